@@ -1,0 +1,115 @@
+"""The ``brisque`` command: a thin click layer over the library.
+
+Data goes to standard output, errors and progress to standard error.  Every
+command that answers a query has ``--json``.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from solver.cards import NotationError
+
+
+class BrisqueCommandError(click.ClickException):
+    """A user error: printed as 'Error: ...' with exit code 2."""
+    exit_code = 2
+
+
+def _position(bpn: str, check: bool = True):
+    from solver.position import Position, PositionError
+    try:
+        p = Position(bpn)
+    except NotationError as exc:
+        raise BrisqueCommandError(str(exc)) from None
+    if check:
+        probs = p.problems()
+        if probs:
+            raise BrisqueCommandError(f"impossible position {bpn!r}: " + "; ".join(probs))
+    return p
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="brisque-solver", prog_name="brisque")
+def main() -> None:
+    """Analyse Brisque, Briscan and Petite Brisque positions.
+
+    Positions are written in BPN (see docs/notation.md), one argument in quotes:
+
+    \b
+      brisque show "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+      brisque deal --seed 7 --rules briscan --at 5
+    """
+
+
+@main.command()
+@click.argument("bpn")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object instead of the picture.")
+def show(bpn: str, as_json: bool) -> None:
+    """Print a readable picture of the position BPN and whether it is valid.
+
+    Shows both hands by suit, the trump, the talon, scores, who is to act and
+    the legal moves.  Exits with status 2 when BPN is malformed, 1 when it is
+    well formed but impossible (the reasons are listed).
+
+    \b
+    Example:
+      brisque show "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
+    """
+    from solver.display import picture
+    from solver.position import HiddenInformationError
+    p = _position(bpn, check=False)
+    probs = p.problems()
+    if as_json:
+        try:
+            moves = [str(m) for m in p.legal_moves()]
+        except HiddenInformationError:
+            moves = None
+        click.echo(json.dumps({"bpn": p.bpn(), "valid": not probs, "problems": probs,
+                               "turn": "ab"[p.turn], "trick": min(p.trick_number, p.rules.tricks_per_deal),
+                               "over": p.is_over(), "legal": moves}))
+    else:
+        click.echo(picture(p))
+    if probs:
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--seed", type=int, required=True, help="Seed of the shuffle: the same seed, the same deal.")
+@click.option("--rules", "rules", default="brisque", show_default=True,
+              help="Game and options, as the BPN rules field: brisque, briscan, petite, "
+                   "'brisque(target=300)'.")
+@click.option("--at", "at", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Play on by random legal moves (seeded) until this trick starts.")
+@click.option("--view", type=click.Choice(["a", "b"]), default=None,
+              help="Print the position as this player sees it (hidden cards as ?N).")
+def deal(seed: int, rules: str, at: int, view: str | None) -> None:
+    """Print the BPN of a position dealt from SEED.
+
+    The talon order is known (a double-dummy position).  With --at the deal is
+    played on by random legal moves to the start of the given trick.
+
+    \b
+    Examples:
+      brisque deal --seed 7
+      brisque deal --seed 7 --rules briscan --at 12
+      brisque show "$(brisque deal --seed 7 --at 11)"
+    """
+    from solver.game import random_position
+    from solver.rules import Rules
+    try:
+        r = Rules.parse(rules)
+    except NotationError as exc:
+        raise BrisqueCommandError(str(exc)) from None
+    if at > r.tricks_per_deal:
+        raise BrisqueCommandError(f"--at {at}: a deal of {r.game} has {r.tricks_per_deal} tricks")
+    p = random_position(seed, r, at)
+    if view:
+        p = p.view(view)
+    click.echo(p.bpn())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -14,6 +14,7 @@ DIRECTIVES = {
 }
 EXTENSIONS = [
     Extension("solver._bits", ["src_cython/_bits.pyx"], extra_compile_args=["-O3"]),
+    Extension("solver._engine", ["src_cython/_engine.pyx"], extra_compile_args=["-O3"]),
 ]
 
 setup(ext_modules=cythonize(EXTENSIONS, compiler_directives=DIRECTIVES))

@@ -208,7 +208,9 @@ class Position:
     def _declarable(self) -> list[int]:
         """Indices of the melds the player to move may declare now."""
         me, hand, game = self.turn, self.hands[self.turn], self.rules.game
-        done = set(self.melds[0]) | set(self.melds[1])
+        # every meld exists once in the pack, except carte blanche: once per player
+        done = set(self.melds[me]) | {m for m in self.melds[1 - me]
+                                      if MELDS[m].kind not in (BLANK_COURTS, BLANK_PLAIN)}
         used_seq, used_mar = self._used_cards(me)
         out = []
         for m in MELDS:
@@ -529,7 +531,8 @@ def _parse_hand_field(text: str, who: str) -> tuple[int, int]:
 
 
 def _count(text: str) -> int:
-    if not text.isdigit():
+    """A whole number written in ASCII digits (ValueError otherwise, or when absurdly long)."""
+    if not (text.isascii() and text.isdigit()):
         raise ValueError(f"{text!r} is not a card count")
     return int(text)
 
@@ -563,7 +566,11 @@ def _parse_bpn(p: Position, bpn: str) -> None:
         raise BPNError(f"bad trump field {trump_f!r}: expected the turnup card (e.g. '9C') "
                        f"or, once it is taken, the trump suit alone (e.g. 'C')") from None
     if talon_f.isdigit():
-        p.talon_count = int(talon_f)
+        try:
+            p.talon_count = _count(talon_f)
+        except ValueError:
+            raise BPNError(f"bad talon field {talon_f!r}: expected the number of face-down cards "
+                           f"(e.g. '13') or the cards in draw order (e.g. 'KH9S8C')") from None
         p.talon = [] if p.talon_count == 0 else None
     else:
         try:
@@ -615,9 +622,10 @@ def _parse_bpn(p: Position, bpn: str) -> None:
             except NotationError:
                 raise BPNError(f"bad optional field {extra!r}: expected taken=CARD, e.g. taken=AH") from None
         else:
-            if not value.isdigit():
-                raise BPNError(f"bad optional field {extra!r}: expected declared=N, a whole number")
-            p.declared = int(value)
+            try:
+                p.declared = _count(value)
+            except ValueError:
+                raise BPNError(f"bad optional field {extra!r}: expected declared=N, a whole number") from None
     if p.taken >= 0 and p.exchanged < 0:
         raise BPNError(f"bad optional field 'taken={card_str(p.taken)}': it needs exchanged=a or exchanged=b")
     _derive_state(p)

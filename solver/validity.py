@@ -126,14 +126,19 @@ def _meld_problems(p) -> list[str]:
     probs = []
     if not r.has_declarations and (p.melds[0] or p.melds[1]):
         return [f"declarations in {r.game}, which has none"]
-    all_codes = [m for ms in p.melds for m in ms]
-    for m in set(all_codes):
-        if all_codes.count(m) > 1:
-            probs.append(f"+{MELDS[m].code} declared twice")
+    for ms in p.melds:
+        for m in set(ms):
+            if ms.count(m) > 1:
+                probs.append(f"+{MELDS[m].code} declared twice")
+    for m in set(p.melds[0]) & set(p.melds[1]):
+        if MELDS[m].kind not in (BLANK_COURTS, BLANK_PLAIN):  # carte blanche: once per player
+            probs.append(f"+{MELDS[m].code} declared by both players")
     for i in (0, 1):
         elsewhere = p.hands[1 - i] | (1 << p.turnup if p.turnup >= 0 else 0)
         for c in p.talon or ():
             elsewhere |= 1 << c
+        if p.exchanged == i:  # a declared 7 of trumps may have gone to the turnup, then anywhere
+            elsewhere &= ~(1 << p.seven_of_trumps)
         for m in p.melds[i]:
             meld = MELDS[m]
             if r.game == "brisque" and meld.kind not in (0, QUARTET):

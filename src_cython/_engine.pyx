@@ -1,0 +1,728 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled alpha-beta solver for perfect-information positions.
+
+The search runs on a C struct of card masks with copy-make moves: no Python
+object is touched between the root call and its return.  Values are *raw
+future* values: the gain (score, or tricks, margin) of the player to move from
+here to the end of the deal; a game-winning event is worth +-WIN_RAW.  The
+transposition table stores lower and upper bounds of that future value at the
+start of turns (no trick in progress), so that positions reached with other
+scores share entries.  ``solver.search`` is the public face of this module.
+"""
+from libc.stdint cimport uint32_t, uint64_t, int32_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
+    int __builtin_ctz(unsigned int) nogil
+
+
+cdef enum:
+    MOVE_X = 32
+    MOVE_PASS = 33
+    DECL_BASE = 40
+    N_MELDS = 72
+    WIN_RAW = 30000
+    INF = 1000000
+    MAXMOVES = 96
+    # meld kinds, as in solver/melds.py
+    K_MARRIAGE = 0
+    K_QUARTET = 1
+    K_SEQUENCE = 2
+    K_ACE_TRUMPS = 3
+    K_BLANK_COURTS = 4
+    K_BLANK_PLAIN = 5
+    G_BRISQUE = 0
+    G_BRISCAN = 1
+    G_PETITE = 2
+
+cdef int[8] RANK_POINTS = [0, 0, 0, 2, 3, 4, 10, 11]
+cdef uint32_t COURT_MASK = 0x38383838u   # J Q K of every suit (ranks 3, 4, 5)
+
+
+ctypedef struct State:
+    uint32_t hand[2]
+    uint32_t out
+    int turnup            # card on the table, -1 once taken
+    int talon_idx         # next card to draw from ctx.talon
+    int trick             # card led, -1 when no trick is in progress
+    int turn
+    int tricks[2]
+    int fin[2]            # final-phase tricks (Briscan bonus)
+    uint64_t decl_lo[2]   # melds 0..63 declared, per player
+    uint32_t decl_hi[2]   # melds 64..71
+    uint32_t used_sm[2]   # cards of each player's declared sequences and marriages
+    int exchanged
+    int taken
+    int declared_turn     # declarations made at this turn
+    int min_decl          # declarations within a turn go in ascending meld order
+    int ended
+    int win
+
+
+ctypedef struct Entry:
+    uint64_t k1
+    uint64_t k2
+    int32_t lo
+    int32_t hi
+    int32_t move
+    int32_t used
+
+
+ctypedef struct Ctx:
+    # rules
+    int game
+    int draws
+    int exchange
+    int exchange_points
+    int quartet_game
+    int final_decl
+    int one_decl
+    int tricks_obj
+    int must_beat
+    int forced_start
+    int window
+    int exch_lead_only
+    int last_bonus
+    int talon_len
+    # the root's fixed data
+    int trump
+    int talon[32]
+    uint64_t talon_hash[33]
+    uint32_t meld_cards[N_MELDS]
+    int meld_kind[N_MELDS]
+    int meld_pts[N_MELDS]
+    int meld_rank_ok[N_MELDS]   # the meld exists in this game
+    # table
+    Entry* table
+    uint64_t table_mask
+    uint64_t nodes
+
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    # splitmix64 finaliser
+    x ^= x >> 30
+    x *= 0xbf58476d1ce4e5b9ULL
+    x ^= x >> 27
+    x *= 0x94d049bb133111ebULL
+    x ^= x >> 31
+    return x
+
+
+cdef inline uint32_t suit_bits(int suit) noexcept nogil:
+    return (<uint32_t>0xFF) << (suit * 8)
+
+
+cdef inline int meld_declared(State* s, int p, int i) noexcept nogil:
+    if i < 64:
+        return <int>((s.decl_lo[p] >> i) & 1)
+    return <int>((s.decl_hi[p] >> (i - 64)) & 1)
+
+
+cdef inline void mark_declared(State* s, int p, int i) noexcept nogil:
+    if i < 64:
+        s.decl_lo[p] |= (<uint64_t>1) << i
+    else:
+        s.decl_hi[p] |= (<uint32_t>1) << (i - 64)
+
+
+cdef inline int in_window(Ctx* c, State* s) noexcept nogil:
+    return c.draws and s.talon_idx >= c.talon_len and s.turnup >= 0
+
+
+cdef inline int final_phase(Ctx* c, State* s) noexcept nogil:
+    return c.draws and s.turnup < 0
+
+
+cdef int can_exchange(Ctx* c, State* s) noexcept nogil:
+    cdef int seven = c.trump * 8
+    if not c.exchange or s.turnup < 0 or in_window(c, s):
+        return 0
+    if s.turnup == seven or not ((s.hand[s.turn] >> seven) & 1):
+        return 0
+    if c.exch_lead_only and s.trick >= 0:
+        return 0
+    return 1
+
+
+cdef int may_declare(Ctx* c, State* s) noexcept nogil:
+    if c.game == G_PETITE or s.trick >= 0:
+        return 0
+    if __builtin_popcount(s.out) < 2:
+        return 0
+    if final_phase(c, s) and not c.final_decl:
+        return 0
+    if c.one_decl and s.declared_turn:
+        return 0
+    return 1
+
+
+cdef int meld_ok(Ctx* c, State* s, int i) noexcept nogil:
+    """Whether the player to move may declare meld i now (rules of solver/position.py)."""
+    cdef int me = s.turn
+    cdef uint32_t hand = s.hand[me]
+    cdef uint32_t cards = c.meld_cards[i]
+    cdef int kind = c.meld_kind[i]
+    cdef uint32_t courts
+    if not c.meld_rank_ok[i]:
+        return 0
+    if kind == K_BLANK_COURTS or kind == K_BLANK_PLAIN:
+        if meld_declared(s, me, i):
+            return 0
+        if __builtin_popcount(hand) != 5:
+            return 0
+        courts = hand & COURT_MASK
+        if kind == K_BLANK_COURTS:
+            return courts == hand
+        return courts == 0
+    if meld_declared(s, 0, i) or meld_declared(s, 1, i):
+        return 0
+    if kind == K_ACE_TRUMPS:
+        if not ((hand >> (c.trump * 8 + 7)) & 1):
+            return 0
+        return not (s.exchanged == me and s.taken == c.trump * 8 + 7)
+    if (hand & cards) != cards:
+        return 0
+    if kind == K_QUARTET:
+        return 1
+    # marriages and sequences: no card already in a declared sequence or marriage
+    return (cards & s.used_sm[me]) == 0
+
+
+cdef int gen_moves(Ctx* c, State* s, int* moves) noexcept nogil:
+    """Legal moves in search order: declarations, exchange/pass, then cards."""
+    cdef int n = 0, i, card, me = s.turn
+    cdef uint32_t hand = s.hand[me], playable, m, winners, led_suit
+    cdef int seven = c.trump * 8
+    if in_window(c, s):
+        if (hand >> seven) & 1:
+            moves[n] = MOVE_X
+            n += 1
+        moves[n] = MOVE_PASS
+        return n + 1
+    if may_declare(c, s):
+        for i in range(s.min_decl, N_MELDS):
+            if meld_ok(c, s, i):
+                moves[n] = DECL_BASE + i
+                n += 1
+    if can_exchange(c, s):
+        moves[n] = MOVE_X
+        n += 1
+    if s.trick >= 0:
+        if final_phase(c, s) or c.forced_start:
+            playable = follow_cards(hand, s.trick, c.trump, c.must_beat)
+        else:
+            playable = hand
+        # winners first, cheapest first; then the cheapest losers
+        led_suit = suit_bits(s.trick >> 3)
+        winners = (playable & led_suit & ~((<uint32_t>2 << s.trick) - 1))
+        if (playable & led_suit) == 0 and (s.trick >> 3) != c.trump:
+            winners |= playable & suit_bits(c.trump)
+        m = winners
+        while m:
+            moves[n] = __builtin_ctz(m)
+            n += 1
+            m &= m - 1
+        m = playable & ~winners
+        n = add_cheapest_first(moves, n, m, c.trump)
+    else:
+        # leads: high cards of plain suits first, then the rest from the top
+        m = hand & ~suit_bits(c.trump)
+        n = add_highest_first(moves, n, m)
+        n = add_highest_first(moves, n, hand & suit_bits(c.trump))
+    return n
+
+
+cdef inline int add_cheapest_first(int* moves, int n, uint32_t m, int trump) noexcept nogil:
+    # by rank across suits, trumps last
+    cdef int r, s
+    cdef uint32_t plain = m & ~suit_bits(trump)
+    for r in range(8):
+        for s in range(4):
+            if (plain >> (s * 8 + r)) & 1:
+                moves[n] = s * 8 + r
+                n += 1
+    plain = m & suit_bits(trump)
+    while plain:
+        moves[n] = __builtin_ctz(plain)
+        n += 1
+        plain &= plain - 1
+    return n
+
+
+cdef inline int add_highest_first(int* moves, int n, uint32_t m) noexcept nogil:
+    cdef int r, s
+    for r in range(7, -1, -1):
+        for s in range(4):
+            if (m >> (s * 8 + r)) & 1:
+                moves[n] = s * 8 + r
+                n += 1
+    return n
+
+
+cdef inline uint32_t follow_cards(uint32_t hand, int led, int trump, int must_beat) noexcept nogil:
+    cdef uint32_t suit_cards = hand & suit_bits(led >> 3)
+    cdef uint32_t higher, trumps
+    if suit_cards:
+        if must_beat:
+            higher = suit_cards & ~((<uint32_t>2 << led) - 1)
+            if higher:
+                return higher
+        return suit_cards
+    trumps = hand & suit_bits(trump)
+    if trumps:
+        return trumps
+    return hand
+
+
+cdef inline int card_gain(Ctx* c, int a, int b) noexcept nogil:
+    if c.tricks_obj:
+        return 1
+    return RANK_POINTS[a & 7] + RANK_POINTS[b & 7]
+
+
+cdef void take_turnup(Ctx* c, State* s, int p, int* gain) noexcept nogil:
+    cdef int q
+    s.hand[p] |= (<uint32_t>1) << s.turnup
+    s.turnup = -1
+    start_final(c, s, gain)
+
+
+cdef void start_final(Ctx* c, State* s, int* gain) noexcept nogil:
+    cdef int q
+    cdef uint32_t trumps
+    if c.game == G_BRISCAN and not c.tricks_obj:
+        trumps = suit_bits(c.trump)
+        for q in range(2):
+            if __builtin_popcount(s.hand[q]) == 5 and (s.hand[q] & trumps) == s.hand[q]:
+                gain[q] += 30
+
+
+cdef int apply_move(Ctx* c, State* s, int mv) noexcept nogil:
+    """Play mv; return the mover's gain minus the opponent's.  Sets s.ended / s.win."""
+    cdef int me = s.turn, other = 1 - me, w, led, seven, old, i, pts
+    cdef int gain[2]
+    cdef uint32_t b
+    gain[0] = 0
+    gain[1] = 0
+    if mv < 32:
+        b = (<uint32_t>1) << mv
+        s.hand[me] &= ~b
+        s.declared_turn = 0
+        s.min_decl = 0
+        if s.trick < 0:
+            s.trick = mv
+            s.turn = other
+            return 0
+        led = s.trick
+        if (mv >> 3) == (led >> 3):
+            w = me if mv > led else other
+        else:
+            w = me if (mv >> 3) == c.trump else other
+        gain[w] += card_gain(c, led, mv)
+        s.tricks[w] += 1
+        if final_phase(c, s):
+            s.fin[w] += 1
+        s.out |= b | ((<uint32_t>1) << led)
+        s.trick = -1
+        s.turn = w
+        if s.hand[0] == 0 and s.hand[1] == 0:
+            end_of_play(c, s, w, gain)
+        elif c.draws and s.turnup >= 0:
+            # the winner draws, then the loser
+            s.hand[w] |= (<uint32_t>1) << c.talon[s.talon_idx]
+            s.talon_idx += 1
+            if s.talon_idx < c.talon_len:
+                s.hand[1 - w] |= (<uint32_t>1) << c.talon[s.talon_idx]
+                s.talon_idx += 1
+            else:
+                seven = c.trump * 8
+                if not (c.window and s.turnup != seven and ((s.hand[w] >> seven) & 1)):
+                    take_turnup(c, s, 1 - w, gain)
+    elif mv == MOVE_X:
+        seven = c.trump * 8
+        old = s.turnup
+        s.hand[me] = (s.hand[me] & ~((<uint32_t>1) << seven)) | ((<uint32_t>1) << old)
+        s.exchanged = me
+        s.taken = old
+        s.min_decl = 0
+        if not c.tricks_obj:
+            gain[me] += c.exchange_points
+        if in_window(c, s):
+            s.hand[other] |= (<uint32_t>1) << seven
+            s.turnup = -1
+            start_final(c, s, gain)
+        else:
+            s.turnup = seven
+    elif mv == MOVE_PASS:
+        take_turnup(c, s, other, gain)
+    else:
+        i = mv - DECL_BASE
+        mark_declared(s, me, i)
+        s.declared_turn += 1
+        s.min_decl = i + 1
+        if c.meld_kind[i] == K_MARRIAGE or c.meld_kind[i] == K_SEQUENCE:
+            s.used_sm[me] |= c.meld_cards[i]
+        if not c.tricks_obj:
+            gain[me] += c.meld_pts[i]
+        if c.meld_kind[i] == K_QUARTET and c.game == G_BRISQUE:
+            s.ended = 1
+            if c.quartet_game:
+                s.win = me
+            elif not c.tricks_obj:
+                gain[me] += 120 - points_of(s.out) + c.last_bonus
+    return gain[me] - gain[other]
+
+
+cdef inline int points_of(uint32_t m) noexcept nogil:
+    cdef int t = 0
+    while m:
+        t += RANK_POINTS[__builtin_ctz(m) & 7]
+        m &= m - 1
+    return t
+
+
+cdef void end_of_play(Ctx* c, State* s, int w, int* gain) noexcept nogil:
+    cdef int q
+    s.ended = 1
+    if c.tricks_obj:
+        if c.game == G_BRISCAN and s.tricks[w] == 16:
+            s.win = w
+        return
+    gain[w] += c.last_bonus
+    if c.game == G_BRISCAN:
+        for q in range(2):
+            if s.fin[q] == 5:
+                gain[q] += 20
+            if s.tricks[q] >= 9:
+                gain[q] += 10
+            if s.tricks[q] == 16:
+                s.win = q
+
+
+cdef inline void make_key(Ctx* c, State* s, uint64_t* k1, uint64_t* k2) noexcept nogil:
+    cdef uint64_t h
+    k1[0] = (<uint64_t>s.hand[0]) | ((<uint64_t>s.hand[1]) << 32)
+    h = (<uint64_t>c.trump) | ((<uint64_t>s.turn) << 2) | ((<uint64_t>(s.turnup + 1)) << 3) \
+        | ((<uint64_t>s.declared_turn) << 15) \
+        | ((<uint64_t>s.min_decl) << 19) | ((<uint64_t>(s.exchanged + 1)) << 27) \
+        | ((<uint64_t>(s.taken + 1)) << 29)
+    if c.game != G_BRISQUE:
+        h |= ((<uint64_t>s.tricks[0]) << 35) | ((<uint64_t>s.fin[0]) << 41) | ((<uint64_t>s.fin[1]) << 45)
+    h = mix64(h ^ c.talon_hash[s.talon_idx])
+    h = mix64(h ^ s.decl_lo[0])
+    h = mix64(h ^ (s.decl_lo[1] * 0x9E3779B97F4A7C15ULL))
+    h = mix64(h ^ ((<uint64_t>s.decl_hi[0]) | ((<uint64_t>s.decl_hi[1]) << 8)) ^ ((<uint64_t>s.out) << 16))
+    k2[0] = h
+
+
+cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
+    """Fail-soft alpha-beta on the raw future value of the player to move."""
+    cdef int moves[MAXMOVES]
+    cdef int n, i, j, v, d, best = -INF, best_move = -1, tmp, me = s.turn, alpha0
+    cdef uint64_t k1 = 0, k2 = 0
+    cdef Entry* e = NULL
+    cdef int hit = 0
+    cdef State child
+    c.nodes += 1
+    if s.trick < 0 and c.table != NULL:
+        make_key(c, s, &k1, &k2)
+        e = &c.table[mix64(k1 ^ k2) & c.table_mask]
+        if e.used and e.k1 == k1 and e.k2 == k2:
+            hit = 1
+            if e.lo >= beta:
+                return e.lo
+            if e.hi <= alpha:
+                return e.hi
+            if e.lo == e.hi:
+                return e.lo
+            if e.lo > alpha:
+                alpha = e.lo
+            if e.hi < beta:
+                beta = e.hi
+    alpha0 = alpha
+    n = gen_moves(c, s, moves)
+    if hit and e.move >= 0:
+        for i in range(1, n):
+            if moves[i] == e.move:
+                tmp = moves[i]
+                j = i
+                while j > 0:
+                    moves[j] = moves[j - 1]
+                    j -= 1
+                moves[0] = tmp
+                break
+    for i in range(n):
+        child = s[0]
+        d = apply_move(c, &child, moves[i])
+        if child.win >= 0:
+            v = WIN_RAW if child.win == me else -WIN_RAW
+        elif child.ended:
+            v = d
+        elif child.turn == me:
+            v = d + search(c, &child, alpha - d, beta - d)
+        else:
+            v = d - search(c, &child, d - beta, d - alpha)
+        if v > best:
+            best = v
+            best_move = moves[i]
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    if e != NULL:
+        if not (e.used and e.k1 == k1 and e.k2 == k2):
+            # always replace: the newest result is the most likely to be needed again
+            e.k1 = k1
+            e.k2 = k2
+            e.lo = -INF
+            e.hi = INF
+            e.used = 1
+        if best >= beta:
+            if best > e.lo:
+                e.lo = best
+        elif best <= alpha0:
+            if best < e.hi:
+                e.hi = best
+        else:
+            e.lo = best
+            e.hi = best
+        e.move = best_move
+    return best
+
+
+cdef int exact_child(Ctx* c, State* s, int mv, State* child) noexcept nogil:
+    """Raw value for the player to move of playing mv, searched with a full window."""
+    cdef int d, me = s.turn
+    child[0] = s[0]
+    d = apply_move(c, child, mv)
+    child.min_decl = 0   # a move's own value: any declaration may follow it
+    if child.win >= 0:
+        return WIN_RAW if child.win == me else -WIN_RAW
+    if child.ended:
+        return d
+    if child.turn == me:
+        return d + search(c, child, -INF, INF)
+    return d - search(c, child, -INF, INF)
+
+
+cdef int reaches(Ctx* c, State* s, int mv, int v, State* child) noexcept nogil:
+    """Whether playing mv gives the player to move a raw value of at least v."""
+    cdef int d, me = s.turn
+    child[0] = s[0]
+    d = apply_move(c, child, mv)
+    child.min_decl = 0   # a move's own value: any declaration may follow it
+    if child.win >= 0:
+        return (WIN_RAW if child.win == me else -WIN_RAW) >= v
+    if child.ended:
+        return d >= v
+    if child.turn == me:
+        return search(c, child, v - d - 1, v - d) >= v - d
+    return search(c, child, d - v, d - v + 1) <= d - v
+
+
+cdef class Engine:
+    """A solver bound to one set of rules, with a transposition table of 2**table_bits entries.
+
+    The table stays warm across :meth:`load` calls (keys hold everything the future
+    depends on, trump and talon included); :meth:`clear` empties it.
+    """
+    cdef Ctx c
+    cdef State root
+    cdef int loaded
+    cdef list meld_points_by_trump
+
+    def __cinit__(self):
+        self.c.table = NULL
+
+    def __init__(self, dict rules, list meld_cards, list meld_kinds, list meld_points_by_trump,
+                 list meld_allowed, int table_bits=20):
+        cdef int i
+        if not 0 <= table_bits <= 28:
+            raise ValueError(f"table_bits={table_bits}: expected 0..28")
+        if len(meld_cards) != N_MELDS:
+            raise ValueError("meld table of the wrong size")
+        for key in ("game", "draws", "exchange", "exchange_points", "quartet_game", "final_decl",
+                    "one_decl", "tricks_obj", "must_beat", "forced_start", "window",
+                    "exch_lead_only", "last_bonus"):
+            if key not in rules:
+                raise ValueError(f"rules without {key!r}")
+        self.c.game = rules["game"]
+        self.c.draws = rules["draws"]
+        self.c.exchange = rules["exchange"]
+        self.c.exchange_points = rules["exchange_points"]
+        self.c.quartet_game = rules["quartet_game"]
+        self.c.final_decl = rules["final_decl"]
+        self.c.one_decl = rules["one_decl"]
+        self.c.tricks_obj = rules["tricks_obj"]
+        self.c.must_beat = rules["must_beat"]
+        self.c.forced_start = rules["forced_start"]
+        self.c.window = rules["window"]
+        self.c.exch_lead_only = rules["exch_lead_only"]
+        self.c.last_bonus = rules["last_bonus"]
+        for i in range(N_MELDS):
+            self.c.meld_cards[i] = meld_cards[i]
+            self.c.meld_kind[i] = meld_kinds[i]
+            self.c.meld_rank_ok[i] = 1 if meld_allowed[i] else 0
+        self.meld_points_by_trump = meld_points_by_trump
+        self.c.table_mask = 0
+        self.c.table = <Entry*> calloc((<uint64_t>1) << table_bits, sizeof(Entry))
+        if self.c.table == NULL:
+            raise MemoryError(f"cannot allocate a table of 2**{table_bits} entries")
+        self.c.table_mask = ((<uint64_t>1) << table_bits) - 1
+        self.c.nodes = 0
+        self.loaded = 0
+
+    def __dealloc__(self):
+        if self.c.table != NULL:
+            free(self.c.table)
+            self.c.table = NULL
+
+    def clear(self):
+        """Empty the transposition table."""
+        memset(self.c.table, 0, (self.c.table_mask + 1) * sizeof(Entry))
+
+    @property
+    def nodes(self):
+        return self.c.nodes
+
+    @property
+    def table_size(self):
+        return self.c.table_mask + 1
+
+    cdef int _load(self, tuple st) except -1:
+        cdef int i, m
+        cdef uint64_t h = 0
+        (hand_a, hand_b, out, turnup, trump, talon, trick, turn, tricks_a, tricks_b, fin_a, fin_b,
+         melds_a, melds_b, exchanged, taken, declared) = st
+        if len(talon) > 32:
+            raise ValueError("talon longer than the pack")
+        memset(&self.root, 0, sizeof(State))
+        self.root.hand[0] = hand_a
+        self.root.hand[1] = hand_b
+        self.root.out = out
+        self.root.turnup = turnup
+        self.c.trump = trump
+        self.c.talon_len = len(talon)
+        for i in range(self.c.talon_len):
+            self.c.talon[i] = talon[i]
+        self.c.talon_hash[self.c.talon_len] = 0
+        for i in range(self.c.talon_len - 1, -1, -1):
+            h = mix64(h * 33 + <uint64_t>(self.c.talon[i] + 1) + 0x51ED)
+            self.c.talon_hash[i] = h
+        points = self.meld_points_by_trump[trump]
+        for i in range(N_MELDS):
+            self.c.meld_pts[i] = points[i]
+        self.root.talon_idx = 0
+        self.root.trick = trick
+        self.root.turn = turn
+        self.root.tricks[0] = tricks_a
+        self.root.tricks[1] = tricks_b
+        self.root.fin[0] = fin_a
+        self.root.fin[1] = fin_b
+        for p, melds in enumerate((melds_a, melds_b)):
+            for m in melds:
+                mark_declared(&self.root, p, m)
+                if self.c.meld_kind[m] == K_MARRIAGE or self.c.meld_kind[m] == K_SEQUENCE:
+                    self.root.used_sm[p] |= self.c.meld_cards[m]
+        self.root.exchanged = exchanged
+        self.root.taken = taken
+        self.root.declared_turn = declared
+        self.root.min_decl = 0
+        self.root.ended = 0
+        self.root.win = -1
+        self.loaded = 1
+        return 0
+
+    def load(self, tuple state):
+        """Set the root: (hand_a, hand_b, out, turnup, trump, talon, trick, turn, tricks_a,
+        tricks_b, final_a, final_b, melds_a, melds_b, exchanged, taken, declared)."""
+        self._load(state)
+
+    def _check(self):
+        if not self.loaded:
+            raise RuntimeError("no position loaded")
+
+    def root_moves(self):
+        """The root's legal moves, in search order."""
+        cdef int moves[MAXMOVES]
+        cdef int n, i
+        self._check()
+        n = gen_moves(&self.c, &self.root, moves)
+        return [moves[i] for i in range(n)]
+
+    def value(self, int alpha=-INF, int beta=INF):
+        """Raw future value of the root (fail-soft when a window is given)."""
+        cdef int v
+        self._check()
+        with nogil:
+            v = search(&self.c, &self.root, alpha, beta)
+        return v
+
+    def move_values(self):
+        """[(move, raw value)] for every legal move at the root, each searched exactly."""
+        cdef int moves[MAXMOVES]
+        cdef int n, i, v
+        cdef State child
+        self._check()
+        n = gen_moves(&self.c, &self.root, moves)
+        out = []
+        for i in range(n):
+            with nogil:
+                v = exact_child(&self.c, &self.root, moves[i], &child)
+            out.append((moves[i], v))
+        return out
+
+    def reaches(self, int move, int v):
+        """Whether the root move gives the player to move a raw value >= v."""
+        cdef State child
+        self._check()
+        return bool(reaches(&self.c, &self.root, move, v, &child))
+
+    def pv(self, int v, int max_len=200):
+        """A principal variation from the root, whose raw value is v, to the end of the deal."""
+        cdef int moves[MAXMOVES]
+        cdef int n, i, d, found
+        cdef State s, child
+        self._check()
+        s = self.root
+        line = []
+        while not s.ended and len(line) < max_len:
+            n = gen_moves(&self.c, &s, moves)
+            found = 0
+            for i in range(n):
+                if reaches(&self.c, &s, moves[i], v, &child):
+                    found = 1
+                    break
+            if not found:
+                raise RuntimeError("principal variation lost: the table gave an inconsistent bound")
+            line.append(moves[i])
+            child = s
+            d = apply_move(&self.c, &child, moves[i])
+            child.min_decl = 0
+            if child.win >= 0 or child.ended:
+                break
+            v = v - d if child.turn == s.turn else d - v
+            s = child
+        return line
+
+    def solve_batch(self, list states, bint every_move=False):
+        """Solve many roots in one call, the table shared; returns (values, nodes) lists.
+
+        With every_move, values holds for each root a list of (move, raw value)."""
+        cdef uint64_t start
+        cdef int v
+        values = []
+        nodes = []
+        for st in states:
+            self._load(st)
+            start = self.c.nodes
+            if every_move:
+                values.append(self.move_values())
+            else:
+                with nogil:
+                    v = search(&self.c, &self.root, -INF, INF)
+                values.append(v)
+            nodes.append(self.c.nodes - start)
+        return values, nodes

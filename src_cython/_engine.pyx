@@ -94,6 +94,10 @@ ctypedef struct Ctx:
     int meld_kind[N_MELDS]
     int meld_pts[N_MELDS]
     int meld_rank_ok[N_MELDS]   # the meld exists in this game
+    int meld_free[N_MELDS]      # declaring it now can never hurt (forced inside the search)
+    int allowed[N_MELDS]
+    int n_allowed
+    int merge_equal             # equivalent cards may be merged in the final phase
     # table
     Entry* table
     uint64_t table_mask
@@ -158,6 +162,16 @@ cdef int may_declare(Ctx* c, State* s) noexcept nogil:
     return 1
 
 
+cdef inline int meld_possible(Ctx* c, uint32_t hand) noexcept nogil:
+    """Cheap filter: in Brisque only a marriage or four kings/queens can be declared."""
+    cdef uint32_t kings, queens
+    if c.game != G_BRISQUE:
+        return 1
+    kings = (hand >> 5) & 0x01010101u
+    queens = (hand >> 4) & 0x01010101u
+    return (kings & queens) != 0 or kings == 0x01010101u or queens == 0x01010101u
+
+
 cdef int meld_ok(Ctx* c, State* s, int i) noexcept nogil:
     """Whether the player to move may declare meld i now (rules of solver/position.py)."""
     cdef int me = s.turn
@@ -190,9 +204,13 @@ cdef int meld_ok(Ctx* c, State* s, int i) noexcept nogil:
     return (cards & s.used_sm[me]) == 0
 
 
-cdef int gen_moves(Ctx* c, State* s, int* moves) noexcept nogil:
-    """Legal moves in search order: declarations, exchange/pass, then cards."""
-    cdef int n = 0, i, card, me = s.turn
+cdef int gen_moves(Ctx* c, State* s, int* moves, int prune) noexcept nogil:
+    """Legal moves in search order: declarations, exchange/pass, then cards.
+
+    With prune (inside the search, never at the root), a declaration that can never
+    hurt is forced before anything else, and equivalent cards are merged.
+    """
+    cdef int n = 0, i, k, me = s.turn
     cdef uint32_t hand = s.hand[me], playable, m, winners, led_suit
     cdef int seven = c.trump * 8
     if in_window(c, s):
@@ -201,9 +219,16 @@ cdef int gen_moves(Ctx* c, State* s, int* moves) noexcept nogil:
             n += 1
         moves[n] = MOVE_PASS
         return n + 1
-    if may_declare(c, s):
-        for i in range(s.min_decl, N_MELDS):
-            if meld_ok(c, s, i):
+    if may_declare(c, s) and meld_possible(c, hand):
+        if prune and not c.one_decl:
+            for k in range(c.n_allowed):
+                i = c.allowed[k]
+                if c.meld_free[i] and meld_ok(c, s, i):
+                    moves[0] = DECL_BASE + i
+                    return 1
+        for k in range(c.n_allowed):
+            i = c.allowed[k]
+            if (i >= s.min_decl or c.meld_free[i]) and meld_ok(c, s, i):
                 moves[n] = DECL_BASE + i
                 n += 1
     if can_exchange(c, s):
@@ -214,6 +239,8 @@ cdef int gen_moves(Ctx* c, State* s, int* moves) noexcept nogil:
             playable = follow_cards(hand, s.trick, c.trump, c.must_beat)
         else:
             playable = hand
+        if prune and c.merge_equal and (final_phase(c, s) or not c.draws):
+            playable = merge_equivalent(c, s, playable)
         # winners first, cheapest first; then the cheapest losers
         led_suit = suit_bits(s.trick >> 3)
         winners = (playable & led_suit & ~((<uint32_t>2 << s.trick) - 1))
@@ -227,22 +254,58 @@ cdef int gen_moves(Ctx* c, State* s, int* moves) noexcept nogil:
         m = playable & ~winners
         n = add_cheapest_first(moves, n, m, c.trump)
     else:
+        playable = hand
+        if prune and c.merge_equal and (final_phase(c, s) or not c.draws):
+            playable = merge_equivalent(c, s, playable)
         # leads: high cards of plain suits first, then the rest from the top
-        m = hand & ~suit_bits(c.trump)
-        n = add_highest_first(moves, n, m)
-        n = add_highest_first(moves, n, hand & suit_bits(c.trump))
+        n = add_highest_first(moves, n, playable & ~suit_bits(c.trump))
+        n = add_highest_first(moves, n, playable & suit_bits(c.trump))
     return n
 
 
+cdef inline uint32_t merge_equivalent(Ctx* c, State* s, uint32_t mine) noexcept nogil:
+    """Keep one card of each run of equivalent cards: same suit, no card still in play
+    between them, same points (any points under the tricks objective).
+
+    Bit-parallel over the four suits: a card is dropped when the nearest lower card
+    still in play in its suit is also a candidate (and, for points, worth the same)."""
+    cdef uint32_t live = s.hand[0] | s.hand[1]
+    cdef uint32_t cand = mine, c7, c8, c9, drop, last, row_live, row_cand
+    cdef int r
+    if s.trick >= 0:
+        live |= (<uint32_t>1) << s.trick
+    if s.turnup >= 0 and s.turnup != c.trump * 8 and c.exchange:
+        # the 7 of trumps can still be exchanged for the turnup, which would come into play
+        cand &= ~((<uint32_t>1) << (c.trump * 8))
+        live |= (<uint32_t>1) << s.turnup
+    if not c.tricks_obj:
+        # only the 7, 8 and 9 share a point value (zero)
+        c7 = cand & 0x01010101u
+        c8 = cand & 0x02020202u
+        c9 = cand & 0x04040404u
+        drop = (c8 & (c7 << 1)) | (c9 & ((c8 << 1) | ((c7 << 2) & ~(live << 1))))
+        return mine & ~drop
+    # tricks objective: any run of candidates adjacent among the live cards
+    drop = 0
+    last = cand & 0x01010101u     # per suit: was the nearest live card below a candidate?
+    for r in range(1, 8):
+        row_live = live & (<uint32_t>0x01010101u << r)
+        row_cand = cand & (<uint32_t>0x01010101u << r)
+        drop |= row_cand & (last << 1)
+        last = row_cand | ((last << 1) & ~row_live)
+    return mine & ~drop
+
+
 cdef inline int add_cheapest_first(int* moves, int n, uint32_t m, int trump) noexcept nogil:
-    # by rank across suits, trumps last
-    cdef int r, s
-    cdef uint32_t plain = m & ~suit_bits(trump)
+    # by rank across the plain suits, trumps last
+    cdef int r
+    cdef uint32_t plain = m & ~suit_bits(trump), row
     for r in range(8):
-        for s in range(4):
-            if (plain >> (s * 8 + r)) & 1:
-                moves[n] = s * 8 + r
-                n += 1
+        row = plain & (<uint32_t>0x01010101 << r)
+        while row:
+            moves[n] = __builtin_ctz(row)
+            n += 1
+            row &= row - 1
     plain = m & suit_bits(trump)
     while plain:
         moves[n] = __builtin_ctz(plain)
@@ -252,12 +315,14 @@ cdef inline int add_cheapest_first(int* moves, int n, uint32_t m, int trump) noe
 
 
 cdef inline int add_highest_first(int* moves, int n, uint32_t m) noexcept nogil:
-    cdef int r, s
+    cdef int r
+    cdef uint32_t row
     for r in range(7, -1, -1):
-        for s in range(4):
-            if (m >> (s * 8 + r)) & 1:
-                moves[n] = s * 8 + r
-                n += 1
+        row = m & (<uint32_t>0x01010101 << r)
+        while row:
+            moves[n] = __builtin_ctz(row)
+            n += 1
+            row &= row - 1
     return n
 
 
@@ -361,7 +426,8 @@ cdef int apply_move(Ctx* c, State* s, int mv) noexcept nogil:
         i = mv - DECL_BASE
         mark_declared(s, me, i)
         s.declared_turn += 1
-        s.min_decl = i + 1
+        if not c.meld_free[i]:
+            s.min_decl = i + 1
         if c.meld_kind[i] == K_MARRIAGE or c.meld_kind[i] == K_SEQUENCE:
             s.used_sm[me] |= c.meld_cards[i]
         if not c.tricks_obj:
@@ -402,19 +468,19 @@ cdef void end_of_play(Ctx* c, State* s, int w, int* gain) noexcept nogil:
 
 
 cdef inline void make_key(Ctx* c, State* s, uint64_t* k1, uint64_t* k2) noexcept nogil:
+    # At the start of a turn the cards out follow from the hands, the talon suffix and
+    # the turnup, so they are left out of the key.
     cdef uint64_t h
     k1[0] = (<uint64_t>s.hand[0]) | ((<uint64_t>s.hand[1]) << 32)
     h = (<uint64_t>c.trump) | ((<uint64_t>s.turn) << 2) | ((<uint64_t>(s.turnup + 1)) << 3) \
-        | ((<uint64_t>s.declared_turn) << 15) \
-        | ((<uint64_t>s.min_decl) << 19) | ((<uint64_t>(s.exchanged + 1)) << 27) \
-        | ((<uint64_t>(s.taken + 1)) << 29)
+        | ((<uint64_t>s.declared_turn) << 9) | ((<uint64_t>s.min_decl) << 13) \
+        | ((<uint64_t>(s.exchanged + 1)) << 21) | ((<uint64_t>(s.taken + 1)) << 23)
     if c.game != G_BRISQUE:
-        h |= ((<uint64_t>s.tricks[0]) << 35) | ((<uint64_t>s.fin[0]) << 41) | ((<uint64_t>s.fin[1]) << 45)
-    h = mix64(h ^ c.talon_hash[s.talon_idx])
-    h = mix64(h ^ s.decl_lo[0])
-    h = mix64(h ^ (s.decl_lo[1] * 0x9E3779B97F4A7C15ULL))
-    h = mix64(h ^ ((<uint64_t>s.decl_hi[0]) | ((<uint64_t>s.decl_hi[1]) << 8)) ^ ((<uint64_t>s.out) << 16))
-    k2[0] = h
+        h |= ((<uint64_t>s.tricks[0]) << 29) | ((<uint64_t>s.fin[0]) << 35) | ((<uint64_t>s.fin[1]) << 39)
+    if s.decl_lo[0] | s.decl_lo[1] | s.decl_hi[0] | s.decl_hi[1]:
+        h ^= mix64(s.decl_lo[0] ^ mix64(s.decl_lo[1] ^ mix64(
+            (<uint64_t>s.decl_hi[0]) | ((<uint64_t>s.decl_hi[1]) << 8) | (<uint64_t>1 << 63))))
+    k2[0] = h ^ c.talon_hash[s.talon_idx]
 
 
 cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
@@ -426,9 +492,9 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     cdef int hit = 0
     cdef State child
     c.nodes += 1
-    if s.trick < 0 and c.table != NULL:
+    if s.trick < 0 and c.table != NULL and __builtin_popcount(s.hand[0] | s.hand[1]) > 2:
         make_key(c, s, &k1, &k2)
-        e = &c.table[mix64(k1 ^ k2) & c.table_mask]
+        e = &c.table[mix64(k1 ^ (k2 * 0x9E3779B97F4A7C15ULL)) & c.table_mask]
         if e.used and e.k1 == k1 and e.k2 == k2:
             hit = 1
             if e.lo >= beta:
@@ -442,7 +508,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
             if e.hi < beta:
                 beta = e.hi
     alpha0 = alpha
-    n = gen_moves(c, s, moves)
+    n = gen_moves(c, s, moves, 1)
     if hit and e.move >= 0:
         for i in range(1, n):
             if moves[i] == e.move:
@@ -490,6 +556,19 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
             e.hi = best
         e.move = best_move
     return best
+
+
+cdef int mtdf(Ctx* c, State* s, int guess) noexcept nogil:
+    """MTD(f): the exact value by a series of zero-window searches converging from a guess."""
+    cdef int lo = -INF, hi = INF, g = guess, beta
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = search(c, s, beta - 1, beta)
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return g
 
 
 cdef int exact_child(Ctx* c, State* s, int mv, State* child) noexcept nogil:
@@ -565,6 +644,15 @@ cdef class Engine:
             self.c.meld_cards[i] = meld_cards[i]
             self.c.meld_kind[i] = meld_kinds[i]
             self.c.meld_rank_ok[i] = 1 if meld_allowed[i] else 0
+        self.c.n_allowed = 0
+        for i in range(N_MELDS):
+            if self.c.meld_rank_ok[i]:
+                self.c.allowed[self.c.n_allowed] = i
+                self.c.n_allowed += 1
+            # in Briscan marriages and sequences compete for cards: a real choice
+            self.c.meld_free[i] = not (self.c.game == G_BRISCAN and
+                                       meld_kinds[i] in (K_MARRIAGE, K_SEQUENCE))
+        self.c.merge_equal = 1 if self.c.game != G_BRISCAN else 0
         self.meld_points_by_trump = meld_points_by_trump
         self.c.table_mask = 0
         self.c.table = <Entry*> calloc((<uint64_t>1) << table_bits, sizeof(Entry))
@@ -649,7 +737,7 @@ cdef class Engine:
         cdef int moves[MAXMOVES]
         cdef int n, i
         self._check()
-        n = gen_moves(&self.c, &self.root, moves)
+        n = gen_moves(&self.c, &self.root, moves, 0)
         return [moves[i] for i in range(n)]
 
     def value(self, int alpha=-INF, int beta=INF):
@@ -666,7 +754,7 @@ cdef class Engine:
         cdef int n, i, v
         cdef State child
         self._check()
-        n = gen_moves(&self.c, &self.root, moves)
+        n = gen_moves(&self.c, &self.root, moves, 0)
         out = []
         for i in range(n):
             with nogil:
@@ -689,7 +777,7 @@ cdef class Engine:
         s = self.root
         line = []
         while not s.ended and len(line) < max_len:
-            n = gen_moves(&self.c, &s, moves)
+            n = gen_moves(&self.c, &s, moves, 0)
             found = 0
             for i in range(n):
                 if reaches(&self.c, &s, moves[i], v, &child):

@@ -111,5 +111,65 @@ def deal(seed: int, rules: str, at: int, view: str | None) -> None:
     click.echo(p.bpn())
 
 
+def _solve_one(bpn: str, table_bits: int):
+    from solver.search import solve
+    p = _position(bpn)
+    return p, solve(p, table_bits=table_bits)
+
+
+def _error_json(line: str, exc: Exception) -> str:
+    return json.dumps({"bpn": line, "error": str(exc)})
+
+
+@main.command("solve")
+@click.argument("bpn")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object (the answer format of docs/notation.md).")
+@click.option("--table-bits", type=click.IntRange(8, 28), default=20, show_default=True,
+              help="Transposition table of 2**N entries.")
+def solve_cmd(bpn: str, as_json: bool, table_bits: int) -> None:
+    """Solve a perfect-information position exactly.
+
+    Prints the value for the player to move (the final deal margin, tricks in
+    Petite Brisque), every legal move with its value best first, and the principal
+    variation trick by trick.  A card's value is that of playing it at once.
+
+    BPN "-" reads one BPN a line from standard input and writes one JSON object
+    a line; a bad line gives {"bpn": ..., "error": ...} and the others still run
+    (exit status 1 if any line failed).
+
+    Positions with hidden cards (?N, or a talon given only by its count) need the
+    sampling analysis instead.
+
+    \b
+    Examples:
+      brisque solve "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+      brisque deal --seed 3 --at 11 | brisque solve - > answers.jsonl
+    """
+    from solver.position import PositionError
+    from solver.report import format_analysis
+    if bpn == "-":
+        failed = 0
+        for raw in sys.stdin:
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                _, a = _solve_one(line, table_bits)
+                click.echo(a.to_json())
+            except (BrisqueCommandError, PositionError, NotationError) as exc:
+                failed += 1
+                msg = exc.message if isinstance(exc, click.ClickException) else str(exc)
+                click.echo(json.dumps({"bpn": line, "error": msg}))
+        if failed:
+            click.echo(f"{failed} line(s) could not be solved", err=True)
+            sys.exit(1)
+        return
+    try:
+        p, a = _solve_one(bpn, table_bits)
+    except PositionError as exc:
+        raise BrisqueCommandError(str(exc)) from None
+    click.echo(a.to_json() if as_json else format_analysis(a, p))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

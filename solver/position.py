@@ -213,8 +213,8 @@ class Position:
                                       if MELDS[m].kind not in (BLANK_COURTS, BLANK_PLAIN)}
         used_seq, used_mar = self._used_cards(me)
         out = []
-        for m in MELDS:
-            if m.index in done:
+        for m in _GAME_MELDS[game]:
+            if m.index in done or m.cards & hand != m.cards:
                 continue
             if m.kind == MARRIAGE:
                 ok = hand & m.cards == m.cards and not (m.cards & (used_seq | used_mar))
@@ -252,15 +252,21 @@ class Position:
             return False
 
     # ------------------------------------------------------------------ playing
-    def push(self, m) -> None:
-        """Play move ``m`` (a :class:`Move`, int or move string); :meth:`pop` takes it back."""
+    def push(self, m, check: bool = True) -> None:
+        """Play move ``m`` (a :class:`Move`, int or move string); :meth:`pop` takes it back.
+
+        ``check=False`` skips the legality test, for callers that iterate over
+        :meth:`legal_moves` themselves (searches).
+        """
         if isinstance(m, str):
             from solver.moves import parse_move
             m = parse_move(m)
         m = int(m)
         if self.ended:
             raise PositionError(f"move {Move(m)} after the end of the deal in {self.bpn()!r}")
-        if not self.unknown[self.turn]:
+        if not check:
+            pass
+        elif not self.unknown[self.turn]:
             if m not in self.legal_moves():
                 raise PositionError(
                     f"illegal move {Move(m)} in {self.bpn()!r}; legal: {' '.join(map(str, self.legal_moves()))}")
@@ -475,6 +481,14 @@ class Position:
     @property
     def move_stack(self) -> list:
         return list(self._stack)
+
+
+# The melds each game knows; ace of trumps and carte blanche have no fixed cards (0).
+_GAME_MELDS = {
+    "brisque": tuple(m for m in MELDS if m.kind == MARRIAGE or m.code in ("kK", "kQ")),
+    "briscan": MELDS,
+    "petite": (),
+}
 
 
 class Outcome:

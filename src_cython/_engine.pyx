@@ -483,6 +483,29 @@ cdef inline void make_key(Ctx* c, State* s, uint64_t* k1, uint64_t* k2) noexcept
     k2[0] = h ^ c.talon_hash[s.talon_idx]
 
 
+cdef inline int is_last_trick_plain(Ctx* c, State* s) noexcept nogil:
+    """One card each and nothing to declare or exchange: the last trick plays itself."""
+    cdef uint32_t h0 = s.hand[0], h1 = s.hand[1]
+    if h0 == 0 or h1 == 0 or (h0 & (h0 - 1)) or (h1 & (h1 - 1)):
+        return 0
+    if s.turnup >= 0 and c.exchange and s.turnup != c.trump * 8 \
+            and ((h0 | h1) >> (c.trump * 8)) & 1:
+        return 0
+    if c.game == G_BRISCAN and may_declare(c, s) and (s.hand[s.turn] >> (c.trump * 8 + 7)) & 1:
+        return 0   # the ace of trumps may still be declared
+    return 1
+
+
+cdef inline int last_trick(Ctx* c, State* s) noexcept nogil:
+    cdef State child = s[0]
+    cdef int me = s.turn, d
+    apply_move(c, &child, __builtin_ctz(child.hand[me]))
+    d = apply_move(c, &child, __builtin_ctz(child.hand[1 - me]))
+    if child.win >= 0:
+        return WIN_RAW if child.win == me else -WIN_RAW
+    return -d
+
+
 cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on the raw future value of the player to move."""
     cdef int moves[MAXMOVES]
@@ -492,6 +515,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     cdef int hit = 0
     cdef State child
     c.nodes += 1
+    if s.trick < 0 and is_last_trick_plain(c, s):
+        return last_trick(c, s)
     if s.trick < 0 and c.table != NULL and __builtin_popcount(s.hand[0] | s.hand[1]) > 2:
         make_key(c, s, &k1, &k2)
         e = &c.table[mix64(k1 ^ (k2 * 0x9E3779B97F4A7C15ULL)) & c.table_mask]

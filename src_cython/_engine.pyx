@@ -9,9 +9,10 @@ transposition table stores lower and upper bounds of that future value at the
 start of turns (no trick in progress), so that positions reached with other
 scores share entries.  ``solver.search`` is the public face of this module.
 """
-from libc.stdint cimport uint32_t, uint64_t, int32_t
+from libc.stdint cimport uint32_t, uint64_t, int32_t, int16_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
+from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
@@ -26,6 +27,7 @@ cdef enum:
     WIN_RAW = 30000
     INF = 1000000
     MAXMOVES = 96
+    EXACT_DEPTH = 1000
     # meld kinds, as in solver/melds.py
     K_MARRIAGE = 0
     K_QUARTET = 1
@@ -67,7 +69,8 @@ ctypedef struct Entry:
     int32_t lo
     int32_t hi
     int32_t move
-    int32_t used
+    int16_t used
+    int16_t depth     # EXACT_DEPTH, or the tricks to the horizon of a depth-limited search
 
 
 ctypedef struct Ctx:
@@ -90,6 +93,7 @@ ctypedef struct Ctx:
     int trump
     int talon[32]
     uint64_t talon_hash[33]
+    uint32_t talon_rest[33]     # cards still in the talon from each index on
     uint32_t meld_cards[N_MELDS]
     int meld_kind[N_MELDS]
     int meld_pts[N_MELDS]
@@ -102,6 +106,13 @@ ctypedef struct Ctx:
     Entry* table
     uint64_t table_mask
     uint64_t nodes
+    # limits
+    uint64_t node_limit     # 0: none
+    clock_t deadline        # 0: none
+    int aborted
+    int depth_limit         # tricks from the root to the horizon, -1: exact search
+    int root_tricks
+    uint64_t taint          # counts horizon evaluations (a value that used one is not exact)
 
 
 cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
@@ -239,7 +250,7 @@ cdef int gen_moves(Ctx* c, State* s, int* moves, int prune) noexcept nogil:
             playable = follow_cards(hand, s.trick, c.trump, c.must_beat)
         else:
             playable = hand
-        if prune and c.merge_equal and (final_phase(c, s) or not c.draws):
+        if prune and c.merge_equal:
             playable = merge_equivalent(c, s, playable)
         # winners first, cheapest first; then the cheapest losers
         led_suit = suit_bits(s.trick >> 3)
@@ -255,7 +266,7 @@ cdef int gen_moves(Ctx* c, State* s, int* moves, int prune) noexcept nogil:
         n = add_cheapest_first(moves, n, m, c.trump)
     else:
         playable = hand
-        if prune and c.merge_equal and (final_phase(c, s) or not c.draws):
+        if prune and c.merge_equal:
             playable = merge_equivalent(c, s, playable)
         # leads: high cards of plain suits first, then the rest from the top
         n = add_highest_first(moves, n, playable & ~suit_bits(c.trump))
@@ -269,9 +280,11 @@ cdef inline uint32_t merge_equivalent(Ctx* c, State* s, uint32_t mine) noexcept 
 
     Bit-parallel over the four suits: a card is dropped when the nearest lower card
     still in play in its suit is also a candidate (and, for points, worth the same)."""
-    cdef uint32_t live = s.hand[0] | s.hand[1]
+    cdef uint32_t live = s.hand[0] | s.hand[1] | c.talon_rest[s.talon_idx]
     cdef uint32_t cand = mine, c7, c8, c9, drop, last, row_live, row_cand
     cdef int r
+    if s.turnup >= 0:
+        live |= (<uint32_t>1) << s.turnup
     if s.trick >= 0:
         live |= (<uint32_t>1) << s.trick
     if s.turnup >= 0 and s.turnup != c.trump * 8 and c.exchange:
@@ -506,33 +519,78 @@ cdef inline int last_trick(Ctx* c, State* s) noexcept nogil:
     return -d
 
 
+cdef inline int horizon_value(Ctx* c, State* s) noexcept nogil:
+    """Heuristic future value at the horizon of a depth-limited search (player to move):
+    half the card points in hand minus the opponent's, 6 per trump more than the
+    opponent, and half the points still to come from the talon and turnup to the
+    player on lead (he draws first).  Documented in docs/solver.md."""
+    cdef int me = s.turn, other = 1 - me, h
+    cdef uint32_t trumps = suit_bits(c.trump)
+    cdef uint32_t rest = c.talon_rest[s.talon_idx]
+    if s.turnup >= 0:
+        rest |= (<uint32_t>1) << s.turnup
+    if c.tricks_obj:
+        return (__builtin_popcount(s.hand[me] & trumps) - __builtin_popcount(s.hand[other] & trumps)) // 2
+    h = (points_of(s.hand[me]) - points_of(s.hand[other])) // 2
+    h += 6 * (__builtin_popcount(s.hand[me] & trumps) - __builtin_popcount(s.hand[other] & trumps))
+    h += points_of(rest) // 8
+    return h
+
+
+cdef inline int out_of_budget(Ctx* c) noexcept nogil:
+    if c.aborted:
+        return 1
+    if c.node_limit and c.nodes > c.node_limit:
+        c.aborted = 1
+    elif c.deadline and (c.nodes & 4095) == 0 and clock() > c.deadline:
+        c.aborted = 1
+    return c.aborted
+
+
 cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
-    """Fail-soft alpha-beta on the raw future value of the player to move."""
+    """Fail-soft alpha-beta on the raw future value of the player to move.
+
+    Returns 0 at once when the budget is spent (c.aborted): callers must then
+    discard the result."""
     cdef int moves[MAXMOVES]
     cdef int n, i, j, v, d, best = -INF, best_move = -1, tmp, me = s.turn, alpha0
-    cdef uint64_t k1 = 0, k2 = 0
+    cdef int rem = EXACT_DEPTH, usable = 0
+    cdef uint64_t k1 = 0, k2 = 0, taint0
     cdef Entry* e = NULL
     cdef int hit = 0
     cdef State child
     c.nodes += 1
+    if out_of_budget(c):
+        return 0
     if s.trick < 0 and is_last_trick_plain(c, s):
         return last_trick(c, s)
+    if c.depth_limit >= 0 and s.trick < 0:
+        rem = c.depth_limit - (__builtin_popcount(s.out) // 2 - c.root_tricks)
+        if rem <= 0:
+            c.taint += 1
+            return horizon_value(c, s)
     if s.trick < 0 and c.table != NULL and __builtin_popcount(s.hand[0] | s.hand[1]) > 2:
         make_key(c, s, &k1, &k2)
         e = &c.table[mix64(k1 ^ (k2 * 0x9E3779B97F4A7C15ULL)) & c.table_mask]
         if e.used and e.k1 == k1 and e.k2 == k2:
             hit = 1
-            if e.lo >= beta:
-                return e.lo
-            if e.hi <= alpha:
-                return e.hi
-            if e.lo == e.hi:
-                return e.lo
-            if e.lo > alpha:
-                alpha = e.lo
-            if e.hi < beta:
-                beta = e.hi
+            # exact entries serve every search; horizon entries only a search as shallow
+            usable = e.depth == EXACT_DEPTH or (rem != EXACT_DEPTH and e.depth >= rem)
+            if usable:
+                if e.depth != EXACT_DEPTH:
+                    c.taint += 1
+                if e.lo >= beta:
+                    return e.lo
+                if e.hi <= alpha:
+                    return e.hi
+                if e.lo == e.hi:
+                    return e.lo
+                if e.lo > alpha:
+                    alpha = e.lo
+                if e.hi < beta:
+                    beta = e.hi
     alpha0 = alpha
+    taint0 = c.taint
     n = gen_moves(c, s, moves, 1)
     if hit and e.move >= 0:
         for i in range(1, n):
@@ -555,6 +613,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
             v = d + search(c, &child, alpha - d, beta - d)
         else:
             v = d - search(c, &child, d - beta, d - alpha)
+        if c.aborted:
+            return 0
         if v > best:
             best = v
             best_move = moves[i]
@@ -563,13 +623,17 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
                 if alpha >= beta:
                     break
     if e != NULL:
-        if not (e.used and e.k1 == k1 and e.k2 == k2):
+        d = EXACT_DEPTH if c.taint == taint0 else rem
+        if e.used and e.k1 == k1 and e.k2 == k2 and e.depth == EXACT_DEPTH and d != EXACT_DEPTH:
+            return best     # never spoil an exact entry with a horizon value
+        if not (e.used and e.k1 == k1 and e.k2 == k2 and e.depth == d):
             # always replace: the newest result is the most likely to be needed again
             e.k1 = k1
             e.k2 = k2
             e.lo = -INF
             e.hi = INF
             e.used = 1
+            e.depth = d
         if best >= beta:
             if best > e.lo:
                 e.lo = best
@@ -685,12 +749,62 @@ cdef class Engine:
             raise MemoryError(f"cannot allocate a table of 2**{table_bits} entries")
         self.c.table_mask = ((<uint64_t>1) << table_bits) - 1
         self.c.nodes = 0
+        self.c.node_limit = 0
+        self.c.deadline = 0
+        self.c.aborted = 0
+        self.c.depth_limit = -1
+        self.c.taint = 0
         self.loaded = 0
 
     def __dealloc__(self):
         if self.c.table != NULL:
             free(self.c.table)
             self.c.table = NULL
+
+    def set_limits(self, nodes=0, double seconds=0.0, int depth=-1):
+        """Budget for the next searches: at most ``nodes`` more nodes and ``seconds`` of CPU
+        time (0: no limit); ``depth`` tricks to a heuristic horizon (-1: exact search).
+        A search that runs out of budget returns with :attr:`aborted` set."""
+        self.c.node_limit = self.c.nodes + <uint64_t>nodes if nodes else 0
+        self.c.deadline = clock() + <clock_t>(seconds * CLOCKS_PER_SEC) if seconds > 0 else 0
+        self.c.depth_limit = depth
+        self.c.aborted = 0
+
+    def clear_limits(self):
+        self.c.node_limit = 0
+        self.c.deadline = 0
+        self.c.depth_limit = -1
+        self.c.aborted = 0
+
+    @property
+    def aborted(self):
+        """The last search ran out of budget; its result means nothing."""
+        return bool(self.c.aborted)
+
+    @property
+    def taint(self):
+        """Horizon evaluations so far: unchanged across a search means its value is exact."""
+        return self.c.taint
+
+    def child_search(self, int move, int alpha, int beta):
+        """Search the root move with a window; returns its raw value for the player to move
+        (fail-soft: below alpha an upper bound, above beta a lower bound)."""
+        cdef State child
+        cdef int d, v, me = self.root.turn
+        self._check()
+        child = self.root
+        d = apply_move(&self.c, &child, move)
+        child.min_decl = 0
+        if child.win >= 0:
+            return WIN_RAW if child.win == me else -WIN_RAW
+        if child.ended:
+            return d
+        with nogil:
+            if child.turn == me:
+                v = d + search(&self.c, &child, alpha - d, beta - d)
+            else:
+                v = d - search(&self.c, &child, d - beta, d - alpha)
+        return v
 
     def clear(self):
         """Empty the transposition table."""
@@ -721,9 +835,11 @@ cdef class Engine:
         for i in range(self.c.talon_len):
             self.c.talon[i] = talon[i]
         self.c.talon_hash[self.c.talon_len] = 0
+        self.c.talon_rest[self.c.talon_len] = 0
         for i in range(self.c.talon_len - 1, -1, -1):
             h = mix64(h * 33 + <uint64_t>(self.c.talon[i] + 1) + 0x51ED)
             self.c.talon_hash[i] = h
+            self.c.talon_rest[i] = self.c.talon_rest[i + 1] | ((<uint32_t>1) << self.c.talon[i])
         points = self.meld_points_by_trump[trump]
         for i in range(N_MELDS):
             self.c.meld_pts[i] = points[i]
@@ -743,6 +859,7 @@ cdef class Engine:
         self.root.taken = taken
         self.root.declared_turn = declared
         self.root.min_decl = 0
+        self.c.root_tricks = __builtin_popcount(self.root.out) // 2
         self.root.ended = 0
         self.root.win = -1
         self.loaded = 1

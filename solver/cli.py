@@ -111,10 +111,10 @@ def deal(seed: int, rules: str, at: int, view: str | None) -> None:
     click.echo(p.bpn())
 
 
-def _solve_one(bpn: str, table_bits: int):
+def _solve_one(bpn: str, table_bits: int, limit: dict | None = None):
     from solver.search import solve
     p = _position(bpn)
-    return p, solve(p, table_bits=table_bits)
+    return p, solve(p, table_bits=table_bits, **(limit or {}))
 
 
 def _error_json(line: str, exc: Exception) -> str:
@@ -126,7 +126,15 @@ def _error_json(line: str, exc: Exception) -> str:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (the answer format of docs/notation.md).")
 @click.option("--table-bits", type=click.IntRange(8, 28), default=20, show_default=True,
               help="Transposition table of 2**N entries.")
-def solve_cmd(bpn: str, as_json: bool, table_bits: int) -> None:
+@click.option("--nodes", type=click.IntRange(min=1), default=None,
+              help="Node budget: stop early with proven bounds (exact: false) when spent.")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="CPU-time budget in seconds, as --nodes.")
+@click.option("--depth", type=click.IntRange(min=1), default=None,
+              help="Search this many tricks and score the horizon with the heuristic "
+                   "of docs/solver.md (fast, approximate).")
+def solve_cmd(bpn: str, as_json: bool, table_bits: int, nodes: int | None, seconds: float | None,
+              depth: int | None) -> None:
     """Solve a perfect-information position exactly.
 
     Prints the value for the player to move (the final deal margin, tricks in
@@ -137,6 +145,10 @@ def solve_cmd(bpn: str, as_json: bool, table_bits: int) -> None:
     a line; a bad line gives {"bpn": ..., "error": ...} and the others still run
     (exit status 1 if any line failed).
 
+    Whole deals (talon order known) can take long: --nodes, --seconds or --depth
+    bound the work; the answer then says exact: false and gives proven lower and
+    upper bounds for the position and every move.
+
     Positions with hidden cards (?N, or a talon given only by its count) need the
     sampling analysis instead.
 
@@ -144,7 +156,9 @@ def solve_cmd(bpn: str, as_json: bool, table_bits: int) -> None:
     Examples:
       brisque solve "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
       brisque deal --seed 3 --at 11 | brisque solve - > answers.jsonl
+      brisque solve "$(brisque deal --seed 3)" --seconds 5
     """
+    limit = {"nodes": nodes, "seconds": seconds, "depth": depth}
     from solver.position import PositionError
     from solver.report import format_analysis
     if bpn == "-":
@@ -154,7 +168,7 @@ def solve_cmd(bpn: str, as_json: bool, table_bits: int) -> None:
             if not line or line.startswith("#"):
                 continue
             try:
-                _, a = _solve_one(line, table_bits)
+                _, a = _solve_one(line, table_bits, limit)
                 click.echo(a.to_json())
             except (BrisqueCommandError, PositionError, NotationError) as exc:
                 failed += 1
@@ -165,7 +179,7 @@ def solve_cmd(bpn: str, as_json: bool, table_bits: int) -> None:
             sys.exit(1)
         return
     try:
-        p, a = _solve_one(bpn, table_bits)
+        p, a = _solve_one(bpn, table_bits, limit)
     except PositionError as exc:
         raise BrisqueCommandError(str(exc)) from None
     click.echo(a.to_json() if as_json else format_analysis(a, p))

@@ -53,14 +53,19 @@ def format_analysis(a, position: Position | None = None) -> str:
     lines = [f"{GAME_NAMES[r.game]}, trick {min(p.trick_number, r.tricks_per_deal)}, "
              f"{a.turn} to move, score {p.score[0]}:{p.score[1]}"]
     win = f", {a.win} wins the game" if a.win else ""
-    method = "exact" if a.method == "exact" else a.method
-    lines.append(f"Value for {a.turn}: {_signed(a.value)} ({method}{win})")
+    if a.exact:
+        lines.append(f"Value for {a.turn}: {_signed(a.value)} ({a.method}{win})")
+    else:
+        depth = f", {a.depth} tricks deep" if a.depth else ""
+        lines.append(f"Value for {a.turn}: {_signed(a.value)} estimated, proven between "
+                     f"{_signed(a.lower)} and {_signed(a.upper)} (search not finished{depth})")
     if a.moves:
         lines.append(f"Moves, best first (final {unit} margin for {a.turn}):")
         best = set(int(m) for m in a.best)
         for mv in sorted(a.moves, key=lambda x: -x.value):
             mark = "  best" if int(mv.move) in best else ""
-            lines.append(f"  {str(mv.move):<6}{_signed(mv.value):>7}{mark}")
+            bounds = "" if mv.exact else f"  in [{_signed(mv.lower)}, {_signed(mv.upper)}]"
+            lines.append(f"  {str(mv.move):<6}{_signed(mv.value):>7}{bounds}{mark}")
     if a.pv:
         lines.append("Principal variation:")
         lines.extend(pv_by_trick(p, a.pv))

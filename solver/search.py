@@ -20,15 +20,41 @@ from solver.rules import Rules
 DEFAULT_TABLE_BITS = 20
 
 
+@dataclass(frozen=True)
+class Limit:
+    """A budget for one solve: nodes, CPU seconds, and/or a depth in tricks to a heuristic
+    horizon.  With no field set the search is exact and unbounded.
+
+    >>> Limit(nodes=100_000).bounded
+    True
+    """
+    nodes: int | None = None
+    seconds: float | None = None
+    depth: int | None = None
+
+    @property
+    def bounded(self) -> bool:
+        return bool(self.nodes or self.seconds or self.depth is not None)
+
+
 @dataclass
 class MoveValue:
-    """One legal move and its value for the player to move (``win`` names a game winner)."""
+    """One legal move and its value for the player to move (``win`` names a game winner).
+
+    When the search did not finish, ``value`` is the best estimate and ``lower``/``upper``
+    are proven bounds (``exact`` is False)."""
     move: Move
     value: int
     win: str | None = None
+    lower: int | None = None
+    upper: int | None = None
+    exact: bool = True
 
     def to_dict(self) -> dict:
-        return {"move": str(self.move), "value": self.value}
+        d = {"move": str(self.move), "value": self.value}
+        if not self.exact:
+            d.update(exact=False, lower=self.lower, upper=self.upper)
+        return d
 
 
 @dataclass
@@ -44,6 +70,10 @@ class Analysis:
     nodes: int
     seconds: float
     method: str = "exact"
+    exact: bool = True
+    lower: int | None = None      # proven bounds of the value (equal to it when exact)
+    upper: int | None = None
+    depth: int | None = None      # tricks searched to a horizon; None: to the end of the deal
 
     def move_value(self, m) -> int:
         """The value of one move (a Move or move string)."""
@@ -54,11 +84,14 @@ class Analysis:
         raise KeyError(f"{m} is not a legal move here")
 
     def to_dict(self) -> dict:
-        """The JSON answer of NOTATION.md."""
-        return {"bpn": self.bpn, "turn": self.turn, "method": self.method, "value": self.value,
-                "best": [str(m) for m in self.best], "moves": [m.to_dict() for m in self.moves],
-                "pv": [str(m) for m in self.pv], "win": self.win, "nodes": self.nodes,
-                "seconds": round(self.seconds, 6)}
+        """The JSON answer of NOTATION.md (with ``exact``, bounds and depth when bounded)."""
+        d = {"bpn": self.bpn, "turn": self.turn, "method": self.method, "value": self.value,
+             "best": [str(m) for m in self.best], "moves": [m.to_dict() for m in self.moves],
+             "pv": [str(m) for m in self.pv], "win": self.win, "nodes": self.nodes,
+             "seconds": round(self.seconds, 6)}
+        if not self.exact:
+            d.update(exact=False, lower=self.lower, upper=self.upper, depth=self.depth)
+        return d
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
@@ -140,10 +173,17 @@ class Solver:
         _require_solvable(p)
         self.engine.load(engine_state(p))
 
-    def solve(self, p: Position, every_move: bool = True, pv: bool = True) -> Analysis:
-        """Value, best moves, every move's value and a principal variation."""
+    def solve(self, p: Position, every_move: bool = True, pv: bool = True,
+              limit: Limit | None = None) -> Analysis:
+        """Value, best moves, every move's value and a principal variation.
+
+        With a bounded ``limit`` the answer may be inexact: see :func:`solve`."""
+        if limit is not None and limit.bounded:
+            from solver.bounded import bounded_solve
+            return bounded_solve(self, p, limit, every_move)
         t0 = time.perf_counter()
         self._load(p)
+        self.engine.clear_limits()
         n0 = self.engine.nodes
         legal = [int(m) for m in p.legal_moves()]
         if every_move:
@@ -159,22 +199,24 @@ class Solver:
         for m in legal:
             if m in raw:
                 v, w = to_final(p, raw[m])
-                moves.append(MoveValue(move(m), v, w))
+                moves.append(MoveValue(move(m), v, w, v, v))
         best = [mv.move for mv in moves if mv.value == value] if moves else []
         line = [move(m) for m in self.engine.pv(best_raw)] if pv else []
         if not best and line:
             best = [line[0]]
         return Analysis(p.bpn(), SEATS[p.turn], value, best, moves, line, win,
-                        self.engine.nodes - n0, time.perf_counter() - t0)
+                        self.engine.nodes - n0, time.perf_counter() - t0, lower=value, upper=value)
 
     def value(self, p: Position) -> int:
         """The value alone (one search)."""
         self._load(p)
+        self.engine.clear_limits()
         return to_final(p, self.engine.value())[0]
 
     def can_reach(self, p: Position, target: int) -> bool:
         """Can the player to move finish with a value of at least ``target``? (zero-window search)"""
         self._load(p)
+        self.engine.clear_limits()
         if target > WIN_VALUE:
             return False
         if target > max(abs(v) for v in (p.score[0] - p.score[1], 2000)) + 5000:
@@ -196,6 +238,7 @@ class Solver:
                 raise PositionError(f"position rules {p.rules} differ from this solver's {self.rules}")
             _require_solvable(p)
             states.append(engine_state(p))
+        self.engine.clear_limits()
         raws, nodes = self.engine.solve_batch(states)
         return [to_final(p, r)[0] for p, r in zip(positions, raws)], nodes
 
@@ -211,18 +254,25 @@ def _solver_for(rules: Rules, table_bits: int) -> Solver:
 
 
 def solve(position: Position | str, *, every_move: bool = True, pv: bool = True,
-          engine: str = "native", table_bits: int = DEFAULT_TABLE_BITS) -> Analysis:
-    """Solve a perfect-information position exactly.
+          engine: str = "native", table_bits: int = DEFAULT_TABLE_BITS, limit: Limit | None = None,
+          nodes: int | None = None, seconds: float | None = None, depth: int | None = None) -> Analysis:
+    """Solve a perfect-information position.
 
+    Exact by default.  A budget (``nodes``, CPU ``seconds``, or a ``Limit``) makes it stop
+    early: the answer then has ``exact=False``, proven ``lower``/``upper`` bounds for the
+    position and for every move searched, and the best move found.  ``depth=N`` searches N
+    tricks and evaluates the horizon with a heuristic (``docs/solver.md``).
     ``engine="reference"`` uses the plain Python solver (slow; the tests' oracle).
     A position with hidden cards raises :class:`HiddenInformationError`.
     """
     p = Position(position) if isinstance(position, str) else position
+    if limit is None and (nodes or seconds or depth is not None):
+        limit = Limit(nodes=nodes, seconds=seconds, depth=depth)
     if engine == "reference":
         return _reference_analysis(p)
     if engine != "native":
         raise ValueError(f"engine={engine!r}: expected 'native' or 'reference'")
-    return _solver_for(p.rules, table_bits).solve(p, every_move=every_move, pv=pv)
+    return _solver_for(p.rules, table_bits).solve(p, every_move=every_move, pv=pv, limit=limit)
 
 
 def solve_batch(positions, *, table_bits: int = DEFAULT_TABLE_BITS) -> list[int]:
@@ -269,5 +319,5 @@ def _reference_pv(p: Position) -> list[Move]:
     return line
 
 
-__all__ = ["Analysis", "MoveValue", "Solver", "can_reach", "engine_state", "new_engine", "solve",
+__all__ = ["Analysis", "Limit", "MoveValue", "Solver", "can_reach", "engine_state", "new_engine", "solve",
            "solve_batch", "to_final"]

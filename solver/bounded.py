@@ -31,7 +31,7 @@ GUESS_DEPTH = 2          # tricks of heuristic look-ahead for the first guesses
 
 
 def _finish(p: Position, lo: dict, hi: dict, guess: dict, legal: list[int], depth, nodes, t0,
-            every_move: bool):
+            every_move: bool, engine=None):
     from solver.search import Analysis, MoveValue, to_final
     moves = []
     for m in legal:
@@ -59,7 +59,10 @@ def _finish(p: Position, lo: dict, hi: dict, guess: dict, legal: list[int], dept
     else:
         best = [best_mv.move]
         win = None
-    return Analysis(p.bpn(), SEATS[p.turn], value, best, moves if every_move else [], [best[0]], win,
+    line = [best[0]]
+    if all_exact and engine is not None:   # the root is still loaded: walk the exact line
+        line = [move(m) for m in engine.pv(max(lo.values()))]
+    return Analysis(p.bpn(), SEATS[p.turn], value, best, moves if every_move else [], line, win,
                     nodes, time.perf_counter() - t0, method="exact" if all_exact else "bounded",
                     exact=all_exact, lower=pos_lower,
                     upper=pos_upper, depth=depth)
@@ -118,7 +121,7 @@ def bounded_solve(solver, p: Position, limit, every_move: bool = True):
         if not progress:
             slice_nodes *= 2         # every test ran out: give each a bigger share
     eng.clear_limits()
-    return _finish(p, lo, hi, guess, legal, None, eng.nodes - n0, t0, every_move)
+    return _finish(p, lo, hi, guess, legal, None, eng.nodes - n0, t0, every_move, eng)
 
 
 def _deepen(solver, limit, legal, t0, n0):
@@ -166,7 +169,8 @@ def _deepen(solver, limit, legal, t0, n0):
 def _depth_solve(solver, p: Position, limit, legal, t0, n0, every_move):
     """Iterative deepening to ``limit.depth`` tricks with the horizon heuristic."""
     lo, hi, guess, reached = _deepen(solver, limit, legal, t0, n0)
-    return _finish(p, lo, hi, guess, legal, reached, solver.engine.nodes - n0, t0, every_move)
+    return _finish(p, lo, hi, guess, legal, reached, solver.engine.nodes - n0, t0, every_move,
+                   solver.engine)
 
 
 __all__ = ["bounded_solve"]

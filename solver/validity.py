@@ -111,9 +111,11 @@ def _count_problems(p) -> list[str]:
         if v[0] < 0 or v[1] < 0:
             probs.append(f"{name} {v[0]}:{v[1]} is negative")
     done = p.completed
-    if r.game != "brisque" or p.tricks != [0, 0]:
+    if r.game != "brisque":
         if sum(p.tricks) != done:
             probs.append(f"tricks {p.tricks[0]}:{p.tricks[1]} do not add up to the {done} completed tricks")
+    elif sum(p.tricks) > done:  # Brisque: a count absent from the BPN starts when play goes on
+        probs.append(f"tricks {p.tricks[0]}:{p.tricks[1]} add up to more than the {done} completed tricks")
     if p.final != [0, 0] or (r.game == "briscan" and done > r.talon_tricks):
         want = max(0, done - r.talon_tricks) if r.draws else 0
         if r.game == "briscan" and sum(p.final) != want:

@@ -653,11 +653,27 @@ cdef int mtdf(Ctx* c, State* s, int guess) noexcept nogil:
     while lo < hi:
         beta = g + 1 if g == lo else g
         g = search(c, s, beta - 1, beta)
+        if c.aborted:
+            return 0
         if g < beta:
             hi = g
         else:
             lo = g
     return g
+
+
+cdef int guessed_mtdf(Ctx* c, State* s) noexcept nogil:
+    """Exact search of the root: in the talon phase MTD(f) from the value of a two-trick
+    heuristic search; in the final phase (solved faster directly) plain alpha-beta."""
+    cdef int g
+    if c.depth_limit < 0 and c.draws and s.turnup >= 0:
+        c.depth_limit = 2
+        g = search(c, s, -INF, INF)
+        c.depth_limit = -1
+        if c.aborted:
+            return 0
+        return mtdf(c, s, g)
+    return search(c, s, -INF, INF)
 
 
 cdef int exact_child(Ctx* c, State* s, int mv, State* child) noexcept nogil:
@@ -882,12 +898,25 @@ cdef class Engine:
         n = gen_moves(&self.c, &self.root, moves, 0)
         return [moves[i] for i in range(n)]
 
-    def value(self, int alpha=-INF, int beta=INF):
-        """Raw future value of the root (fail-soft when a window is given)."""
+    def mtdf(self, int guess=0):
+        """The exact raw value by MTD(f) zero-window searches from ``guess``."""
         cdef int v
         self._check()
         with nogil:
-            v = search(&self.c, &self.root, alpha, beta)
+            v = mtdf(&self.c, &self.root, guess)
+        return v
+
+    def value(self, int alpha=-INF, int beta=INF):
+        """Raw future value of the root (fail-soft when a window is given).
+
+        With the full window: MTD(f) from the guess of a two-trick heuristic search."""
+        cdef int v
+        self._check()
+        with nogil:
+            if alpha == -INF and beta == INF:
+                v = guessed_mtdf(&self.c, &self.root)
+            else:
+                v = search(&self.c, &self.root, alpha, beta)
         return v
 
     def move_values(self):
@@ -952,7 +981,7 @@ cdef class Engine:
                 values.append(self.move_values())
             else:
                 with nogil:
-                    v = search(&self.c, &self.root, -INF, INF)
+                    v = guessed_mtdf(&self.c, &self.root)
                 values.append(v)
             nodes.append(self.c.nodes - start)
         return values, nodes

@@ -83,8 +83,9 @@ def show(bpn: str, as_json: bool) -> None:
                    "'brisque(target=300)'.")
 @click.option("--at", "at", type=click.IntRange(min=1), default=1, show_default=True,
               help="Play on by random legal moves (seeded) until this trick starts.")
-@click.option("--view", type=click.Choice(["a", "b"]), default=None,
-              help="Print the position as this player sees it (hidden cards as ?N).")
+@click.option("--view", type=click.Choice(["a", "b", "turn"]), default=None,
+              help="Print the position as this player sees it (hidden cards as ?N); "
+                   "'turn' is the player to move.")
 def deal(seed: int, rules: str, at: int, view: str | None) -> None:
     """Print the BPN of a position dealt from SEED.
 
@@ -107,7 +108,7 @@ def deal(seed: int, rules: str, at: int, view: str | None) -> None:
         raise BrisqueCommandError(f"--at {at}: a deal of {r.game} has {r.tricks_per_deal} tricks")
     p = random_position(seed, r, at)
     if view:
-        p = p.view(view)
+        p = p.view(p.turn if view == "turn" else view)
     click.echo(p.bpn())
 
 
@@ -183,6 +184,85 @@ def solve_cmd(bpn: str, as_json: bool, table_bits: int, nodes: int | None, secon
     except PositionError as exc:
         raise BrisqueCommandError(str(exc)) from None
     click.echo(a.to_json() if as_json else format_analysis(a, p))
+
+
+@main.command("analyse")
+@click.argument("bpn")
+@click.option("--worlds", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Worlds to sample (all are enumerated when there are no more).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes solving worlds in parallel.")
+@click.option("--seconds", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Stop sampling after this many seconds.")
+@click.option("--separation", type=click.FloatRange(min=0), default=None,
+              help="Stop once the best move leads the runner-up by this many standard errors.")
+@click.option("--depth", type=click.IntRange(min=1), default=None,
+              help="Tricks of look-ahead per world (default: exact in the last two talon tricks, "
+                   "3 before).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object (method pimc, stderr, worlds, ...).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar on standard error.")
+def analyse_cmd(bpn: str, worlds: int, seed: int, workers: int, time_limit: float | None,
+                separation: float | None, depth: int | None, as_json: bool, quiet: bool) -> None:
+    """Best move and expected score with hidden cards (determinization sampling).
+
+    BPN is the position as the player to move sees it: the opponent's unseen cards
+    as ?N and the talon as a count.  Worlds consistent with that view are sampled
+    with SEED, every world is solved by the engine, and each legal move gets its
+    mean value over the same worlds with a standard error.  Without hidden cards
+    the answer is the exact solve.  BPN "-" reads one BPN a line and writes one
+    JSON object a line.
+
+    \b
+    Examples:
+      brisque analyse "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
+      brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 400 --workers 2
+    """
+    from solver.position import PositionError
+    from solver.report import format_sampled
+    from solver.sampling import analyse
+
+    def run(text: str, show_progress: bool):
+        p = _position(text)
+        bar = None
+        if show_progress:
+            def bar(done, total):
+                click.echo(f"\r{done}/{total} worlds", err=True, nl=False)
+        try:
+            return p, analyse(p, worlds=worlds, seed=seed, workers=workers, time_limit=time_limit,
+                              separation=separation, depth=depth, progress=bar)
+        finally:
+            if show_progress:
+                click.echo("", err=True)
+
+    if bpn == "-":
+        failed = 0
+        for raw in sys.stdin:
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                _, a = run(line, False)
+                click.echo(a.to_json())
+            except (BrisqueCommandError, PositionError, NotationError) as exc:
+                failed += 1
+                msg = exc.message if isinstance(exc, click.ClickException) else str(exc)
+                click.echo(json.dumps({"bpn": line, "error": msg}))
+        if failed:
+            click.echo(f"{failed} line(s) could not be analysed", err=True)
+            sys.exit(1)
+        return
+    try:
+        p, a = run(bpn, not quiet and not as_json and sys.stderr.isatty())
+    except PositionError as exc:
+        raise BrisqueCommandError(str(exc)) from None
+    if as_json:
+        click.echo(a.to_json())
+    elif a.method == "pimc":
+        click.echo(format_sampled(a, p))
+    else:
+        from solver.report import format_analysis
+        click.echo(format_analysis(a, p))
 
 
 if __name__ == "__main__":  # pragma: no cover

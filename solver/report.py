@@ -73,4 +73,23 @@ def format_analysis(a, position: Position | None = None) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["format_analysis", "pv_by_trick"]
+def format_sampled(a, position: Position | None = None) -> str:
+    """A sampled analysis: every move's mean value and standard error, best first."""
+    p = position or Position(a.bpn)
+    r = p.rules
+    unit = "tricks" if r.objective == "tricks" else "points"
+    lines = [f"{GAME_NAMES[r.game]}, trick {min(p.trick_number, r.tricks_per_deal)}, "
+             f"{a.turn} to move, score {p.score[0]}:{p.score[1]} (hidden cards)"]
+    how = "all" if a.enumerated else "sampled"
+    lines.append(f"Expected value for {a.turn}: {a.value:+.2f} +- {a.stderr:.2f} "
+                 f"({a.worlds} worlds, {how}, seed {a.seed}, each solved {a.world_method})")
+    lines.append(f"Moves, best first (mean final {unit} margin for {a.turn}, standard error):")
+    best = set(int(m) for m in a.best)
+    for mv in sorted(a.moves, key=lambda x: -x.value):
+        mark = "  best" if int(mv.move) in best else ""
+        lines.append(f"  {str(mv.move):<6}{mv.value:>+9.2f}  +-{mv.stderr:6.2f}{mark}")
+    lines.append(f"{a.nodes} nodes, {a.seconds * 1000:.1f} ms, stopped: {a.stopped}")
+    return "\n".join(lines)
+
+
+__all__ = ["format_analysis", "format_sampled", "pv_by_trick"]

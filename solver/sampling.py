@@ -158,8 +158,12 @@ def analyse(position: Position | str, *, worlds: int = 100, seed: int = 0,
     try:
         pending = list(chunks)
         while pending:
-            # one round: as many chunks as there are workers, so stopping rules can act
-            width = max(1, workers if executor is not None else 1)
+            # rounds of a few chunks per worker, so that the stopping rules can act; with
+            # no stopping rule everything goes out at once
+            if time_limit is None and separation is None:
+                width = len(pending)
+            else:
+                width = max(1, 2 * workers if executor is not None else 1)
             round_chunks, pending = pending[:width], pending[width:]
             tasks = [(rules_text, [w.bpn() for w in ch], depth_used) for ch in round_chunks]
             if executor is not None:

@@ -270,7 +270,7 @@ class Position:
             if m not in self.legal_moves():
                 raise PositionError(
                     f"illegal move {Move(m)} in {self.bpn()!r}; legal: {' '.join(map(str, self.legal_moves()))}")
-        elif m >= 32 or not self._could_hold(m):
+        elif not self._possible_for_hidden(m):
             raise HiddenInformationError(
                 f"cannot play {Move(m)} for {SEATS[self.turn]} with a hidden hand in {self.bpn()!r}")
         self._stack.append(self._snapshot())
@@ -303,6 +303,15 @@ class Position:
     def _could_hold(self, c: int) -> bool:
         """Whether a hidden hand could hold card ``c`` (it is not visible anywhere)."""
         return not (self._visible() >> c & 1) and self.trick != c
+
+    def _possible_for_hidden(self, m: int) -> bool:
+        """Whether the player to act, whose hand is partly hidden (a view), could make move ``m``:
+        one of his known cards or an unseen one; at the last pickup only ``x`` or ``pass``."""
+        hand = self.hands[self.turn]
+        if self.in_window:
+            seven = self.seven_of_trumps
+            return m == PASS_CODE or (m == EXCHANGE_CODE and bool(hand >> seven & 1 or self._could_hold(seven)))
+        return m < 32 and bool(hand >> m & 1 or self._could_hold(m))
 
     def _play_card(self, c: int) -> None:
         me = self.turn
@@ -347,7 +356,7 @@ class Position:
             return
         seven = self.seven_of_trumps
         if (self.rules.last_pickup_window and self.turnup != seven
-                and (self.hands[winner] >> seven & 1 or self.unknown[winner])):
+                and (self.hands[winner] >> seven & 1 or (self.unknown[winner] and self._could_hold(seven)))):
             return  # the winner may exchange (x) or pass: a decision of its own
         self._take_turnup(loser)
 
@@ -367,6 +376,8 @@ class Position:
 
     def _exchange(self) -> None:
         me, seven, old = self.turn, self.seven_of_trumps, self.turnup
+        if not self.hands[me] >> seven & 1:  # a view: the 7 was one of the hidden cards
+            self.unknown[me] -= 1
         self.hands[me] = (self.hands[me] & ~(1 << seven)) | (1 << old)
         self.shown[me] = (self.shown[me] & ~(1 << seven)) | (1 << old)
         self.exchanged, self.taken = me, old

@@ -677,7 +677,8 @@ cdef int guessed_mtdf(Ctx* c, State* s) noexcept nogil:
 
 
 cdef int exact_child(Ctx* c, State* s, int mv, State* child) noexcept nogil:
-    """Raw value for the player to move of playing mv, searched with a full window."""
+    """Raw value for the player to move of playing mv, searched exactly (MTD(f) from a
+    heuristic guess in the talon phase, a full window in the final phase)."""
     cdef int d, me = s.turn
     child[0] = s[0]
     d = apply_move(c, child, mv)
@@ -687,8 +688,8 @@ cdef int exact_child(Ctx* c, State* s, int mv, State* child) noexcept nogil:
     if child.ended:
         return d
     if child.turn == me:
-        return d + search(c, child, -INF, INF)
-    return d - search(c, child, -INF, INF)
+        return d + guessed_mtdf(c, child)
+    return d - guessed_mtdf(c, child)
 
 
 cdef int reaches(Ctx* c, State* s, int mv, int v, State* child) noexcept nogil:

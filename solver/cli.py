@@ -265,5 +265,69 @@ def analyse_cmd(bpn: str, worlds: int, seed: int, workers: int, time_limit: floa
         click.echo(format_analysis(a, p))
 
 
+@main.command("puzzles")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per record.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes for the records that need sampling.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on standard error.")
+def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool) -> None:
+    """Solve every record of puzzle files (.bpd) and check bm, am, v and ev.
+
+    Positions with every card known are solved exactly, those with hidden cards
+    by sampling with the record's worlds and seed.  Prints a line per record and a
+    summary ("58/60 solved"); exits 1 when any record fails or is malformed (a
+    malformed line is reported with its file and line, and the others still run).
+
+    \b
+    Example:
+      brisque puzzles positions/brisque-endgames.bpd positions/hidden-cards.bpd
+    """
+    from solver.puzzles import PuzzleError, check_record, read_bpd
+    items = []
+    for path in files:
+        items.extend(read_bpd(path))
+    solved = failed = 0
+    for i, item in enumerate(items, 1):
+        if isinstance(item, PuzzleError):
+            failed += 1
+            if as_json:
+                click.echo(json.dumps({"ok": False, "error": str(item)}))
+            else:
+                click.echo(f"ERROR  {item}")
+            continue
+        if not quiet and not as_json:
+            click.echo(f"\r[{i}/{len(items)}] {item.id}", err=True, nl=False)
+        try:
+            verdict = check_record(item, workers=workers)
+        except Exception as exc:   # a record the solver refuses must not stop the others
+            failed += 1
+            msg = f"{item.source}: {exc}"
+            click.echo(json.dumps({"id": item.id, "ok": False, "error": msg}) if as_json else f"ERROR  {msg}")
+            continue
+        if verdict.ok:
+            solved += 1
+        else:
+            failed += 1
+        if as_json:
+            click.echo(json.dumps(verdict.to_dict()))
+        else:
+            a = verdict.answer
+            shown = f"{a.value:+.2f}" if a.method == "pimc" else f"{a.value:+d}"
+            status = "ok   " if verdict.ok else "FAIL "
+            detail = "" if verdict.ok else "  " + "; ".join(verdict.failures)
+            if not quiet:
+                click.echo("\r", err=True, nl=False)
+            click.echo(f"{status} {item.id:<10} best {' '.join(str(m) for m in a.best):<14} "
+                       f"value {shown}{detail}")
+    total = solved + failed
+    if not as_json:
+        click.echo(f"{solved}/{total} solved")
+    else:
+        click.echo(json.dumps({"summary": True, "solved": solved, "total": total}))
+    if failed:
+        sys.exit(1)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -28,11 +28,13 @@ def _mask(cards) -> int:
 
 
 def random_final_phase(seed: int, rules: Rules | str = "brisque", cards: int | None = None,
-                       stack: str | None = None, lead_card: bool = False) -> Position:
+                       stack: str | None = None, lead_card: bool = False,
+                       stack_opponent: bool = False) -> Position:
     """A valid final-phase position with ``cards`` cards in each hand (Petite: any trick).
 
     ``stack``: ``"marriages"`` gives the player on lead kings and queens of two suits,
-    ``"quartet"`` gives him four kings or four queens (Brisque) or four of a kind (Briscan).
+    ``"quartet"`` gives him four kings or four queens (Brisque) or four of a kind (Briscan);
+    with ``stack_opponent`` the other player gets them instead (a threat to meet).
     With ``lead_card`` the leader has already led a card.
     """
     r = Rules.parse(rules) if isinstance(rules, str) else rules
@@ -44,21 +46,22 @@ def random_final_phase(seed: int, rules: Rules | str = "brisque", cards: int | N
     rng.shuffle(deck)
     trump = rng.randrange(4)
     leader = rng.randrange(2)
+    stacked = 1 - leader if stack_opponent else leader
     p = Position(rules=r)
     p.trump = trump
     hands = [[], []]
     if stack == "quartet":
         rank = rng.choice([KING, QUEEN] if r.game == "brisque" else [KING, QUEEN, 7, 6, 3])
-        hands[leader] = [card(s, rank) for s in range(4)][:n]
+        hands[stacked] = [card(s, rank) for s in range(4)][:n]
     elif stack == "marriages":
         suits = rng.sample(range(4), 2)
-        hands[leader] = [card(s, rk) for s in suits for rk in (KING, QUEEN)][:n]
-    for c in hands[leader]:
+        hands[stacked] = [card(s, rk) for s in suits for rk in (KING, QUEEN)][:n]
+    for c in hands[stacked]:
         deck.remove(c)
-    while len(hands[leader]) < n:
-        hands[leader].append(deck.pop())
-    while len(hands[1 - leader]) < n:
-        hands[1 - leader].append(deck.pop())
+    while len(hands[stacked]) < n:
+        hands[stacked].append(deck.pop())
+    while len(hands[1 - stacked]) < n:
+        hands[1 - stacked].append(deck.pop())
     if not r.draws:
         # Petite Brisque: a turnup on the table and 21 dead cards
         p.turnup = deck.pop()

@@ -329,5 +329,109 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
         sys.exit(1)
 
 
+@main.command("line")
+@click.argument("bpn", required=False)
+@click.argument("moves", nargs=-1)
+@click.option("--record", "record_file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Analyse a whole deal record (JSON Lines as written by brisque match) instead.")
+@click.option("--deal", "deal_index", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which record of the --record file.")
+@click.option("--nodes", type=click.IntRange(min=1), default=None, help="Node budget per position.")
+@click.option("--depth", type=click.IntRange(min=1), default=None,
+              help="Tricks of look-ahead per position (estimates).")
+@click.option("--exact", is_flag=True, help="Solve every position exactly, however early (can be slow).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object with every step.")
+def line_cmd(bpn: str | None, moves: tuple[str, ...], record_file: str | None, deal_index: int,
+             nodes: int | None, depth: int | None, exact: bool, as_json: bool) -> None:
+    """Play MOVES from BPN and give, for every move, its value, the best value and the loss.
+
+    Finds the mistakes of a played line: loss is how much the move gave away
+    against the best move, for the player who made it.  Positions late in the deal
+    are solved exactly; earlier talon positions get a three-trick estimate unless
+    --exact (or --nodes / --depth) says otherwise.
+
+    \b
+    Examples:
+      brisque line "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35" QD 9D
+      brisque line --record deals.jsonl --deal 3
+    """
+    from solver.game import DealRecord
+    from solver.line import analyse_line, losses_by_player
+    from solver.position import PositionError
+    from solver.search import Limit
+    if record_file:
+        if bpn:
+            raise BrisqueCommandError("give either BPN and MOVES or --record, not both")
+        with open(record_file, encoding="utf-8") as f:
+            lines = [ln for ln in f if ln.strip()]
+        if deal_index > len(lines):
+            raise BrisqueCommandError(f"--deal {deal_index}: {record_file} holds {len(lines)} record(s)")
+        try:
+            rec = DealRecord.from_json(lines[deal_index - 1])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise BrisqueCommandError(f"{record_file}:{deal_index}: not a deal record ({exc})") from None
+        bpn, moves = rec.start, tuple(rec.moves)
+    if not bpn:
+        raise BrisqueCommandError("give a BPN and moves, or --record FILE")
+    p = _position(bpn)
+    limit = Limit(nodes=nodes, depth=depth) if (nodes or depth) else None
+    try:
+        steps = analyse_line(p, list(moves), limit=limit, auto_limit=not exact)
+    except (PositionError, NotationError) as exc:
+        raise BrisqueCommandError(str(exc)) from None
+    losses = losses_by_player(steps)
+    if as_json:
+        click.echo(json.dumps({"bpn": p.bpn(), "steps": [s.to_dict() for s in steps],
+                               "loss": losses}))
+        return
+    fmt = lambda v: f"{v:+.2f}" if isinstance(v, float) else f"{v:+d}"
+    click.echo(f"{'#':>3} {'trick':>5} {'who':>3}  {'move':<6}{'value':>8}{'best':>8}{'loss':>7}  best moves")
+    for s in steps:
+        mark = "" if s.exact else "  (estimate)"
+        flag = "  <-- mistake" if s.loss > 0 else ""
+        click.echo(f"{s.number:>3} {s.trick:>5} {s.player:>3}  {str(s.move):<6}{fmt(s.move_value):>8}"
+                   f"{fmt(s.best_value):>8}{s.loss:>7g}  {' '.join(str(m) for m in s.best)}{mark}{flag}")
+    click.echo(f"total loss: a {losses['a']:g}, b {losses['b']:g}")
+
+
+@main.command("tree")
+@click.argument("bpn")
+@click.option("--depth", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Moves (plies) below the position.")
+@click.option("--max-nodes", type=click.IntRange(min=2), default=2000, show_default=True,
+              help="Stop expanding at this many nodes (a message on standard error says so).")
+@click.option("--best-only", is_flag=True, help="Follow only the best moves.")
+@click.option("--format", "fmt", type=click.Choice(["graphml", "gexf", "json", "dot"]),
+              default="graphml", show_default=True, help="Gephi opens graphml/gexf, Graphviz dot.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write to this file instead of standard output.")
+def tree_cmd(bpn: str, depth: int, max_nodes: int, best_only: bool, fmt: str, output: str | None) -> None:
+    """Write the solution tree of BPN as a graph: positions with their values, moves as
+    edges with each move's value, the best moves marked, transpositions merged.
+
+    \b
+    Examples:
+      brisque tree "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35" --format dot | dot -Tsvg
+      brisque tree "$(brisque deal --seed 2 --at 13)" --depth 4 -o tree.graphml
+    """
+    from solver.position import PositionError
+    from solver.tree import solution_tree, write_tree
+    p = _position(bpn)
+    try:
+        g = solution_tree(p, depth=depth, max_nodes=max_nodes, best_only=best_only)
+    except PositionError as exc:
+        raise BrisqueCommandError(str(exc)) from None
+    if g.graph["truncated"]:
+        click.echo(f"tree truncated at {g.number_of_nodes()} nodes (--max-nodes {max_nodes}); "
+                   f"raise it or lower --depth", err=True)
+    if output:
+        with open(output, "wb") as f:
+            write_tree(g, fmt, f)
+        click.echo(f"{g.number_of_nodes()} nodes, {g.number_of_edges()} edges written to {output}", err=True)
+    else:
+        write_tree(g, fmt, sys.stdout.buffer)
+        sys.stdout.flush()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -433,5 +433,67 @@ def tree_cmd(bpn: str, depth: int, max_nodes: int, best_only: bool, fmt: str, ou
         sys.stdout.flush()
 
 
+@main.command("match")
+@click.argument("first")
+@click.argument("second")
+@click.option("--deals", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Deal pairs: each deal is played twice with the seats swapped.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals.")
+@click.option("--rules", "rules", default="brisque", show_default=True, help="Game and options.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes playing deal pairs in parallel.")
+@click.option("--records", "records_path", type=click.Path(dir_okay=False, writable=True),
+              default="match-records.jsonl", show_default=True,
+              help="Where to write every deal's record (JSON Lines; replay with brisque line --record).")
+@click.option("--json", "as_json", is_flag=True, help="End with one JSON summary object.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on standard error.")
+def match_cmd(first: str, second: str, deals: int, seed: int, rules: str, workers: int,
+              records_path: str, as_json: bool, quiet: bool) -> None:
+    """Duplicate match between two players: FIRST and SECOND are random, greedy,
+    pimc (100 worlds) or pimc:N, or clairvoyant (sees every card).
+
+    Reports, for FIRST, the mean margin per deal with its 95% confidence interval
+    (from the pair means) and the deals won, lost and drawn with a Wilson interval.
+
+    \b
+    Examples:
+      brisque match pimc:50 greedy --deals 100 --workers 2
+      brisque match greedy random --deals 500 --rules briscan --json
+    """
+    from solver.match import run_match, write_records
+    from solver.players import make_player
+    from solver.rules import Rules
+    try:
+        make_player(first)
+        make_player(second)
+        r = Rules.parse(rules)
+    except (ValueError, NotationError) as exc:
+        raise BrisqueCommandError(str(exc)) from None
+
+    def progress(done, total):
+        if not quiet:
+            click.echo(f"\r{done}/{total} deal pairs", err=True, nl=False)
+
+    result = run_match(first, second, deals, seed=seed, rules=r, workers=workers, progress=progress)
+    if not quiet:
+        click.echo("", err=True)
+    write_records(records_path, result.records)
+    s = result.summary
+    if not as_json:
+        lo, hi = s["ci95"]
+        wlo, whi = s["won_share_ci95"]
+        unit = "tricks" if r.objective == "tricks" else "points"
+        click.echo(f"{first} vs {second}, {r}, {s['pairs']} deal pairs ({s['deals']} deals), seed {seed}")
+        click.echo(f"mean margin for {first}: {s['mean_margin']:+.2f} {unit} per deal, "
+                   f"95% CI [{lo:+.2f}, {hi:+.2f}]")
+        click.echo(f"deals won {s['won']}, lost {s['lost']}, drawn {s['drawn']}; "
+                   f"share won {s['won'] / s['deals']:.3f}, 95% CI [{wlo:.3f}, {whi:.3f}]")
+        if s["game_wins_first"] or s["game_wins_second"]:
+            click.echo(f"game-winning events: {first} {s['game_wins_first']}, {second} {s['game_wins_second']}")
+        click.echo(f"records: {records_path}")
+    else:
+        click.echo(json.dumps(s))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -85,11 +85,13 @@ COURT_MASK = sum(1 << card(s, r) for s in range(4) for r in COURTS)
 
 def parse_meld_code(text: str) -> Meld:
     """``mH``, ``kK``, ``3KS``, ``at``, ``bc`` (case-insensitive, ``10`` for ``T``)."""
-    t = text.strip()
-    if len(t) == 2 and t[0].lower() in "mk" or t.lower() in ("at", "bc", "bp"):
-        code = t[0].lower() + t[1:].upper() if t.lower() not in ("at", "bc", "bp") else t.lower()
+    t = text.strip().replace("10", "T")
+    if t.lower() in ("at", "bc", "bp"):
+        code = t.lower()
+    elif len(t) == 2 and t[0].lower() in "mk":
+        code = t[0].lower() + t[1].upper()
     else:
-        code = t.upper().replace("10", "T")
+        code = t.upper()
     meld = MELD_BY_CODE.get(code)
     if meld is None:
         raise NotationError(

@@ -17,7 +17,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from solver.moves import Move, move
-from solver.position import SEATS, Position, PositionError
+from solver.position import SEATS, WIN_VALUE, Position, PositionError
 from solver.search import Analysis, Limit, MoveValue, Solver, solve
 from solver.worlds import all_worlds, sample_worlds, world_count
 
@@ -125,6 +125,8 @@ def analyse(position: Position | str, *, worlds: int = 100, seed: int = 0,
     gets the exact answer of :func:`solver.search.solve`.
     """
     t0 = time.perf_counter()
+    if worlds < 1 or batch < 1:
+        raise ValueError(f"worlds={worlds}, batch={batch}: both must be at least 1")
     p = Position(position) if isinstance(position, str) else position
     probs = p.problems()
     if probs:
@@ -216,9 +218,11 @@ def _summarise(p, legal, results, enumerated, seed, t0, world_method, stopped) -
     best = [mv.move for mv in moves if mv.value == top]
     best_mv = next(mv for mv in moves if mv.value == top)
     nodes = sum(r[1] for r in results)
+    # a game-winning event in every world is a certain win (or loss): name the winner
+    win = SEATS[p.turn] if top >= WIN_VALUE else SEATS[1 - p.turn] if top <= -WIN_VALUE else None
     return SampledAnalysis(p.bpn(), SEATS[p.turn], top, best_mv.stderr, best, moves, len(results),
                            enumerated, seed, nodes, time.perf_counter() - t0, world_method, stopped,
-                           pv=[best[0]])
+                           pv=[best[0]], win=win)
 
 
 __all__ = ["SampledAnalysis", "SampledMove", "analyse", "world_limit"]

@@ -1,0 +1,153 @@
+"""``brisque analyse``: the sampling analysis from the command line (CliRunner)."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+from solver.position import Position
+from solver.sampling import analyse
+from solver.search import solve
+
+VIEW = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
+VIEW_B = "briscan ?5/AT.A..A7 8H 3 KQ8.TKQJ9.ATKQ87.TKQ9 - b 27:44 tricks=6:3"
+SMALL_VIEW = "brisque 7.A.8.AJ7/?6 TC 1 ATKQ8.TKQJ9.ATKQJ7.Q9 - a 41:39 tricks=6:3"   # 7 worlds
+FULL = "brisque 7.A.8.AJ7/J9.8.9.K8 TC 7H ATKQ8.TKQJ9.ATKQJ7.Q9 - a 41:39 tricks=6:3"
+# the same deal as seen by b while a is to move: the mover's hand is hidden
+MOVER_HIDDEN = "brisque ?6/J9.8.9.K8 TC 1 ATKQ8.TKQJ9.ATKQJ7.Q9 - a 41:39 tricks=6:3"
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args, input=None):
+        return runner.invoke(main, list(args), input=input)
+    return invoke
+
+
+def test_json_answer_has_the_sampling_fields(run):
+    r = run("analyse", VIEW, "--worlds", "20", "--seed", "4", "--json")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.strip().splitlines()
+    assert len(lines) == 1
+    d = json.loads(lines[0])
+    assert d["method"] == "pimc"
+    for k in ("bpn", "turn", "value", "stderr", "best", "moves", "worlds", "enumerated", "seed"):
+        assert k in d, k
+    assert d["bpn"] == Position(VIEW).bpn() and d["turn"] == "a"
+    assert d["worlds"] == 20 and d["enumerated"] is False and d["seed"] == 4
+    assert isinstance(d["stderr"], (int, float)) and d["stderr"] >= 0
+    legal = [str(m) for m in Position(VIEW).legal_moves()]
+    assert [m["move"] for m in d["moves"]] == legal
+    for m in d["moves"]:
+        assert set(m) >= {"move", "value", "stderr"} and m["stderr"] >= 0
+    assert d["value"] == max(m["value"] for m in d["moves"])
+    assert d["best"] and all(b in legal for b in d["best"])
+    # the same as the library with the same seed
+    a = analyse(VIEW, worlds=20, seed=4)
+    assert d["value"] == round(a.value, 3)
+    assert [m["value"] for m in d["moves"]] == [round(m.value, 3) for m in a.moves]
+
+
+def test_json_enumerated_view(run):
+    r = run("analyse", SMALL_VIEW, "--worlds", "50", "--seed", "9", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["method"] == "pimc" and d["enumerated"] is True and d["worlds"] == 7 and d["seed"] == 9
+
+
+def test_json_is_the_same_with_two_workers(run):
+    one = run("analyse", VIEW_B, "--worlds", "20", "--seed", "2", "--json")
+    two = run("analyse", VIEW_B, "--worlds", "20", "--seed", "2", "--workers", "2", "--json")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    a, b = json.loads(one.stdout), json.loads(two.stdout)
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
+
+
+def test_stopping_options(run):
+    r = run("analyse", VIEW, "--worlds", "400", "--seconds", "0.000001", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["stopped"] == "time" and d["worlds"] < 400 and d["enumerated"] is False
+    r = run("analyse", "brisque A97.J.QJ./?6 7D 3 TK8.TKQ987.ATK.KQJ7 - a 13:52 tricks=1:7 exchanged=b "
+            "taken=AD", "--worlds", "200", "--seed", "3", "--separation", "3", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["stopped"] == "separated" and 20 <= d["worlds"] < 200
+
+
+def test_perfect_information_json_is_the_exact_answer(run):
+    r = run("analyse", FULL, "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    s = solve(FULL)
+    assert d["method"] == "exact" and d["value"] == s.value
+    assert [(m["move"], m["value"]) for m in d["moves"]] == [(str(m.move), m.value) for m in s.moves]
+
+
+def test_batch_from_standard_input(run):
+    bad = "brisque AK.T9.J.8/?6 9C zz JT..Q8.AK - a 18:12"
+    lines = [VIEW, "", "# a comment", bad, MOVER_HIDDEN, FULL, SMALL_VIEW]
+    r = run("analyse", "-", "--worlds", "20", "--seed", "1", input="\n".join(lines) + "\n")
+    assert r.exit_code == 1, r.output
+    out = [json.loads(line) for line in r.stdout.strip().splitlines()]
+    assert len(out) == 5, "one object per BPN line (blank and comment lines skipped)"
+    assert out[0]["method"] == "pimc" and out[0]["worlds"] == 20 and out[0]["bpn"] == Position(VIEW).bpn()
+    assert out[1]["bpn"] == bad and "error" in out[1] and "talon" in out[1]["error"]
+    assert out[2]["bpn"] == MOVER_HIDDEN and "player to move" in out[2]["error"]
+    assert out[3]["method"] == "exact" and out[3]["value"] == solve(FULL).value
+    assert out[4]["method"] == "pimc" and out[4]["enumerated"] is True and out[4]["worlds"] == 7
+    for d in (out[0], out[3], out[4]):
+        assert "error" not in d
+    assert "2 line(s)" in r.stderr
+    # the successful lines give what they give alone
+    alone = run("analyse", VIEW, "--worlds", "20", "--seed", "1", "--json")
+    a, b = json.loads(alone.stdout), out[0]
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
+
+
+def test_batch_with_only_good_lines_exits_zero(run):
+    r = run("analyse", "-", "--worlds", "10", input=f"{VIEW}\n{SMALL_VIEW}\n")
+    assert r.exit_code == 0, r.output
+    assert len(r.stdout.strip().splitlines()) == 2
+
+
+def test_mover_hidden_is_a_clear_error(run):
+    r = run("analyse", MOVER_HIDDEN, "--worlds", "10")
+    assert r.exit_code != 0
+    assert r.stdout == ""
+    assert "Error" in r.stderr and "player to move" in r.stderr and "hand of a" in r.stderr
+    r = run("analyse", MOVER_HIDDEN, "--worlds", "10", "--json")
+    assert r.exit_code != 0 and "player to move" in r.stderr
+
+
+def test_impossible_and_malformed_views_are_refused(run):
+    r = run("analyse", "brisque AK.T9.J.8/?5 9C 13 JT..Q8.AK - a 18:12 tricks=2:1")
+    assert r.exit_code != 0 and "impossible" in r.stderr
+    r = run("analyse", "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - q 18:12")
+    assert r.exit_code != 0 and "turn" in r.stderr
+
+
+def test_human_output_lists_every_move_with_its_standard_error(run):
+    r = run("analyse", VIEW, "--worlds", "20", "--seed", "4")
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    a = analyse(VIEW, worlds=20, seed=4)
+    assert "20 worlds" in out and "seed 4" in out
+    for mv in a.moves:
+        pat = (rf"^\s*{re.escape(str(mv.move))}\s+{re.escape(f'{mv.value:+.2f}')}\s+(\+-|±)\s*"
+               rf"{re.escape(f'{mv.stderr:.2f}')}\b")
+        assert re.search(pat, out, re.M), f"no line for {mv.move} in\n{out}"
+    # best first
+    shown = [line.split()[0] for line in out.splitlines() if re.search(r"(\+-|±)\s*\d", line)
+             and not line.startswith("Expected")]
+    assert len(shown) == len(a.moves)
+    order = sorted(a.moves, key=lambda m: -m.value)
+    assert [str(m.move) for m in order][0] == shown[0]
+    assert re.search(re.escape(f"{a.value:+.2f}") + r"\s+(\+-|±)\s*" + re.escape(f"{a.stderr:.2f}"), out)

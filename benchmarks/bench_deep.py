@@ -36,12 +36,23 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[i]
 
 
+# Enhancements measured on their own: each configuration adds one to the previous.
+CONFIGS = {
+    "plain alpha-beta": dict(merge=False, forced=False, mtdf=False),
+    "+ forced declarations": dict(merge=False, forced=True, mtdf=False),
+    "+ equivalent cards": dict(merge=True, forced=True, mtdf=False),
+    "+ MTD(f) from a guess": dict(merge=True, forced=True, mtdf=True),
+}
+
+
 def run(positions: int = 20, max_k: int = 10, cap: float = 10.0, table_bits: int = 22,
-        stop_after_unfinished: bool = True) -> list[dict]:
+        stop_after_unfinished: bool = True, features: dict | None = None) -> list[dict]:
     rules = Rules()
     rows = []
     solver = Solver(rules, table_bits)
     eng = solver.engine
+    if features:
+        eng.set_features(**features)
     for k in range(0, max_k + 1):
         times, nodes, unfinished = [], [], 0
         for p in positions_with_talon_left(k, positions, rules):

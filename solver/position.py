@@ -225,11 +225,15 @@ class Position:
             elif m.kind == SEQUENCE:
                 ok = hand & m.cards == m.cards and not (m.cards & (used_seq | used_mar))
             elif m.kind == ACE_OF_TRUMPS:
+                # not obtained by the exchange, and not already counted in a sequence
+                # (a sequence's cards may later count only in a quartet)
                 ace = card(self.trump, ACE)
-                ok = bool(hand >> ace & 1) and not (self.exchanged == me and self.taken == ace)
-            else:  # carte blanche needs a five-card hand
+                ok = (bool(hand >> ace & 1) and not (self.exchanged == me and self.taken == ace)
+                      and not used_seq >> ace & 1)
+            else:  # carte blanche needs a five-card hand, none of it counted in a sequence
                 courts = hand & COURT_MASK
-                ok = popcount(hand) == 5 and (courts == hand if m.kind == BLANK_COURTS else courts == 0)
+                ok = (popcount(hand) == 5 and not hand & used_seq
+                      and (courts == hand if m.kind == BLANK_COURTS else courts == 0))
             if ok:
                 out.append(m.index)
         return out

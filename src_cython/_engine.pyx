@@ -55,6 +55,7 @@ ctypedef struct State:
     uint64_t decl_lo[2]   # melds 0..63 declared, per player
     uint32_t decl_hi[2]   # melds 64..71
     uint32_t used_sm[2]   # cards of each player's declared sequences and marriages
+    uint32_t used_seq[2]  # cards of each player's declared sequences
     int exchanged
     int taken
     int declared_turn     # declarations made at this turn
@@ -101,7 +102,9 @@ ctypedef struct Ctx:
     int meld_free[N_MELDS]      # declaring it now can never hurt (forced inside the search)
     int allowed[N_MELDS]
     int n_allowed
-    int merge_equal             # equivalent cards may be merged in the final phase
+    int merge_equal             # equivalent cards may be merged
+    int force_free              # dominant declarations are forced inside the search
+    int use_mtdf                # exact roots of the talon phase by MTD(f) from a guess
     # table
     Entry* table
     uint64_t table_mask
@@ -195,7 +198,7 @@ cdef int meld_ok(Ctx* c, State* s, int i) noexcept nogil:
     if kind == K_BLANK_COURTS or kind == K_BLANK_PLAIN:
         if meld_declared(s, me, i):
             return 0
-        if __builtin_popcount(hand) != 5:
+        if __builtin_popcount(hand) != 5 or (hand & s.used_seq[me]):
             return 0
         courts = hand & COURT_MASK
         if kind == K_BLANK_COURTS:
@@ -204,7 +207,7 @@ cdef int meld_ok(Ctx* c, State* s, int i) noexcept nogil:
     if meld_declared(s, 0, i) or meld_declared(s, 1, i):
         return 0
     if kind == K_ACE_TRUMPS:
-        if not ((hand >> (c.trump * 8 + 7)) & 1):
+        if not ((hand >> (c.trump * 8 + 7)) & 1) or ((s.used_seq[me] >> (c.trump * 8 + 7)) & 1):
             return 0
         return not (s.exchanged == me and s.taken == c.trump * 8 + 7)
     if (hand & cards) != cards:
@@ -231,7 +234,7 @@ cdef int gen_moves(Ctx* c, State* s, int* moves, int prune) noexcept nogil:
         moves[n] = MOVE_PASS
         return n + 1
     if may_declare(c, s) and meld_possible(c, hand):
-        if prune and not c.one_decl:
+        if prune and not c.one_decl and c.force_free:
             for k in range(c.n_allowed):
                 i = c.allowed[k]
                 if c.meld_free[i] and meld_ok(c, s, i):
@@ -443,6 +446,8 @@ cdef int apply_move(Ctx* c, State* s, int mv) noexcept nogil:
             s.min_decl = i + 1
         if c.meld_kind[i] == K_MARRIAGE or c.meld_kind[i] == K_SEQUENCE:
             s.used_sm[me] |= c.meld_cards[i]
+        if c.meld_kind[i] == K_SEQUENCE:
+            s.used_seq[me] |= c.meld_cards[i]
         if not c.tricks_obj:
             gain[me] += c.meld_pts[i]
         if c.meld_kind[i] == K_QUARTET and c.game == G_BRISQUE:
@@ -666,7 +671,7 @@ cdef int guessed_mtdf(Ctx* c, State* s) noexcept nogil:
     """Exact search of the root: in the talon phase MTD(f) from the value of a two-trick
     heuristic search; in the final phase (solved faster directly) plain alpha-beta."""
     cdef int g
-    if c.depth_limit < 0 and c.draws and s.turnup >= 0:
+    if c.use_mtdf and c.depth_limit < 0 and c.draws and s.turnup >= 0:
         c.depth_limit = 2
         g = search(c, s, -INF, INF)
         c.depth_limit = -1
@@ -759,6 +764,8 @@ cdef class Engine:
             self.c.meld_free[i] = not (self.c.game == G_BRISCAN and
                                        meld_kinds[i] in (K_MARRIAGE, K_SEQUENCE))
         self.c.merge_equal = 1 if self.c.game != G_BRISCAN else 0
+        self.c.force_free = 1
+        self.c.use_mtdf = 1
         self.meld_points_by_trump = meld_points_by_trump
         self.c.table_mask = 0
         self.c.table = <Entry*> calloc((<uint64_t>1) << table_bits, sizeof(Entry))
@@ -786,6 +793,16 @@ cdef class Engine:
         self.c.deadline = clock() + <clock_t>(seconds * CLOCKS_PER_SEC) if seconds > 0 else 0
         self.c.depth_limit = depth
         self.c.aborted = 0
+
+    def set_features(self, merge=None, forced=None, mtdf=None):
+        """Turn search enhancements on or off (for measuring each on its own); results
+        stay exact either way.  Call :meth:`clear` after changing them."""
+        if merge is not None:
+            self.c.merge_equal = 1 if (merge and self.c.game != G_BRISCAN) else 0
+        if forced is not None:
+            self.c.force_free = 1 if forced else 0
+        if mtdf is not None:
+            self.c.use_mtdf = 1 if mtdf else 0
 
     def clear_limits(self):
         self.c.node_limit = 0
@@ -872,6 +889,8 @@ cdef class Engine:
                 mark_declared(&self.root, p, m)
                 if self.c.meld_kind[m] == K_MARRIAGE or self.c.meld_kind[m] == K_SEQUENCE:
                     self.root.used_sm[p] |= self.c.meld_cards[m]
+                if self.c.meld_kind[m] == K_SEQUENCE:
+                    self.root.used_seq[p] |= self.c.meld_cards[m]
         self.root.exchanged = exchanged
         self.root.taken = taken
         self.root.declared_turn = declared

@@ -1,0 +1,155 @@
+"""Run every benchmark of the project and rewrite BENCHMARKS.md (tables and PNG plots).
+
+* final-phase throughput: engine (batch and every move) against the reference solver;
+* deep search: time and nodes by talon tricks left, for each search enhancement added
+  one at a time, side by side in the same run;
+* sampling: 200-world queries at tricks 1, 5 and 9 with one and two workers;
+* matches: PIMC (100 worlds) against random, greedy and the clairvoyant player, and
+  against greedy in Briscan (duplicate deal pairs).  Matches take long: their results are
+  stored in benchmarks/results/ and ``--reuse-matches`` takes them from there.
+
+Run:  python benchmarks/run_all.py [--quick] [--reuse-matches] [--match-deals 500]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import bench_deep  # noqa: E402
+import bench_final_phase  # noqa: E402
+import bench_sampling  # noqa: E402
+from png import COLORS, line_plot  # noqa: E402
+
+ROOT = os.path.dirname(HERE)
+RESULTS = os.path.join(HERE, "results")
+MATCHES = [("pimc:100", "random", "brisque"), ("pimc:100", "greedy", "brisque"),
+           ("pimc:100", "clairvoyant", "brisque"), ("pimc:100", "greedy", "briscan")]
+
+
+def match_name(a: str, b: str, rules: str) -> str:
+    return f"match-{a.replace(':', '')}-{b}-{rules}"
+
+
+def run_matches(deals: int, reuse: bool) -> list[dict]:
+    from solver.match import run_match, write_records
+    os.makedirs(RESULTS, exist_ok=True)
+    out = []
+    for a, b, rules in MATCHES:
+        path = os.path.join(RESULTS, match_name(a, b, rules) + ".json")
+        if reuse and os.path.exists(path) and os.path.getsize(path):
+            with open(path) as f:
+                out.append(json.loads(f.read().strip().splitlines()[-1]))
+            continue
+        t0 = time.perf_counter()
+        res = run_match(a, b, deals, seed=1, rules=rules, workers=2)
+        res.summary["seconds"] = time.perf_counter() - t0
+        write_records(os.path.join(RESULTS, match_name(a, b, rules) + ".jsonl"), res.records)
+        with open(path, "w") as f:
+            f.write(json.dumps(res.summary) + "\n")
+        out.append(res.summary)
+    return out
+
+
+def _ci(s: dict) -> str:
+    lo, hi = s["ci95"]
+    return f"[{lo:+.1f}, {hi:+.1f}]"
+
+
+def write_report(machine: str, final: dict, deep: dict, sampling: list, matches: list, cap: float) -> str:
+    lines = ["# Benchmarks", "",
+             f"Written by `python benchmarks/run_all.py` on {time.strftime('%Y-%m-%d')}.", "",
+             f"Machine: {machine}. One process per measurement unless a table says two workers; "
+             "times are wall-clock on an otherwise idle machine unless noted.", ""]
+    f = final
+    lines += ["## Final phase: engine against the reference", "",
+              f"{f['positions']} seeded Brisque positions at the start of the final phase (6 cards each, "
+              f"reached by random play), table 2^{f['table_bits']}, measured in the same run "
+              f"(`benchmarks/bench_final_phase.py`).", "",
+              "| solver | µs per position | positions/s | nodes per position | nodes/s |",
+              "|---|---:|---:|---:|---:|",
+              f"| engine, value (one batch call) | {f['engine_value_us']:.1f} | {f['engine_value_positions_per_s']:.0f} "
+              f"| {f['engine_nodes_per_position']:.0f} | {f['engine_nodes_per_s'] / 1e6:.1f} M |",
+              f"| engine, every move's value | {f['engine_every_move_us']:.1f} | {1e6 / f['engine_every_move_us']:.0f} | | |",
+              f"| reference, every move's value ({f['reference_positions']} positions) | "
+              f"{f['reference_every_move_us']:.0f} | {f['reference_positions_per_s']:.1f} | | |", "",
+              f"Ratios: every move's value costs {f['every_move_over_value']:.2f}x the value alone; the engine is "
+              f"{f['speedup_value_vs_reference']:.0f}x faster than the reference for the value and "
+              f"{f['speedup_every_move_vs_reference']:.0f}x for every move's value. Values agree: "
+              f"{f['values_agree']}.", ""]
+    lines += ["## Deep double-dummy search", "",
+              f"Brisque positions with k talon tricks left (k = 10 is the whole deal), "
+              f"{deep['positions']} seeded positions per k, exact value from a fresh table, "
+              f"CPU cap {cap:g} s per solve (a capped solve counts as the cap). Each configuration "
+              f"adds one enhancement to the one above, measured side by side in the same run "
+              f"(`benchmarks/bench_deep.py`).", "", "![deep search](benchmarks/deep.png)", "",
+              "Plot: median milliseconds by k (log scale), one line per configuration: "
+              + ", ".join(f"{name} (rgb{COLORS[i]})" for i, name in enumerate(deep["configs"])), ""]
+    for name, rows in deep["configs"].items():
+        lines += [f"**{name}**", "", "| k | median ms | p90 ms | median nodes | p90 nodes | capped |",
+                  "|---:|---:|---:|---:|---:|---:|"]
+        for r in rows:
+            lines.append(f"| {r['k']} | {r['median_ms']:.2f} | {r['p90_ms']:.2f} | {r['median_nodes']:.0f} "
+                         f"| {r['p90_nodes']:.0f} | {r['unfinished']}/{r['positions']} |")
+        lines.append("")
+    lines += ["## Sampling (hidden cards)", "",
+              "A 200-world best-move query on the view of the player to move, median over seeded "
+              "deals, one and two worker processes side by side (`benchmarks/bench_sampling.py`). "
+              "Worlds with at most two talon tricks left are solved exactly, earlier ones three "
+              "tricks deep with the horizon heuristic.", "",
+              "| trick | world search | 1 worker: s | worlds/s | 2 workers: s | worlds/s | speed-up |",
+              "|---:|---|---:|---:|---:|---:|---:|"]
+    for r in sampling:
+        one, two = r["1 worker"], r["2 workers"]
+        lines.append(f"| {r['trick']} | {r['method']} | {one['median_s']:.3f} | {one['worlds_per_s']:.0f} "
+                     f"| {two['median_s']:.3f} | {two['worlds_per_s']:.0f} | {r['speedup']:.2f}x |")
+    lines.append("")
+    if matches:
+        lines += ["## Playing strength: duplicate matches", "",
+                  "Every deal is played twice with the seats swapped (`brisque match`, seed 1, two "
+                  "workers). Mean margin per deal for the first player with a 95% confidence interval "
+                  "from the pair means; a game-winning event counts ±10000 (so a single one moves the "
+                  "mean by 10000 / deals). Records are in `benchmarks/results/`.", "",
+                  "| game | first | second | deal pairs | mean margin | 95% CI | won | lost | drawn | share won (Wilson 95%) | events first/second |",
+                  "|---|---|---|---:|---:|---|---:|---:|---:|---|---|"]
+        for s in matches:
+            wlo, whi = s["won_share_ci95"]
+            lines.append(f"| {s['rules']} | {s['first']} | {s['second']} | {s['pairs']} | {s['mean_margin']:+.1f} "
+                         f"| {_ci(s)} | {s['won']} | {s['lost']} | {s['drawn']} | {s['won'] / s['deals']:.3f} "
+                         f"[{wlo:.3f}, {whi:.3f}] | {s['game_wins_first']}/{s['game_wins_second']} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="small samples (a smoke run)")
+    ap.add_argument("--reuse-matches", action="store_true")
+    ap.add_argument("--skip-matches", action="store_true")
+    ap.add_argument("--match-deals", type=int, default=500)
+    ap.add_argument("--cap", type=float, default=5.0)
+    a = ap.parse_args()
+    n_final = 200 if a.quick else 1000
+    final = bench_final_phase.run(n_final, 14, n_final)
+    positions = 4 if a.quick else 10
+    max_k = 3 if a.quick else 10
+    deep = {"positions": positions, "configs": {}}
+    for name, feats in bench_deep.CONFIGS.items():
+        deep["configs"][name] = bench_deep.run(positions, max_k, a.cap, features=feats)
+    line_plot([([r["k"] for r in rows], [max(r["median_ms"], 1e-3) for r in rows])
+               for rows in deep["configs"].values()], os.path.join(HERE, "deep.png"), logy=True)
+    sampling = bench_sampling.run(2 if a.quick else 5, 50 if a.quick else 200)
+    matches = [] if a.skip_matches else run_matches(4 if a.quick else a.match_deals, a.reuse_matches)
+    text = write_report(final["machine"], final, deep, sampling, matches, a.cap)
+    with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
+        f.write(text + "\n")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""The terminal picture of a position (solver.display.picture)."""
+from conftest import NOTATION_EXAMPLES, make, play_random
+
+from solver import Position
+from solver.display import picture
+
+
+def test_picture_of_the_first_example():
+    lines = picture(Position(NOTATION_EXAMPLES[0])).splitlines()
+    assert lines[0] == "Brisque - trick 11 of 16, final phase"
+    assert lines[-1] == f"BPN: {NOTATION_EXAMPLES[0]}"
+    assert "Valid: yes" in lines
+
+
+def test_picture_names_the_phase_and_the_trick():
+    second = picture(Position(NOTATION_EXAMPLES[1]))
+    assert "Trick: b led K♦" in second and "Legal moves for a:" in second
+    talon = picture(Position(NOTATION_EXAMPLES[2]))
+    assert talon.startswith("Brisque - trick 4 of 16, talon phase")
+    window = Position(make("brisque", "7.KQ.A.A9", "9.7.K9.K", "KS", turn="a"))
+    assert "last-pickup window" in picture(window).splitlines()[0]
+    assert "Legal moves for a: x pass" in picture(window)
+
+
+def test_picture_of_other_games_and_options():
+    b = "petite 9...Q7/.8.K.J JD 21 Q.Q9.9. - a 3:3 tricks=1:1"
+    pic = picture(Position(b))
+    assert pic.startswith("Petite Brisque - trick 3 of 5, no drawing")
+    assert "Talon: 21 dead cards" in pic
+    r = picture(Position(NOTATION_EXAMPLES[0].replace("brisque", "brisque(target=300)", 1)))
+    assert "Rules: brisque(target=300)" in r
+
+
+def test_picture_of_a_finished_deal():
+    p = play_random(2, "brisque")
+    pic = picture(p)
+    assert "deal over" in pic.splitlines()[0]
+    assert "Result:" in pic and "Legal moves" not in pic
+    margin = p.score[0] - p.score[1]
+    if p.win < 0 and margin:
+        assert f"margin for a {margin:+d}" in pic
+
+
+def test_picture_of_an_impossible_position_lists_the_problems():
+    pic = picture(Position(NOTATION_EXAMPLES[0].replace("/7..", "/A..")))
+    assert "Valid: NO" in pic
+    assert "  - card AS appears twice" in pic
+
+
+def test_picture_with_a_hidden_hand_to_act():
+    v = Position(NOTATION_EXAMPLES[2]).view("a")
+    v.push("AS")
+    pic = picture(v)
+    assert "Legal moves for b: unknown (hand hidden)" in pic
+    assert "+ 6 hidden cards" in pic

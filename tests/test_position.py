@@ -1,0 +1,186 @@
+"""Position mechanics: push/pop, apply, copy, equality, views and hidden information."""
+import random
+
+import pytest
+from conftest import NOTATION_EXAMPLES, make, names
+
+from solver import HiddenInformationError, Position, PositionError, parse_move
+from solver.game import deal
+
+
+@pytest.mark.parametrize("game", ["brisque", "briscan", "petite", "petite(draw=yes)"])
+def test_push_pop_restores_the_exact_bpn(game):
+    for seed in range(25):
+        p = deal(seed, game)
+        rng = random.Random(seed)
+        history = [p.bpn()]
+        while not p.is_over():
+            m = rng.choice(p.legal_moves())
+            p.push(m)
+            history.append(p.bpn())
+            p.pop()                                 # take back and replay: same position
+            assert p.bpn() == history[-2]
+            p.push(m)
+            assert p.bpn() == history[-1]
+        assert len(p.move_stack) == len(history) - 1
+        for expected in reversed(history[:-1]):
+            p.pop()
+            assert p.bpn() == expected
+        with pytest.raises(PositionError):
+            p.pop()
+
+
+def test_pop_restores_hidden_state_too():
+    # after pop, the same moves lead to the same positions (talon order, shown cards, counters)
+    p = deal(11, "briscan")
+    rng = random.Random(3)
+    moves = []
+    while not p.is_over():
+        moves.append(rng.choice(p.legal_moves()))
+        p.push(moves[-1])
+    end = p.bpn()
+    views = (p.view(0).bpn(), p.view(1).bpn())
+    for _ in moves:
+        p.pop()
+    assert p.bpn() == deal(11, "briscan").bpn()
+    for m in moves:
+        p.push(m)
+    assert p.bpn() == end and (p.view(0).bpn(), p.view(1).bpn()) == views
+
+
+def test_apply_and_copy_leave_the_original_alone():
+    p = Position(NOTATION_EXAMPLES[0])
+    q = p.apply("KD")
+    assert p.bpn() == NOTATION_EXAMPLES[0]
+    assert q.bpn() == NOTATION_EXAMPLES[1]
+    assert q.move_stack == []
+    c = p.copy()
+    c.push("7S")
+    assert p.bpn() == NOTATION_EXAMPLES[0] and c.bpn() != p.bpn()
+    assert p == Position(NOTATION_EXAMPLES[0]) and hash(p) == hash(Position(NOTATION_EXAMPLES[0]))
+    assert p != q
+
+
+def test_illegal_moves_are_refused_without_side_effects():
+    p = Position(NOTATION_EXAMPLES[1])          # a must answer KD in the final phase
+    assert {str(m) for m in p.legal_moves()} == {"AS", "KS", "9S", "9H", "7H", "9C"}
+    for bad in ("AH", "x", "pass", "+mS", "KD"):
+        with pytest.raises(PositionError) as info:
+            p.push(bad)
+        assert "illegal move" in str(info.value)
+        assert p.bpn() == NOTATION_EXAMPLES[1]
+    assert not p.is_legal(parse_move("AH")) and p.is_legal(parse_move("AS"))
+
+
+def test_no_move_after_the_end():
+    p = Position(make("brisque", "A...", "...7", "H", turn="a", score="130:0"))
+    p.push("AS")
+    p.push("7C")
+    assert p.is_over() and p.legal_moves() == []
+    with pytest.raises(PositionError):
+        p.push("AS")
+
+
+# ---------------------------------------------------------------- views
+def test_view_hides_the_opponent_and_the_talon_order():
+    p = deal(4)
+    for who, other in ((0, 1), (1, 0)):
+        v = p.view(who)
+        assert v.hands[who] == p.hands[who] and v.unknown[who] == 0
+        assert v.hands[other] == 0 and v.unknown[other] == 6
+        assert v.talon is None and v.talon_count == 19 and v.turnup == p.turnup
+        fields = v.bpn().split()
+        assert fields[3] == "19"
+        assert fields[1].split("/")[other] == "?6"
+        assert v.problems() == [] and v.has_hidden and not p.has_hidden
+    with pytest.raises(HiddenInformationError):
+        p.view(1).legal_moves()                  # a to move, a's hand hidden in b's view
+    assert p.view(0).legal_moves() == p.legal_moves()
+
+
+def test_view_keeps_declared_cards():
+    # b has shown the heart marriage: a's view of b is '.KQ..+?4' (as in NOTATION.md)
+    p = Position(make("brisque", "9.7.K9.K9", "KQ7.KQ.A.", "TS", talon=17, turn="b"))
+    p.push("+mH")
+    v = p.view("a")
+    assert v.bpn().split()[1].split("/")[1] == ".KQ..+?4"
+    assert names(v.hands[1]) == {"KH", "QH"}
+    assert Position(v.bpn()).bpn() == v.bpn() and v.problems() == []
+    # the other player's own view is complete, and the talon order is hidden from both
+    assert p.view("b").hands[1] == p.hands[1]
+    assert p.view("b").bpn().split()[3] == "17"
+
+
+def test_view_keeps_the_card_taken_by_the_exchange():
+    p = Position(make("brisque", "KQ7.KQ.A.", "9.7.K9.K9", "TS", talon=17, turn="a"))
+    p.push("x")
+    v = p.view("b")
+    assert names(v.hands[0]) == {"TS"} and v.unknown[0] == 5
+    assert "taken=TS" in v.bpn()
+
+
+def test_view_is_the_whole_position_once_the_talon_is_empty():
+    p = Position(NOTATION_EXAMPLES[0])
+    assert p.view("a").bpn() == p.bpn() == p.view("b").bpn()
+
+
+def test_playing_for_a_hidden_hand():
+    v = Position(NOTATION_EXAMPLES[2]).view("a")
+    v.push("AS")                     # a leads; b's hand is hidden
+    with pytest.raises(HiddenInformationError):
+        v.legal_moves()
+    with pytest.raises(HiddenInformationError):
+        v.push("KS")                 # a's card, visible: b cannot hold it
+    v.push("QS")                     # any unseen card is possible
+    # a won the trick; both drew from the hidden talon
+    assert v.trick == -1 and v.turn == 0 and v.talon_count == 11
+    assert v.unknown == [1, 6] and v.hand_size("a") == 6
+    assert v.problems() == []
+    v.pop()
+    v.pop()
+    assert v.bpn() == Position(NOTATION_EXAMPLES[2]).bpn()
+
+
+def test_a_partly_hidden_hand_may_play_its_known_cards():
+    # a knows five of his cards; the sixth (drawn from a hidden talon) is unknown
+    v = Position("brisque AK.T9.J.+?1/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1")
+    assert v.problems() == []
+    v.push("AS")                          # a known card
+    assert v.hands[0] & 1 << 7 == 0 and v.unknown[0] == 1 and v.trick == 7
+    v.pop()
+    v.push("7H")                          # or an unseen one
+    assert v.unknown[0] == 0 and v.hand_size("a") == 5
+    with pytest.raises(HiddenInformationError):
+        v.push("9C")                      # the turnup cannot be in a hand
+
+
+def _trick10_view(hand_b: str) -> Position:
+    """b's view of trick 10 (spades trumps, turnup KS); a has led AH, b answers 7H and loses."""
+    full = Position(make("brisque", "Q.KQ.A.A", hand_b, "KS", talon="7S" if "7" not in
+                         hand_b.split(".")[0] else "9S", trick="AH", turn="b"))
+    assert full.problems() == []
+    v = full.view("b")
+    v.push("7H")
+    return v
+
+
+def test_view_at_the_last_pickup_with_a_hidden_hand():
+    v = _trick10_view("9.7.K9.K9")         # the 7S is unseen: a may have drawn it
+    assert v.in_window and v.turn == 0 and v.unknown[0] == 6
+    with pytest.raises(HiddenInformationError):
+        v.legal_moves()
+    with pytest.raises(HiddenInformationError):
+        v.push("QH")                      # no card may be played at the last pickup
+    passed = v.apply("pass")
+    assert "KS" in names(passed.hands[1]) and passed.unknown[0] == 6
+    assert passed.in_final_phase and passed.problems() == []
+    exchanged = v.apply("x")
+    assert names(exchanged.hands[0]) == {"KS"} and exchanged.unknown[0] == 5
+    assert "7S" in names(exchanged.hands[1]) and exchanged.exchanged == 0
+    assert exchanged.in_final_phase and exchanged.problems() == []
+
+
+def test_view_skips_the_last_pickup_when_the_seven_is_seen():
+    v = _trick10_view("7.7.K9.K9")         # b holds the 7S: a cannot exchange
+    assert not v.in_window and v.turnup == -1
+    assert "KS" in names(v.hands[1]) and v.problems() == []

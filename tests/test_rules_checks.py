@@ -1,0 +1,218 @@
+"""The checks of RULES.md section 6, one by one."""
+import random
+
+import pytest
+from conftest import assert_conserved, card_names, make, names
+
+from solver import EXCHANGE, PASS, Position
+from solver.bits import points_of, popcount
+from solver.cards import FULL_DECK, card_str
+from solver.game import GreedyPlayer, RandomPlayer, deal, play_deal
+from solver.melds import MELDS
+
+
+# ---------------------------------------------------------------- card conservation
+@pytest.mark.parametrize("game, hand, talon", [("brisque", 6, 19), ("briscan", 5, 21)])
+@pytest.mark.parametrize("seed", range(20))
+def test_deal_conserves_the_pack(game, hand, talon, seed):
+    p = deal(seed, game)
+    assert popcount(p.hands[0]) == popcount(p.hands[1]) == hand
+    assert p.turnup >= 0 and len(p.talon) == p.talon_count == talon
+    assert 2 * hand + 1 + talon == 32
+    union = p.hands[0] | p.hands[1] | (1 << p.turnup)
+    for c in p.talon:
+        union |= 1 << c
+    assert union == FULL_DECK
+    assert p.trump == p.turnup >> 3
+    assert p.problems() == []
+
+
+@pytest.mark.parametrize("game, rounds", [("brisque", 10), ("briscan", 11)])
+def test_draw_rounds_and_sixteen_tricks(game, rounds):
+    """10 (Briscan 11) draw rounds of two cards (the last is the turnup), then 16 tricks in all."""
+    for seed in range(40):
+        p = deal(seed, game)
+        rng = random.Random(seed)
+        draw_rounds = 0
+        while not p.is_over():
+            m = rng.choice(p.legal_moves())
+            completes_trick = m.is_card and p.trick >= 0
+            before = p.talon_count + (p.turnup >= 0)
+            p.push(m)
+            while p.in_window:          # Brisque's last pickup: resolve it like a player would
+                p.push(rng.choice(p.legal_moves()))
+            after = p.talon_count + (p.turnup >= 0)
+            if completes_trick and before and not p.is_over():
+                draw_rounds += 1
+                assert before - after == 2, "each draw round takes two cards"
+                assert p.hand_size(0) == p.hand_size(1) == p.rules.hand_size
+            else:
+                assert after == before
+            assert_conserved(p)
+        if p.win < 0:  # not stopped by four kings/queens
+            assert draw_rounds == rounds
+            assert p.completed == 16
+            assert popcount(p.out) == 32
+
+
+# ---------------------------------------------------------------- card points
+@pytest.mark.parametrize("game", ["brisque", "briscan"])
+def test_finished_deal_card_points(game):
+    finished = 0
+    for seed in range(60):
+        record = play_deal(deal(seed, game), [GreedyPlayer(), RandomPlayer(seed)])
+        p = record.final()
+        if p.completed < 16:       # a game-winning event stopped play
+            continue
+        finished += 1
+        assert points_of(p.out) == 120
+        melds = sum(MELDS[m].points(p.trump, game) for ms in p.melds for m in ms)
+        if game == "brisque":
+            assert sum(p.score) == 130 + melds
+        else:  # Briscan adds the honour turnup and the end-of-play bonuses
+            assert sum(p.score) >= 130 + melds
+    assert finished >= 50
+
+
+# ---------------------------------------------------------------- forced follow
+# Final phase, spades trumps, QH led by a; b follows with the hand given.
+FOLLOW_CASES = [
+    ("A.K7..", "..8.8", {"KH"}),            # {7H KH AS}: must beat in the suit led
+    ("A.7..", "...8", {"7H"}),              # {7H AS}: must follow suit, even though AS would win
+    ("A...9", "...8", {"AS"}),              # {9C AS}: no heart, so trump
+    ("..8.9", "...8", {"9C", "8D"}),        # {9C 8D}: anything
+]
+
+
+@pytest.mark.parametrize("follower, leader, legal", FOLLOW_CASES)
+def test_forced_follow_examples(follower, leader, legal):
+    p = Position(make("brisque", leader, follower, "S", trick="QH", turn="b"))
+    assert p.problems() == []
+    assert p.in_final_phase and p.forced_follow
+    assert card_names(p.legal_moves()) == legal
+
+
+def _expected_follow(hand: int, led: int, trump: int, must_beat: bool) -> int:
+    """RULES.md's follow rule, written independently of solver.bits.follow_mask."""
+    suit = [c for c in range(32) if hand >> c & 1 and c >> 3 == led >> 3]
+    higher = [c for c in suit if (c & 7) > (led & 7)]
+    trumps = [c for c in range(32) if hand >> c & 1 and c >> 3 == trump]
+    for group in ([higher] if must_beat else []) + [suit, trumps]:
+        if group:
+            return sum(1 << c for c in group)
+    return hand
+
+
+@pytest.mark.parametrize("game", ["brisque", "briscan", "petite", "petite(draw=yes)"])
+def test_follow_rule_on_random_deals(game):
+    """Free play in the talon phase; the forced-follow rule in the final phase (Petite: always)."""
+    forced = free = 0
+    for seed in range(40):
+        p = deal(seed, game)
+        rng = random.Random(seed)
+        while not p.is_over():
+            if p.trick >= 0:
+                played = sum(1 << m for m in p.legal_moves() if m.is_card)
+                hand = p.hands[p.turn]
+                if p.in_final_phase or game.startswith("petite"):
+                    forced += 1
+                    assert played == _expected_follow(hand, p.trick, p.trump,
+                                                      not game.startswith("petite")), p.bpn()
+                else:
+                    free += 1
+                    assert played == hand, p.bpn()
+            p.push(rng.choice(p.legal_moves()))
+    assert forced > 0
+    assert free > 0 or game.startswith("petite")
+
+
+# ---------------------------------------------------------------- trump-7 exchange at the last pickup
+# Trick 10 of Brisque, spades trumps (turnup KS); a has led AH and b answers 7H so that a wins.
+def _trick10(talon_top: str, hand_a: str, hand_b: str) -> Position:
+    p = Position(make("brisque", hand_a, hand_b, "KS", talon=talon_top, trick="AH", turn="b"))
+    assert p.problems() == [] and p.trick_number == 10 and p.talon_count == 1
+    return p
+
+
+def test_brisque_last_pickup_window_after_drawing_the_seven():
+    p = _trick10("7S", "Q.KQ.A.A", "9.7.K9.K9")
+    p.push("7H")
+    # a won and drew the last face-down card (the 7S); b has not taken the turnup yet
+    assert p.in_window and p.turn == 0
+    assert p.talon_count == 0 and p.turnup >= 0
+    assert p.hand_size("a") == 6 and p.hand_size("b") == 5
+    assert p.legal_moves() == [EXCHANGE, PASS]
+    assert p.problems() == []
+    assert p.bpn().split()[2:4] == ["KS", "0"]
+
+    x = p.apply("x")
+    assert x.turnup == -1 and x.bpn().split()[2] == "S"
+    assert "KS" in names(x.hands[0]) and "7S" not in names(x.hands[0])
+    assert "7S" in names(x.hands[1]), "the loser receives the 7"
+    assert x.hand_size("a") == x.hand_size("b") == 6
+    assert x.exchanged == 0 and card_str(x.taken) == "KS"
+    assert x.in_final_phase and x.problems() == []
+    assert "+mS" in card_names(x.legal_moves())      # a now holds KS QS and leads trick 11
+
+    q = p.apply("pass")
+    assert "KS" in names(q.hands[1]), "the loser takes the turnup"
+    assert "7S" in names(q.hands[0])
+    assert q.exchanged == -1 and q.in_final_phase and q.problems() == []
+
+
+def test_brisque_last_pickup_window_with_seven_already_held():
+    p = _trick10("9S", "7.KQ.A.A", "Q.7.K9.K9")
+    p.push("7H")
+    assert p.in_window and p.legal_moves() == [EXCHANGE, PASS]
+
+
+def test_brisque_no_window_when_winner_lacks_the_seven():
+    p = _trick10("9S", "Q.KQ.A.A", "7.7.K9.K9")
+    p.push("7H")
+    assert not p.in_window
+    assert p.turnup == -1 and p.in_final_phase
+    assert "KS" in names(p.hands[1]), "the loser took the turnup KS at once"
+    assert EXCHANGE not in p.legal_moves() and PASS not in p.legal_moves()
+
+
+def test_brisque_follower_may_exchange_before_trick_10_answer():
+    # Brisque: the exchange is allowed before following too (b holds the 7S here).
+    p = _trick10("9S", "Q.KQ.A.A", "7.7.K9.K9")
+    assert EXCHANGE in p.legal_moves()
+
+
+# ---------------------------------------------------------------- Briscan: trick 11
+def _briscan_trick11() -> Position:
+    # Briscan, trick 11 (10 completed, one face-down card left), spades trumps, turnup KS.
+    p = Position(make("briscan", "7.KQ.A.A", "9.7.K9.K", "KS", talon="9C", turn="a"))
+    assert p.problems() == [] and p.trick_number == 11
+    return p
+
+
+def test_briscan_exchange_allowed_on_lead_at_trick_11():
+    p = _briscan_trick11()
+    assert EXCHANGE in p.legal_moves()
+    p.push("x")
+    assert card_str(p.turnup) == "7S" and p.exchanged == 0 and p.problems() == []
+
+
+def test_briscan_no_exchange_once_trick_11_is_led():
+    p = _briscan_trick11()
+    p.push("AD")
+    assert EXCHANGE not in p.legal_moves()            # b to follow
+    p.push("7H")
+    assert p.turnup == -1 and p.in_final_phase         # the turnup is gone after trick 11
+    assert p.turn == 0 and "7S" in names(p.hands[0])   # a still holds the 7 but it is too late
+    assert EXCHANGE not in p.legal_moves()
+    assert p.problems() == []
+
+
+def test_briscan_follower_never_exchanges():
+    # Briscan, trick 3: b holds the 7S but is following; a leads and b may not exchange.
+    p = Position(make("briscan", "A.KQ..A", "7.7.K9.K", "KS", talon=17, turn="b", trick="AD"))
+    assert p.problems() == [], p.problems()
+    assert EXCHANGE not in p.legal_moves()
+    # Brisque allows the same exchange when following.
+    q = Position(make("brisque", "A.KQ..A8", "7.7.K9.K9", "KS", talon=15, turn="b", trick="AD"))
+    assert q.problems() == [], q.problems()
+    assert EXCHANGE in q.legal_moves()

@@ -151,7 +151,11 @@ def analyse(position: Position | str, *, worlds: int = 100, seed: int = 0,
     lim = world_limit(p, depth)
     depth_used = lim.depth if lim else None
     rules_text = str(p.rules)
-    chunks = [pool[i:i + batch] for i in range(0, len(pool), batch)]
+    size = batch
+    if time_limit is None and separation is None and (executor is not None or workers > 1):
+        # nothing needs intermediate results: a few large tasks per worker cost less
+        size = max(batch, -(-len(pool) // (2 * max(workers, 2))))
+    chunks = [pool[i:i + size] for i in range(0, len(pool), size)]
     own_pool = None
     if executor is None and workers > 1:
         own_pool = executor = ProcessPoolExecutor(max_workers=workers)

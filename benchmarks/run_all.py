@@ -58,7 +58,7 @@ def run_matches(deals: int, reuse: bool) -> list[dict]:
 
 def _ci(s: dict) -> str:
     lo, hi = s["ci95"]
-    return f"[{lo:+.1f}, {hi:+.1f}]"
+    return "n/a" if lo is None else f"[{lo:+.1f}, {hi:+.1f}]"
 
 
 def write_report(machine: str, final: dict, deep: dict, sampling: list, matches: list, cap: float) -> str:

@@ -58,11 +58,13 @@ def exact_record(p, prefix: str, n: int, margin: int, extra_theme: str = "") -> 
                             "c0": f"{theme}; runner-up {runner:+d}"})
 
 
-def mine_exact(prefix: str, count: int, candidates, margin: int, prefer=None) -> list[Record]:
-    """Records from candidate positions; ``prefer`` ranks instructive ones first."""
+def mine_exact(prefix: str, count: int, candidates, margin: int, prefer=None,
+               final_only: bool = False) -> list[Record]:
+    """Records from candidate positions; ``prefer`` ranks instructive ones first;
+    ``final_only`` keeps final-phase positions only (not Brisque's last-pickup window)."""
     picked, spare = [], []
     for p in candidates:
-        if p.is_over() or p.in_window and False:
+        if p.is_over() or (final_only and not p.in_final_phase and p.rules.draws):
             continue
         rec = exact_record(p, prefix, 0, margin)
         if rec is None:
@@ -85,9 +87,9 @@ def brisque_endgames(count: int) -> list[Record]:
     threat = (random_final_phase(seed, "brisque", rng.randint(4, 6), stack="quartet",
                                  stack_opponent=True) for seed in range(100000))
     plain = (random_position(seed, "brisque", 11 + rng.randrange(3)) for seed in range(100000))
-    out = mine_exact("fp", third, decl, MARGIN)
-    out += [_threat(r) for r in mine_exact("fp", third, threat, MARGIN)]
-    out += mine_exact("fp", count - len(out), plain, MARGIN,
+    out = mine_exact("fp", third, decl, MARGIN, final_only=True)
+    out += [_threat(r) for r in mine_exact("fp", third, threat, MARGIN, final_only=True)]
+    out += mine_exact("fp", count - len(out), plain, MARGIN, final_only=True,
                       prefer=lambda r: not any(m.is_declaration for m in r.ops["bm"]))
     for i, r in enumerate(out, 1):
         r.ops["id"] = f"fp-{i:03d}"
@@ -108,7 +110,7 @@ def briscan_endgames(count: int) -> list[Record]:
             else:
                 yield random_position(seed, "briscan", 12 + rng.randrange(2))
     prefer = lambda r: any(m.is_declaration for m in r.ops["bm"])
-    return mine_exact("bc", count, candidates(), MARGIN, prefer)
+    return mine_exact("bc", count, candidates(), MARGIN, prefer, final_only=True)
 
 
 def petite_deals(count: int) -> list[Record]:

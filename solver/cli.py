@@ -313,11 +313,14 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
             click.echo(json.dumps(verdict.to_dict()))
         else:
             a = verdict.answer
-            shown = f"{a.value:+.2f}" if a.method == "pimc" else f"{a.value:+d}"
             status = "ok   " if verdict.ok else "FAIL "
             detail = "" if verdict.ok else "  " + "; ".join(verdict.failures)
             if not quiet:
                 click.echo("\r", err=True, nl=False)
+            if a is None:     # not even solvable: an impossible position
+                click.echo(f"{status} {item.id:<10} {item.source}{detail}")
+                continue
+            shown = f"{a.value:+.2f}" if a.method == "pimc" else f"{a.value:+d}"
             click.echo(f"{status} {item.id:<10} best {' '.join(str(m) for m in a.best):<14} "
                        f"value {shown}{detail}")
     total = solved + failed
@@ -484,8 +487,8 @@ def match_cmd(first: str, second: str, deals: int, seed: int, rules: str, worker
         wlo, whi = s["won_share_ci95"]
         unit = "tricks" if r.objective == "tricks" else "points"
         click.echo(f"{first} vs {second}, {r}, {s['pairs']} deal pairs ({s['deals']} deals), seed {seed}")
-        click.echo(f"mean margin for {first}: {s['mean_margin']:+.2f} {unit} per deal, "
-                   f"95% CI [{lo:+.2f}, {hi:+.2f}]")
+        ci = f"95% CI [{lo:+.2f}, {hi:+.2f}]" if lo is not None else "95% CI needs two deal pairs"
+        click.echo(f"mean margin for {first}: {s['mean_margin']:+.2f} {unit} per deal, {ci}")
         click.echo(f"deals won {s['won']}, lost {s['lost']}, drawn {s['drawn']}; "
                    f"share won {s['won'] / s['deals']:.3f}, 95% CI [{wlo:.3f}, {whi:.3f}]")
         if s["game_wins_first"] or s["game_wins_second"]:

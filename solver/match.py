@@ -52,8 +52,9 @@ def duplicate_summary(pairs: list[list[float]]) -> dict:
     won = sum(1 for m in margins if m > 0)
     lost = sum(1 for m in margins if m < 0)
     lo, hi = wilson(won, n_deals)
+    ci = [mean - half, mean + half] if math.isfinite(half) else [None, None]  # one pair: unknown
     return {"deals": n_deals, "pairs": len(pairs), "mean_margin": mean,
-            "ci95": [mean - half, mean + half], "won": won, "lost": lost,
+            "ci95": ci, "won": won, "lost": lost,
             "drawn": n_deals - won - lost, "won_share_ci95": [lo, hi]}
 
 

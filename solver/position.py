@@ -725,7 +725,8 @@ def _format_bpn(p: Position) -> str:
     if p.final != [0, 0]:
         fields.append(f"final={p.final[0]}:{p.final[1]}")
     if p.melds[0] or p.melds[1]:
-        codes = ["+".join(MELDS[m].code for m in ms) or "-" for ms in p.melds]
+        # canonical: in meld-table order, so that declaring in either order is one position
+        codes = ["+".join(MELDS[m].code for m in sorted(ms)) or "-" for ms in p.melds]
         fields.append(f"melds={codes[0]}/{codes[1]}")
     if p.exchanged >= 0:
         fields.append(f"exchanged={SEATS[p.exchanged]}")

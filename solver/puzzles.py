@@ -118,6 +118,8 @@ def parse_record(line: str, source: str = "") -> Record | None:
                 rec.ops[op] = int(operand.strip())
             else:
                 rec.ops[op] = float(operand.strip())
+        except PuzzleError as exc:
+            raise PuzzleError(f"{where}{exc}") from None
         except (ValueError, NotationError) as exc:
             kind = "a whole number" if op in INT_OPS else "a number" if op in FLOAT_OPS else "moves"
             raise PuzzleError(f"{where}bad operand for {op} {operand.strip()!r}: expected {kind} ({exc})") from None
@@ -136,7 +138,7 @@ def format_record(r: Record) -> str:
         elif op in MOVE_OPS:
             parts.append(f"{op} " + " ".join(str(m) for m in v))
         elif op in FLOAT_OPS:
-            parts.append(f"{op} {float(v):g}")
+            parts.append(f"{op} {float(v)!r}")     # repr: the shortest exact form
         else:
             parts.append(f"{op} {v}")
     return " ; ".join(parts)

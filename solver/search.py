@@ -18,6 +18,7 @@ from solver.reference import WIN_THRESHOLD, reference_values
 from solver.rules import Rules
 
 DEFAULT_TABLE_BITS = 20
+BOUNDED_TABLE_BITS = 20      # bounded solves clear their table first (a few ms)
 
 
 @dataclass(frozen=True)
@@ -272,6 +273,12 @@ def solve(position: Position | str, *, every_move: bool = True, pv: bool = True,
         return _reference_analysis(p)
     if engine != "native":
         raise ValueError(f"engine={engine!r}: expected 'native' or 'reference'")
+    if limit is not None and limit.bounded:
+        # estimates and budgets depend on what the table holds: start from an empty one so
+        # that the same question always gets the same answer
+        solver = _solver_for(p.rules, min(table_bits, BOUNDED_TABLE_BITS))
+        solver.engine.clear()
+        return solver.solve(p, every_move=every_move, pv=pv, limit=limit)
     return _solver_for(p.rules, table_bits).solve(p, every_move=every_move, pv=pv, limit=limit)
 
 

@@ -301,7 +301,10 @@ cdef inline uint32_t merge_equivalent(Ctx* c, State* s, uint32_t mine) noexcept 
         c9 = cand & 0x04040404u
         drop = (c8 & (c7 << 1)) | (c9 & ((c8 << 1) | ((c7 << 2) & ~(live << 1))))
         return mine & ~drop
-    # tricks objective: any run of candidates adjacent among the live cards
+    # tricks objective: any run of candidates adjacent among the live cards, but kings and
+    # queens keep their meld roles (marriages, four kings/queens) where there are melds
+    if c.game != G_PETITE:
+        cand &= ~0x30303030u
     drop = 0
     last = cand & 0x01010101u     # per suit: was the nearest live card below a candidate?
     for r in range(1, 8):

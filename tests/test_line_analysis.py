@@ -1,0 +1,283 @@
+"""``analyse_line`` and ``brisque line``: the value of every move of a played line and what it lost."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cards import NotationError
+from solver.cli import main
+from solver.game import DealRecord
+from solver.line import analyse_line, losses_by_player
+from solver.match import record_to_deal, run_match, write_records
+from solver.moves import parse_move
+from solver.position import Position, PositionError
+from solver.puzzles import read_bpd
+from solver.search import solve
+
+POSITIONS = Path(__file__).parent.parent / "positions"
+FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"    # b to lead, v 44
+
+
+def run(*args):
+    try:  # keep standard error apart (click < 8.2 mixes it in by default)
+        runner = CliRunner(mix_stderr=False)
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(main, [str(a) for a in args])
+
+
+def mixed_line(bpn: str, pattern: str = "wbmb") -> list[str]:
+    """A line to the end of the deal: worst, best, a middle move, best, ... (cycling)."""
+    p = Position(bpn)
+    moves, i = [], 0
+    while not p.is_over():
+        a = solve(p, pv=False)
+        ranked = sorted(a.moves, key=lambda mv: (mv.value, str(mv.move)))
+        kind = pattern[i % len(pattern)]
+        mv = {"w": ranked[0], "b": ranked[-1], "m": ranked[len(ranked) // 2]}[kind].move
+        moves.append(str(mv))
+        p.push(mv)
+        i += 1
+    return moves
+
+
+def value_after(p: Position, m) -> int:
+    """The value of the move for its player, from the position it leads to (solved afresh)."""
+    q = p.copy()
+    q.push(parse_move(m) if isinstance(m, str) else m)
+    if q.is_over():
+        return q.value(p.turn)
+    v = solve(q, pv=False).value
+    return v if q.turn == p.turn else -v
+
+
+def check_steps(bpn: str, moves: list[str], steps, engine: str = "native") -> None:
+    assert len(steps) == len(moves)
+    p = Position(bpn)
+    for i, (m, s) in enumerate(zip(moves, steps), 1):
+        a = solve(p, engine=engine)
+        assert s.number == i
+        assert s.bpn == p.bpn()
+        assert s.player == "ab"[p.turn]
+        assert str(s.move) == m
+        assert s.exact is True
+        assert s.best_value == a.value
+        assert s.move_value == a.move_value(m)
+        assert s.move_value == value_after(p, m)
+        assert s.loss == a.value - a.move_value(m)
+        assert s.loss >= 0
+        assert (s.loss == 0) == (parse_move(m) in a.best)
+        assert {str(x) for x in s.best} == {str(x) for x in a.best}
+        p.push(parse_move(m))
+
+
+def test_line_matches_the_reference_solver_move_by_move():
+    moves = mixed_line(FP)
+    assert len(moves) >= 11
+    steps = analyse_line(FP, moves)
+    check_steps(FP, moves, steps, engine="reference")
+    assert any(s.loss > 0 for s in steps) and any(s.loss == 0 for s in steps)
+
+
+@pytest.mark.parametrize("name", ["brisque-endgames.bpd", "briscan-endgames.bpd", "petite-deals.bpd"])
+def test_line_matches_solve_on_collection_positions(name):
+    for rec in read_bpd(str(POSITIONS / name))[:3]:
+        moves = mixed_line(rec.bpn, "mbwb")
+        steps = analyse_line(rec.bpn, moves)
+        check_steps(rec.bpn, moves, steps)
+
+
+def test_principal_variation_loses_nothing():
+    for rec in read_bpd(str(POSITIONS / "brisque-endgames.bpd"))[:5]:
+        pv = [str(m) for m in rec.moves("pv")]
+        steps = analyse_line(rec.bpn, pv)
+        assert [s.loss for s in steps] == [0] * len(pv)
+        assert steps[0].best_value == rec.int_op("v")
+        assert losses_by_player(steps) == {"a": 0, "b": 0}
+
+
+def test_known_mistake_notation_example():
+    steps = analyse_line(FP, ["QD"])
+    s = steps[0]
+    assert (s.move_value, s.best_value, s.loss) == (4, 44, 40)
+    assert s.player == "b"
+    assert "QD" not in {str(m) for m in s.best}
+
+
+def test_known_mistake_from_a_collection_record():
+    """fp-001: bm +mD, v 4, and the comment gives the runner-up's value; playing the runner-up
+    loses exactly the difference."""
+    rec = read_bpd(str(POSITIONS / "brisque-endgames.bpd"))[0]
+    runner_up = int(re.search(r"runner-up ([+-]\d+)", rec.ops["c0"]).group(1))
+    a = solve(rec.position)
+    mistake = next(mv.move for mv in a.moves if mv.value == runner_up)
+    s = analyse_line(rec.bpn, [mistake])[0]
+    assert s.best_value == rec.int_op("v")
+    assert s.loss == rec.int_op("v") - runner_up > 0
+    assert str(s.move) not in {str(m) for m in rec.moves("bm")}
+
+
+def test_losses_by_player_sums_each_players_losses():
+    moves = mixed_line(FP)
+    steps = analyse_line(FP, moves)
+    expect = {"a": 0, "b": 0}
+    for s in steps:
+        expect[s.player] += s.loss
+    assert losses_by_player(steps) == expect
+    assert expect["a"] > 0 or expect["b"] > 0
+
+
+def test_illegal_move_raises_a_clear_error():
+    with pytest.raises(PositionError) as exc:
+        analyse_line(FP, ["QD", "9D"])          # a has no diamond: 9D is not in his hand
+    msg = str(exc.value)
+    assert "move 2" in msg and "9D" in msg and "not legal" in msg
+    assert "legal:" in msg and "9S" in msg     # it lists what is legal
+    with pytest.raises(PositionError) as exc:
+        analyse_line(FP, ["AS"])                # a's card, but b is to play
+    assert "move 1" in str(exc.value) and "AS" in str(exc.value)
+
+
+def test_move_after_the_end_raises():
+    moves = mixed_line(FP)
+    with pytest.raises(PositionError) as exc:
+        analyse_line(FP, moves + ["AS"])
+    assert "over" in str(exc.value)
+
+
+def test_unreadable_move_raises_a_notation_error():
+    with pytest.raises(NotationError):
+        analyse_line(FP, ["QD", "ZZ"])
+
+
+def test_start_position_is_not_modified():
+    p = Position(FP)
+    analyse_line(p, ["QD"])
+    assert p.bpn() == FP
+
+
+# ---------------------------------------------------------------------------- the CLI
+ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s+([ab])\s+(\S+)\s+([+-]\d+)\s+([+-]\d+)\s+(\d+)\s+(.*)$")
+
+
+def test_cli_line_text_output():
+    moves = mixed_line(FP)[:6]
+    steps = analyse_line(FP, moves)
+    res = run("line", FP, *moves)
+    assert res.exit_code == 0, res.stderr
+    out = res.stdout.splitlines()
+    assert out[0].split()[:4] == ["#", "trick", "who", "move"]
+    rows = [ROW.match(ln) for ln in out[1:-1]]
+    assert all(rows) and len(rows) == len(moves)
+    for m, s in zip(rows, steps):
+        number, trick, who, move, value, best, loss, rest = m.groups()
+        assert (int(number), int(trick), who, move) == (s.number, s.trick, s.player, str(s.move))
+        assert (int(value), int(best), int(loss)) == (s.move_value, s.best_value, s.loss)
+        assert ("<-- mistake" in rest) == (s.loss > 0)
+    losses = losses_by_player(steps)
+    assert out[-1] == f"total loss: a {losses['a']:g}, b {losses['b']:g}"
+
+
+def test_cli_line_json():
+    moves = mixed_line(FP)
+    res = run("line", FP, *moves, "--json")
+    assert res.exit_code == 0, res.stderr
+    lines = res.stdout.strip().splitlines()
+    assert len(lines) == 1
+    d = json.loads(lines[0])
+    assert d["bpn"] == FP
+    steps = analyse_line(FP, moves)
+    assert d["steps"] == [s.to_dict() for s in steps]
+    assert d["loss"] == losses_by_player(steps)
+    for row in d["steps"]:
+        assert row["loss"] == row["best_value"] - row["value"] >= 0
+
+
+def test_cli_line_illegal_move():
+    res = run("line", FP, "QD", "9D")
+    assert res.exit_code == 2
+    assert "not legal" in res.stderr and "9D" in res.stderr
+    assert res.stdout == ""
+
+
+def test_cli_line_needs_a_position():
+    res = run("line")
+    assert res.exit_code == 2
+    assert "BPN" in res.stderr or "record" in res.stderr
+
+
+# ---------------------------------------------------------------------------- records of a match
+@pytest.fixture(scope="module")
+def match_file(tmp_path_factory):
+    result = run_match("greedy", "random", 1, seed=4)
+    path = tmp_path_factory.mktemp("line") / "deals.jsonl"
+    write_records(str(path), result.records)
+    return path, result.records
+
+
+def test_line_record_replays_the_deal(match_file):
+    path, records = match_file
+    assert len(records) == 2
+    for i, rec in enumerate(records, 1):
+        res = run("line", "--record", path, "--deal", i, "--json")
+        assert res.exit_code == 0, res.stderr
+        d = json.loads(res.stdout)
+        assert d["bpn"] == Position(rec["start"]).bpn()
+        assert len(d["steps"]) == len(rec["moves"])
+        assert [s["move"] for s in d["steps"]] == rec["moves"]
+        bpns = DealRecord(rec["start"], rec["moves"]).bpns()
+        assert [s["bpn"] for s in d["steps"]] == bpns[:-1]
+        assert all(s["loss"] >= 0 for s in d["steps"])
+        late = [s for s in d["steps"] if s["exact"]]
+        assert late and all((s["loss"] == 0) == (s["move"] in s["best"]) for s in late)
+
+
+def test_line_record_text_output(match_file):
+    path, records = match_file
+    res = run("line", "--record", path, "--deal", 2)
+    assert res.exit_code == 0, res.stderr
+    rows = [ln for ln in res.stdout.splitlines() if ROW.match(ln)]
+    assert len(rows) == len(records[1]["moves"])
+    assert res.stdout.splitlines()[-1].startswith("total loss: a ")
+
+
+def test_line_record_through_the_library(match_file):
+    _, records = match_file
+    rec = record_to_deal(records[0])
+    steps = analyse_line(rec.start, rec.moves)
+    assert len(steps) == len(rec.moves)
+    assert [str(s.move) for s in steps] == rec.moves
+
+
+def test_line_record_deal_out_of_range(match_file):
+    path, records = match_file
+    res = run("line", "--record", path, "--deal", len(records) + 1)
+    assert res.exit_code == 2
+    assert f"holds {len(records)} record" in res.stderr
+
+
+def test_line_record_and_bpn_together_are_refused(match_file):
+    path, _ = match_file
+    res = run("line", FP, "--record", path)
+    assert res.exit_code == 2
+    assert "either" in res.stderr
+
+
+def test_line_record_petite(tmp_path):
+    result = run_match("random", "greedy", 1, seed=9, rules="petite")
+    path = tmp_path / "petite.jsonl"
+    write_records(str(path), result.records)
+    res = run("line", "--record", path, "--deal", 1, "--json")
+    assert res.exit_code == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert len(d["steps"]) == len(result.records[0]["moves"])
+    assert all(s["exact"] for s in d["steps"])     # Petite deals are solved exactly
+    p = Position(result.records[0]["start"])
+    for s in d["steps"]:
+        a = solve(p, pv=False)
+        assert s["value"] == a.move_value(s["move"]) and s["best_value"] == a.value
+        p.push(parse_move(s["move"]))

@@ -1,0 +1,290 @@
+"""Duplicate matches: run_match, duplicate_summary, wilson, the records, and ``brisque match``."""
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+from solver.game import DealRecord, deal
+from solver.match import duplicate_summary, record_to_deal, run_match, wilson, write_records
+from solver.players import make_player
+from solver.position import Position
+
+Z = 1.959963984540054
+
+
+def run(*args):
+    try:  # keep standard error apart (click < 8.2 mixes it in by default)
+        runner = CliRunner(mix_stderr=False)
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(main, [str(a) for a in args])
+
+
+def hand_wilson(k: int, n: int) -> tuple[float, float]:
+    """The Wilson score interval, written out from its textbook formula."""
+    p = k / n
+    denom = 1 + Z ** 2 / n
+    centre = p + Z ** 2 / (2 * n)
+    spread = Z * math.sqrt(p * (1 - p) / n + Z ** 2 / (4 * n ** 2))
+    return (max(0.0, (centre - spread) / denom), min(1.0, (centre + spread) / denom))
+
+
+def margin_from_replay(rec: dict) -> int:
+    """The first player's margin, from the replayed final position (not from the record's fields)."""
+    final = DealRecord(rec["start"], rec["moves"]).final()
+    seat = "ab".index(rec["first_at"])
+    if final.win >= 0:
+        return 10000 if final.win == seat else -10000
+    key = final.tricks if final.rules.objective == "tricks" else final.score
+    return key[seat] - key[1 - seat]
+
+
+@pytest.fixture(scope="module")
+def small():
+    return run_match("greedy", "random", 3, seed=5)
+
+
+# ---------------------------------------------------------------------------- statistics
+def test_summary_against_a_hand_computation(small):
+    recs = small.records
+    assert len(recs) == 6
+    margins = [margin_from_replay(r) for r in recs]
+    assert margins == [r["margin_first"] for r in recs]
+    pairs = [margins[0:2], margins[2:4], margins[4:6]]
+    pair_means = [(a + b) / 2 for a, b in pairs]
+    mean = sum(margins) / 6
+    pm = sum(pair_means) / 3
+    sd = math.sqrt(sum((x - pm) ** 2 for x in pair_means) / 2)      # sample sd, n - 1
+    half = Z * sd / math.sqrt(3)
+    won = sum(m > 0 for m in margins)
+    lost = sum(m < 0 for m in margins)
+    s = small.summary
+    assert s["deals"] == 6 and s["pairs"] == 3
+    assert s["mean_margin"] == pytest.approx(mean)
+    assert s["ci95"] == pytest.approx([mean - half, mean + half])
+    assert (s["won"], s["lost"], s["drawn"]) == (won, lost, 6 - won - lost)
+    assert s["won_share_ci95"] == pytest.approx(list(hand_wilson(won, 6)))
+    assert s["first"] == "greedy" and s["second"] == "random" and s["seed"] == 5
+    assert s["rules"] == "brisque"
+    wins = [r for r in recs if r["win"]]
+    assert s["game_wins_first"] == sum(r["win"] == r["first_at"] for r in wins)
+    assert s["game_wins_second"] == sum(r["win"] != r["first_at"] for r in wins)
+
+
+def test_duplicate_summary_hand_made_numbers():
+    s = duplicate_summary([[10, -4], [0, 6], [20, 20]])
+    # margins 10 -4 0 6 20 20: mean 52/6; pair means 3, 3, 20 (mean 26/3)
+    # sample variance ((17/3)^2 * 2 + (34/3)^2) / 2 = 289/3, sd = 17/sqrt(3), half = Z*17/3
+    assert s["deals"] == 6 and s["pairs"] == 3
+    assert s["mean_margin"] == pytest.approx(26 / 3)
+    assert s["ci95"] == pytest.approx([26 / 3 - Z * 17 / 3, 26 / 3 + Z * 17 / 3])
+    assert (s["won"], s["lost"], s["drawn"]) == (4, 1, 1)
+    assert s["won_share_ci95"] == pytest.approx([0.29999, 0.90323], abs=1e-4)   # Wilson 4/6
+
+
+def test_duplicate_summary_docstring_and_equal_pairs():
+    s = duplicate_summary([[10, -4], [0, 6]])
+    assert (s["deals"], s["mean_margin"], s["won"], s["lost"], s["drawn"]) == (4, 3.0, 2, 1, 1)
+    assert s["ci95"] == pytest.approx([3.0, 3.0])          # both pair means are 3: no spread
+    s = duplicate_summary([[-2, -8], [4, 0]])
+    # pair means -5, 2: sd = 7/sqrt(2), half = Z * 7 / 2
+    assert s["mean_margin"] == pytest.approx(-1.5)
+    assert s["ci95"] == pytest.approx([-1.5 - Z * 3.5, -1.5 + Z * 3.5])
+    assert (s["won"], s["lost"], s["drawn"]) == (1, 2, 1)
+
+
+def test_duplicate_summary_game_wins_count_as_ten_thousand():
+    s = duplicate_summary([[10000, -30], [12, 8]])
+    assert s["mean_margin"] == pytest.approx((10000 - 30 + 12 + 8) / 4)
+    assert (s["won"], s["lost"]) == (3, 1)
+
+
+def test_wilson_against_known_values():
+    assert wilson(4, 6) == pytest.approx((0.29999, 0.90323), abs=1e-4)
+    assert wilson(5, 10) == pytest.approx((0.23659, 0.76341), abs=1e-4)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.27753, abs=1e-4)
+    lo, hi = wilson(10, 10)
+    assert hi == pytest.approx(1.0) and lo == pytest.approx(0.72247, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+    for k, n in [(1, 3), (7, 9), (13, 40)]:
+        assert wilson(k, n) == pytest.approx(hand_wilson(k, n))
+        lo, hi = wilson(k, n)
+        assert lo < k / n < hi
+
+
+# ---------------------------------------------------------------------------- the records
+def test_records_replay_to_their_scores(small):
+    for rec in small.records:
+        positions = DealRecord(rec["start"], rec["moves"]).replay()
+        final = positions[-1]
+        assert final.is_over()
+        assert not any(p.is_over() for p in positions[:-1])
+        assert list(final.score) == rec["score"]
+        assert list(final.tricks) == rec["tricks"]
+        assert rec["win"] == (None if final.win < 0 else "ab"[final.win])
+        assert record_to_deal(rec).final().bpn() == final.bpn()
+
+
+def test_seats_swapped_within_each_pair(small):
+    recs = small.records
+    for i in range(0, len(recs), 2):
+        one, two = recs[i], recs[i + 1]
+        assert one["pair"] == two["pair"] == i // 2
+        assert one["deal_seed"] == two["deal_seed"]
+        assert one["start"] == two["start"]
+        assert one["start"] == deal(one["deal_seed"], "brisque").bpn()
+        assert Position(one["start"]).trick_number == 1
+        assert one["players"] == ["greedy", "random"]
+        assert two["players"] == ["random", "greedy"]
+        assert (one["first_at"], two["first_at"]) == ("a", "b")
+    seeds = [r["deal_seed"] for r in recs[::2]]
+    assert len(set(seeds)) == len(seeds)
+
+
+def test_same_seed_same_records(small):
+    again = run_match("greedy", "random", 3, seed=5)
+    assert again.records == small.records
+    assert again.summary == small.summary
+    other = run_match("greedy", "random", 3, seed=6)
+    assert [r["start"] for r in other.records] != [r["start"] for r in small.records]
+
+
+def test_workers_give_the_same_records(small):
+    par = run_match("greedy", "random", 3, seed=5, workers=2)
+    assert par.records == small.records
+    assert par.summary == small.summary
+
+
+def test_progress_is_reported():
+    calls = []
+    run_match("random", "random", 2, seed=1, progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(1, 2), (2, 2)]
+
+
+def test_random_players_are_seeded_the_same_in_both_seats():
+    r = run_match("random", "random", 1, seed=3)
+    again = run_match("random", "random", 1, seed=3)
+    assert r.records == again.records
+
+
+@pytest.mark.parametrize("rules", ["briscan", "petite"])
+def test_other_games(rules):
+    r = run_match("random", "greedy", 1, seed=2, rules=rules)
+    assert r.summary["rules"] == rules and r.summary["deals"] == 2
+    for rec in r.records:
+        assert rec["start"].startswith(rules)
+        assert rec["margin_first"] == margin_from_replay(rec)
+        final = DealRecord(rec["start"], rec["moves"]).final()
+        assert list(final.score) == rec["score"] and list(final.tricks) == rec["tricks"]
+    if rules == "petite":   # the objective is tricks: the margins are trick differences
+        assert all(abs(rec["margin_first"]) <= 5 for rec in r.records)
+
+
+def test_pimc_and_clairvoyant_players_tiny():
+    r = run_match("pimc:3", "clairvoyant", 1, seed=4)
+    assert len(r.records) == 2
+    for rec in r.records:
+        assert rec["margin_first"] == margin_from_replay(rec)
+        assert DealRecord(rec["start"], rec["moves"]).final().is_over()
+        assert list(DealRecord(rec["start"], rec["moves"]).final().score) == rec["score"]
+    assert r.records[0]["players"] == ["pimc:3", "clairvoyant"]
+    assert r.records[1]["players"] == ["clairvoyant", "pimc:3"]
+
+
+def test_same_seed_same_records_with_a_searching_player():
+    """run_match promises that the same seed gives the same records; that must hold for the
+    clairvoyant player too, also when the match is run again in the same process."""
+    first = run_match("clairvoyant", "greedy", 1, seed=1)
+    second = run_match("clairvoyant", "greedy", 1, seed=1)
+    for a, b in zip(first.records, second.records):
+        diverge = next((i for i, (x, y) in enumerate(zip(a["moves"], b["moves"])) if x != y), None)
+        assert a == b, f"deal {a['first_at']}: the moves diverge at move {diverge}"
+
+
+def test_write_records_one_json_object_a_line(small, tmp_path):
+    path = tmp_path / "r.jsonl"
+    write_records(str(path), small.records)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(ln) for ln in lines] == small.records
+    for ln, rec in zip(lines, small.records):
+        d = DealRecord.from_json(ln)
+        assert d.start == rec["start"] and d.moves == rec["moves"]
+
+
+def test_unknown_player_spec():
+    for spec in ("grumpy", "pimc:0", "pimc:x", "pimc:-3"):
+        with pytest.raises(ValueError) as exc:
+            make_player(spec)
+        assert repr(spec) in str(exc.value)
+        with pytest.raises(ValueError):
+            run_match(spec, "random", 1)
+    assert make_player("PIMC:7").name == "pimc:7"
+
+
+# ---------------------------------------------------------------------------- the CLI
+def test_cli_match_json(tmp_path):
+    records = tmp_path / "deals.jsonl"
+    res = run("match", "greedy", "random", "--deals", 2, "--seed", 8, "--records", records, "--json")
+    assert res.exit_code == 0, res.stderr
+    last = res.stdout.strip().splitlines()[-1]
+    s = json.loads(last, parse_constant=lambda c: pytest.fail(f"not JSON: {c}"))
+    for key in ("deals", "mean_margin", "ci95", "won", "lost", "drawn"):
+        assert key in s
+    assert s["deals"] == 4
+    assert len(s["ci95"]) == 2 and all(isinstance(x, (int, float)) for x in s["ci95"])
+    assert s["ci95"][0] <= s["mean_margin"] <= s["ci95"][1]
+    assert s["won"] + s["lost"] + s["drawn"] == 4
+    lib = run_match("greedy", "random", 2, seed=8)
+    assert s == json.loads(json.dumps(lib.summary))
+    written = [json.loads(ln) for ln in records.read_text(encoding="utf-8").splitlines()]
+    assert written == lib.records
+
+
+def test_cli_match_json_is_strict_json_with_one_pair(tmp_path):
+    """One deal pair has no spread: the summary must still be valid JSON (no Infinity/NaN),
+    with ci95 two numbers or nulls."""
+    res = run("match", "greedy", "random", "--deals", 1, "--records", tmp_path / "r.jsonl", "--json", "-q")
+    assert res.exit_code == 0, res.stderr
+    last = res.stdout.strip().splitlines()[-1]
+
+    def refuse(const):
+        raise ValueError(f"{const} is not JSON")
+
+    s = json.loads(last, parse_constant=refuse)
+    assert len(s["ci95"]) == 2
+
+
+def test_cli_match_text(tmp_path):
+    records = tmp_path / "deals.jsonl"
+    res = run("match", "random", "greedy", "--deals", 2, "--seed", 3, "--records", records, "-q")
+    assert res.exit_code == 0, res.stderr
+    s = run_match("random", "greedy", 2, seed=3).summary
+    out = res.stdout
+    assert "2 deal pairs (4 deals), seed 3" in out
+    assert f"mean margin for random: {s['mean_margin']:+.2f} points per deal" in out
+    assert f"deals won {s['won']}, lost {s['lost']}, drawn {s['drawn']}" in out
+    assert f"records: {records}" in out
+    assert len(records.read_text().splitlines()) == 4
+
+
+def test_cli_match_unknown_player(tmp_path):
+    records = tmp_path / "never.jsonl"
+    res = run("match", "greedy", "wizard", "--deals", 1, "--records", records)
+    assert res.exit_code != 0
+    assert "unknown player 'wizard'" in res.stderr
+    assert "greedy" in res.stderr and "pimc" in res.stderr       # it lists the valid kinds
+    assert "Traceback" not in res.stderr + res.stdout
+    assert not records.exists()
+    res = run("match", "pimc:0", "random", "--deals", 1, "--records", records)
+    assert res.exit_code != 0 and "pimc:0" in res.stderr
+
+
+def test_cli_match_bad_rules(tmp_path):
+    res = run("match", "greedy", "random", "--rules", "poker", "--records", tmp_path / "r.jsonl")
+    assert res.exit_code != 0
+    assert "poker" in res.stderr

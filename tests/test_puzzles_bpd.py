@@ -1,0 +1,494 @@
+"""Puzzle files (.bpd): reading, writing, malformed records, check_record, the collections of
+positions/ and the ``brisque puzzles`` command (text and --json)."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from solver.cli import main
+from solver.moves import parse_move
+from solver.position import Position
+from solver.puzzles import (OPCODES, PuzzleError, Record, check_record, format_record, parse_record,
+                            read_bpd, write_bpd)
+from solver.search import solve
+
+POSITIONS = Path(__file__).parent.parent / "positions"
+COLLECTIONS = sorted(POSITIONS.glob("*.bpd"))
+
+FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"   # NOTATION.md, v 44
+FP_RECORD = f'{FP} ; id "fp-001" ; bm +mD 7S 9D 7C AC ; v 44'
+HIDDEN = "brisque AK.T9.J.8/?6 9C 13 TJ..Q8.AK - a 18:12 tricks=2:1"
+
+
+def run(*args):
+    try:  # keep standard error apart (click < 8.2 mixes it in by default)
+        runner = CliRunner(mix_stderr=False)
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(main, [str(a) for a in args])
+
+
+def record_lines(path: Path) -> list[tuple[int, str]]:
+    """(line number, text) of every record line of a file, computed without the library."""
+    out = []
+    for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        t = line.strip()
+        if t and not t.startswith("#"):
+            out.append((no, t))
+    return out
+
+
+def all_records():
+    out = []
+    for path in COLLECTIONS:
+        for item in read_bpd(str(path)):
+            out.append(pytest.param(item, id=f"{path.name}:{getattr(item, 'id', 'error')}"))
+    return out
+
+
+# ---------------------------------------------------------------------------- parsing and writing
+def test_parse_record_fields():
+    r = parse_record(FP_RECORD, "x.bpd:7")
+    assert r.bpn == FP
+    assert r.id == "fp-001"
+    assert [str(m) for m in r.moves("bm")] == ["+mD", "7S", "9D", "7C", "AC"]
+    assert r.int_op("v") == 44
+    assert r.source == "x.bpd:7"
+    assert r.position.bpn() == FP
+
+
+def test_parse_format_parse_round_trip_on_every_collection_record():
+    n = 0
+    for path in COLLECTIONS:
+        for no, text in record_lines(path):
+            r1 = parse_record(text, f"{path}:{no}")
+            line = format_record(r1)
+            r2 = parse_record(line, f"{path}:{no}")
+            assert r2 == r1, (text, line)
+            assert format_record(r2) == line          # the canonical line is a fixed point
+            n += 1
+    assert n >= 130
+
+
+def test_format_record_is_canonical():
+    """Operations come out in the order of OPCODES, whatever the input order, and the BPN
+    in its canonical form."""
+    text = (f'{HIDDEN.replace("TJ..", "JT..")} ; c1 "second" ; seed 3 ; v -2 ; id "k" ; '
+            f'worlds 8 ; am AS ; bm KS ; ev -1.5 ; evtol 2 ; pv 9H ; c0 "first"')
+    r = parse_record(text)
+    line = format_record(r)
+    assert line.startswith(HIDDEN + " ; ")
+    ops = [part.strip().split(" ")[0] for part in line.split(" ; ")[1:]]
+    assert ops == sorted(ops, key=OPCODES.index)
+    assert set(ops) == {"c1", "seed", "v", "id", "worlds", "am", "bm", "ev", "evtol", "pv", "c0"}
+    assert parse_record(line) == r
+
+
+def test_quoted_strings_with_semicolons():
+    text = f'{FP} ; id "a;b" ; c0 "x ; y ; z" ; c9 ";" ; v 44'
+    r = parse_record(text)
+    assert r.ops["id"] == "a;b"
+    assert r.ops["c0"] == "x ; y ; z"
+    assert r.ops["c9"] == ";"
+    assert r.int_op("v") == 44
+    again = parse_record(format_record(r))
+    assert again == r
+    assert again.ops["c0"] == "x ; y ; z"
+
+
+def test_blank_and_comment_lines_are_ignored(tmp_path):
+    assert parse_record("") is None
+    assert parse_record("   \n") is None
+    assert parse_record("# a comment ; id \"x\"") is None
+    assert parse_record("   # indented comment") is None
+    f = tmp_path / "c.bpd"
+    f.write_text(f"# header\n\n   \n{FP_RECORD}\n# between\n\n{FP} ; id \"two\"\n", encoding="utf-8")
+    items = read_bpd(str(f))
+    assert [type(i) for i in items] == [Record, Record]
+    assert [i.id for i in items] == ["fp-001", "two"]
+    assert [i.source for i in items] == [f"{f}:4", f"{f}:7"]
+
+
+def test_write_then_read_gives_the_same_records(tmp_path):
+    for path in COLLECTIONS:
+        records = read_bpd(str(path))
+        assert all(isinstance(r, Record) for r in records)
+        out = tmp_path / path.name
+        write_bpd(str(out), records, header="copied\n\nfrom the collections")
+        text = out.read_text(encoding="utf-8").splitlines()
+        assert text[:3] == ["# copied", "#", "# from the collections"]
+        back = read_bpd(str(out))
+        assert len(back) == len(records)
+        for a, b in zip(records, back):
+            assert (a.bpn, a.ops) == (b.bpn, b.ops)
+            assert format_record(a) == format_record(b)
+
+
+def test_round_trip_keeps_every_opcode_kind(tmp_path):
+    r = Record(HIDDEN, {"id": "with ; semicolon", "bm": [parse_move("KS")], "am": [parse_move("AS")],
+                        "v": -7, "ev": -3.25, "evtol": 0.5, "pv": [parse_move("KS"), parse_move("9C")],
+                        "worlds": 40, "seed": 12345, "c0": "zero", "c9": "nine ; last"})
+    f = tmp_path / "one.bpd"
+    write_bpd(str(f), [r, r])
+    back = read_bpd(str(f))
+    assert len(back) == 2
+    for b in back:
+        assert b.bpn == r.bpn and b.ops == r.ops
+
+
+def test_round_trip_keeps_the_precision_of_ev():
+    """parse -> format -> parse must give the same record: an ev (or evtol) with more than six
+    significant digits must not be rounded by the writer."""
+    r1 = parse_record(f"{HIDDEN} ; ev 12.3456789 ; evtol 0.0012345678 ; worlds 40 ; seed 1")
+    r2 = parse_record(format_record(r1))
+    assert r2.float_op("ev") == 12.3456789
+    assert r2.float_op("evtol") == 0.0012345678
+    assert r2 == r1
+
+
+_text = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, blacklist_characters='"\n\r'),
+                max_size=20).map(str.strip)
+
+
+@given(ident=_text, comment=_text, v=st.integers(-10000, 10000), worlds=st.integers(1, 10**6),
+       ev=st.integers(-20000, 20000).map(lambda x: x / 100), tol=st.integers(0, 1000).map(lambda x: x / 10))
+def test_round_trip_property(ident, comment, v, worlds, ev, tol):
+    r = Record(FP, {"id": ident, "bm": [parse_move("+mD"), parse_move("7S")], "v": v, "ev": ev,
+                    "evtol": tol, "worlds": worlds, "seed": v + 10**6, "c3": comment})
+    back = parse_record(format_record(r))
+    assert back.ops == r.ops
+    assert back.bpn == r.bpn
+
+
+# ---------------------------------------------------------------------------- malformed records
+MALFORMED = {
+    "bad BPN": ("brisque AK9.97..9/7..KQ9.A7 Z 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 ; v 1", "trump"),
+    "bad BPN fields": ("brisque XX ; v 1", "BPN"),
+    "unknown opcode": (f"{FP} ; id \"u\" ; foo 3", "foo"),
+    "bad integer": (f"{FP} ; v forty", "v"),
+    "bad float": (f"{FP} ; ev 1.2.3", "ev"),
+    "bad move": (f"{FP} ; bm ZZ", "ZZ"),
+    "no move": (f"{FP} ; am", "am"),
+    "unquoted string": (f"{FP} ; id fp-9", "id"),
+    "unterminated quote": (f'{FP} ; id "open ; v 44', "unterminated"),
+    "duplicate opcode": (f"{FP} ; v 44 ; v 44", "twice"),
+    "empty operation": (f"{FP} ; v 44 ;", "empty"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MALFORMED))
+def test_parse_record_refuses_malformed(kind):
+    text, word = MALFORMED[kind]
+    with pytest.raises(PuzzleError) as exc:
+        parse_record(text, "bad.bpd:12")
+    msg = str(exc.value)
+    assert msg.startswith("bad.bpd:12: "), msg
+    assert word.lower() in msg.lower(), msg
+
+
+def test_unquoted_string_error_says_a_quoted_string_is_expected():
+    with pytest.raises(PuzzleError) as exc:
+        parse_record(f"{FP} ; c2 hello", "f.bpd:1")
+    msg = str(exc.value)
+    assert "quoted string" in msg
+    assert "expected moves" not in msg, f"misleading message for a string operand: {msg}"
+
+
+def _mixed_file(tmp_path) -> tuple[Path, list[int], list[str]]:
+    """Good records from the collection around one line of every malformed kind."""
+    good = [text for _, text in record_lines(POSITIONS / "brisque-endgames.bpd")[:3]]
+    lines = ["# mixed file", "", good[0]]
+    bad_lines = []
+    for kind in sorted(MALFORMED):
+        lines.append(MALFORMED[kind][0])
+        bad_lines.append(len(lines))
+    lines += ["", good[1], "# comment", good[2]]
+    f = tmp_path / "mixed.bpd"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    ids = [parse_record(t).id for t in good]
+    return f, bad_lines, ids
+
+
+def test_read_bpd_reports_errors_in_place_and_keeps_the_others(tmp_path):
+    f, bad_lines, ids = _mixed_file(tmp_path)
+    items = read_bpd(str(f))
+    assert len(items) == 3 + len(MALFORMED)
+    errors = [i for i in items if isinstance(i, PuzzleError)]
+    records = [i for i in items if isinstance(i, Record)]
+    assert len(errors) == len(MALFORMED)
+    for err, no in zip(errors, bad_lines):
+        assert str(err).startswith(f"{f}:{no}: "), str(err)
+    assert [r.id for r in records] == ids
+    assert isinstance(items[0], Record) and isinstance(items[-1], Record)
+    for r in records:
+        assert check_record(r).ok
+
+
+def test_cli_puzzles_runs_the_other_records(tmp_path):
+    f, bad_lines, ids = _mixed_file(tmp_path)
+    res = run("puzzles", "-q", f)
+    assert res.exit_code == 1
+    out = res.stdout.splitlines()
+    errors = [ln for ln in out if ln.startswith("ERROR")]
+    assert len(errors) == len(MALFORMED)
+    for ln, no in zip(errors, bad_lines):
+        assert f"{f}:{no}:" in ln, ln
+    oks = [ln for ln in out if ln.startswith("ok")]
+    assert [ln.split()[1] for ln in oks] == ids
+    total = 3 + len(MALFORMED)
+    assert out[-1] == f"3/{total} solved"
+
+
+def test_cli_puzzles_json_with_errors(tmp_path):
+    f, bad_lines, ids = _mixed_file(tmp_path)
+    res = run("puzzles", "--json", f)
+    assert res.exit_code == 1
+    objs = [json.loads(ln) for ln in res.stdout.splitlines()]
+    assert objs[-1] == {"summary": True, "solved": 3, "total": 3 + len(MALFORMED)}
+    body = objs[:-1]
+    assert len(body) == 3 + len(MALFORMED)
+    assert [o["id"] for o in body if o["ok"]] == ids
+    errs = [o for o in body if not o["ok"]]
+    assert len(errs) == len(MALFORMED)
+    for o, no in zip(errs, bad_lines):
+        assert f"{f}:{no}:" in o["error"]
+
+
+def test_cli_puzzles_impossible_position_is_a_failure_not_a_crash(tmp_path):
+    """A well-formed but impossible position must be reported (FAIL) and counted; the
+    command must not die with a traceback."""
+    impossible = FP.replace("TKQJ8 - b", "TKQ8 - b")   # the jack of clubs is nowhere
+    assert Position(impossible).problems()
+    f = tmp_path / "imp.bpd"
+    f.write_text(f"{FP_RECORD}\n{impossible} ; id \"imp\" ; v 44\n", encoding="utf-8")
+    verdict = check_record(read_bpd(str(f))[1])
+    assert not verdict.ok and "impossible" in verdict.failures[0]
+    res = run("puzzles", "-q", f)
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    assert res.exit_code == 1
+    out = res.stdout.splitlines()
+    assert out[0].startswith("ok") and "fp-001" in out[0]
+    assert any("imp" in ln and not ln.startswith("ok") for ln in out[1:-1])
+    assert out[-1] == "1/2 solved"
+
+
+# ---------------------------------------------------------------------------- check_record
+def _first(name: str) -> Record:
+    return read_bpd(str(POSITIONS / name))[0]
+
+
+def test_check_record_accepts_the_notation_example():
+    v = check_record(parse_record(FP_RECORD))
+    assert v.ok, v.failures
+    assert v.answer.value == 44
+
+
+def test_check_record_detects_a_wrong_bm():
+    r = _first("brisque-endgames.bpd")
+    a = solve(r.position)
+    worse = next(mv.move for mv in a.moves if mv.value < a.value)
+    r.ops["bm"] = [worse]
+    v = check_record(r)
+    assert not v.ok
+    assert len(v.failures) == 1 and v.failures[0].startswith(f"bm {worse}")
+
+
+def test_check_record_detects_an_am_that_is_best():
+    r = _first("brisque-endgames.bpd")
+    best = r.moves("bm")[0]
+    r.ops["am"] = [best]
+    v = check_record(r)
+    assert not v.ok
+    assert v.failures == [f"am {best}: it is a best move"]
+    a = solve(r.position)
+    r.ops["am"] = [next(mv.move for mv in a.moves if mv.value < a.value)]
+    assert check_record(r).ok
+
+
+def test_check_record_detects_a_wrong_v():
+    r = _first("petite-deals.bpd")
+    right = r.int_op("v")
+    r.ops["v"] = right + 1
+    v = check_record(r)
+    assert not v.ok
+    assert v.failures == [f"v {right + 1}: the value is {right}"]
+
+
+def test_check_record_detects_an_ev_outside_evtol():
+    r = _first("hidden-cards.bpd")
+    ev, tol = r.float_op("ev"), r.float_op("evtol")
+    value = check_record(r).answer.value
+    assert abs(value - ev) <= tol
+    r.ops["ev"] = value + tol + 1.0
+    bad = check_record(r)
+    assert not bad.ok
+    assert len(bad.failures) == 1 and bad.failures[0].startswith("ev ")
+    r.ops["ev"] = value - tol / 2
+    assert check_record(r).ok
+    r.ops["ev"] = value - tol - 0.5
+    assert not check_record(r).ok
+
+
+def test_check_record_reports_every_failure_at_once():
+    r = _first("brisque-endgames.bpd")
+    best = r.moves("bm")[0]
+    r.ops["am"] = [best]
+    r.ops["v"] = r.int_op("v") - 3
+    v = check_record(r)
+    assert not v.ok and len(v.failures) == 2
+
+
+# ---------------------------------------------------------------------------- the collections
+def test_the_collections_exist():
+    names = {p.name for p in COLLECTIONS}
+    assert {"brisque-endgames.bpd", "briscan-endgames.bpd", "petite-deals.bpd", "double-dummy.bpd",
+            "hidden-cards.bpd"} <= names
+
+
+@pytest.mark.parametrize("path", COLLECTIONS, ids=[p.name for p in COLLECTIONS])
+def test_collection_file_is_well_formed(path):
+    items = read_bpd(str(path))
+    errors = [str(i) for i in items if isinstance(i, PuzzleError)]
+    assert not errors
+    assert len(items) == len(record_lines(path))
+    ids = [r.id for r in items]
+    assert len(set(ids)) == len(ids), "duplicate ids"
+    for r in items:
+        assert "id" in r.ops and r.moves("bm"), r.source
+        assert not r.position.problems(), (r.source, r.position.problems())
+        assert not r.position.is_over()
+        legal = {int(m) for m in r.position.legal_moves()} if not r.position.has_hidden else None
+        if legal is not None:
+            assert {int(m) for m in r.moves("bm")} <= legal
+        if r.moves("pv"):        # the principal variation replays from the position
+            q = r.position.copy()
+            for m in r.moves("pv"):
+                assert q.is_legal(m), (r.source, str(m))
+                q.push(m)
+
+
+@pytest.mark.parametrize("record", all_records())
+def test_every_collection_record_checks(record):
+    assert isinstance(record, Record), str(record)
+    verdict = check_record(record)
+    assert verdict.ok, (record.source, verdict.failures)
+    if not record.position.has_hidden:     # and independently of check_record
+        a = solve(record.position)
+        assert a.value == record.int_op("v")
+        assert {int(m) for m in record.moves("bm")} <= {int(m) for m in a.best}
+
+
+def _kinds(name: str) -> list[Record]:
+    return read_bpd(str(POSITIONS / name))
+
+
+def test_brisque_endgames_are_sixty_final_phase_positions():
+    recs = _kinds("brisque-endgames.bpd")
+    assert all(r.position.rules.game == "brisque" for r in recs)
+    final = [r for r in recs if r.position.in_final_phase]
+    not_final = [r.id for r in recs if not r.position.in_final_phase]
+    assert len(final) >= 60 and not not_final, (
+        f"{len(final)} final-phase records; not in the final phase (turnup still on the table, "
+        f"Brisque's last-pickup window): {not_final}")
+    assert all(r.int_op("v") is not None and not r.position.has_hidden for r in recs)
+
+
+def test_briscan_endgames():
+    recs = _kinds("briscan-endgames.bpd")
+    assert len(recs) >= 20
+    for r in recs:
+        p = r.position
+        assert p.rules.game == "briscan"
+        assert p.in_final_phase and p.turnup < 0 and p.talon_count == 0
+        assert not p.has_hidden and r.int_op("v") is not None
+
+
+def test_petite_deals():
+    recs = _kinds("petite-deals.bpd")
+    assert len(recs) >= 10
+    for r in recs:
+        p = r.position
+        assert p.rules.game == "petite"
+        assert p.trick_number == 1 and p.out == 0      # whole deals, from the first lead
+        assert not p.has_hidden and r.int_op("v") is not None
+
+
+def test_double_dummy_talon_phase_positions():
+    recs = _kinds("double-dummy.bpd")
+    assert len(recs) >= 20
+    for r in recs:
+        p = r.position
+        assert p.rules.game == "brisque"
+        assert p.turnup >= 0 and p.talon_count > 0          # talon phase
+        assert p.talon is not None and len(p.talon) == p.talon_count   # order known
+        assert not p.has_hidden and r.int_op("v") is not None
+        assert not r.bpn.split()[3].isdigit()
+
+
+def test_hidden_card_positions():
+    recs = _kinds("hidden-cards.bpd")
+    assert len(recs) >= 20
+    for r in recs:
+        p = r.position
+        assert p.has_hidden
+        assert p.unknown[0] + p.unknown[1] > 0 or p.talon is None
+        for op in ("ev", "evtol", "worlds", "seed"):
+            assert op in r.ops, (r.id, op)
+        assert r.float_op("evtol") > 0 and r.int_op("worlds") >= 1
+
+
+@pytest.fixture(scope="module")
+def cli_all():
+    return run("puzzles", "-q", *COLLECTIONS)
+
+
+def test_cli_puzzles_on_every_collection(cli_all):
+    total = sum(len(record_lines(p)) for p in COLLECTIONS)
+    assert total >= 130
+    assert cli_all.exit_code == 0, cli_all.stdout[-2000:]
+    out = cli_all.stdout.splitlines()
+    assert out[-1] == f"{total}/{total} solved"
+    body = out[:-1]
+    assert len(body) == total
+    assert all(ln.startswith("ok ") for ln in body)
+    expected_ids = [parse_record(t).id for p in COLLECTIONS for _, t in record_lines(p)]
+    assert [ln.split()[1] for ln in body] == expected_ids
+
+
+@pytest.mark.parametrize("path", COLLECTIONS, ids=[p.name for p in COLLECTIONS])
+def test_cli_puzzles_json_one_object_per_record(path):
+    res = run("puzzles", "--json", path)
+    assert res.exit_code == 0
+    lines = res.stdout.splitlines()
+    n = len(record_lines(path))
+    assert len(lines) == n + 1
+    objs = [json.loads(ln) for ln in lines]
+    assert objs[-1] == {"summary": True, "solved": n, "total": n}
+    records = read_bpd(str(path))
+    for o, r in zip(objs[:-1], records):
+        assert o["id"] == r.id and o["bpn"] == r.bpn and o["ok"] is True and o["failures"] == []
+        assert o["source"] == r.source
+        assert o["method"] == ("pimc" if r.position.has_hidden else "exact")
+        assert {str(m) for m in r.moves("bm")} <= set(o["best"])
+        if r.int_op("v") is not None:
+            assert o["value"] == r.int_op("v")
+        else:
+            assert abs(o["value"] - r.float_op("ev")) <= r.float_op("evtol") + 1e-9
+
+
+def test_cli_puzzles_failure_line_and_exit_code(tmp_path):
+    f = tmp_path / "wrong.bpd"
+    f.write_text(f'{FP} ; id "wrong" ; v 45\n{FP_RECORD}\n', encoding="utf-8")
+    res = run("puzzles", "-q", f)
+    assert res.exit_code == 1
+    out = res.stdout.splitlines()
+    assert out[0].startswith("FAIL") and "wrong" in out[0] and "v 45: the value is 44" in out[0]
+    assert out[1].startswith("ok")
+    assert out[-1] == "1/2 solved"
+    assert re.fullmatch(r"\d+/\d+ solved", out[-1])

@@ -118,8 +118,35 @@ def _solve_one(bpn: str, table_bits: int, limit: dict | None = None):
     return p, solve(p, table_bits=table_bits, **(limit or {}))
 
 
-def _error_json(line: str, exc: Exception) -> str:
-    return json.dumps({"bpn": line, "error": str(exc)})
+def _refusal(exc: Exception, given: str) -> BrisqueCommandError:
+    """The library's message (which quotes the canonical BPN), plus the input as typed
+    when that differs."""
+    msg = str(exc)
+    if given.strip() not in msg:
+        msg += f" (given as {given.strip()!r})"
+    return BrisqueCommandError(msg)
+
+
+def _json_lines(answer, verb: str) -> None:
+    """Standard input, one BPN a line, to standard output, one JSON object a line.
+
+    A line that fails gives {"bpn": ..., "error": ...} and the others still run; the exit
+    status is 1 when any line failed."""
+    from solver.position import PositionError
+    failed = 0
+    for raw in sys.stdin:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            click.echo(answer(line).to_json())
+        except (BrisqueCommandError, PositionError, NotationError) as exc:
+            failed += 1
+            msg = exc.message if isinstance(exc, click.ClickException) else str(exc)
+            click.echo(json.dumps({"bpn": line, "error": msg}))
+    if failed:
+        click.echo(f"{failed} line(s) could not be {verb}", err=True)
+        sys.exit(1)
 
 
 @main.command("solve")
@@ -163,26 +190,12 @@ def solve_cmd(bpn: str, as_json: bool, table_bits: int, nodes: int | None, secon
     from solver.position import PositionError
     from solver.report import format_analysis
     if bpn == "-":
-        failed = 0
-        for raw in sys.stdin:
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            try:
-                _, a = _solve_one(line, table_bits, limit)
-                click.echo(a.to_json())
-            except (BrisqueCommandError, PositionError, NotationError) as exc:
-                failed += 1
-                msg = exc.message if isinstance(exc, click.ClickException) else str(exc)
-                click.echo(json.dumps({"bpn": line, "error": msg}))
-        if failed:
-            click.echo(f"{failed} line(s) could not be solved", err=True)
-            sys.exit(1)
+        _json_lines(lambda line: _solve_one(line, table_bits, limit)[1], "solved")
         return
     try:
         p, a = _solve_one(bpn, table_bits, limit)
     except PositionError as exc:
-        raise BrisqueCommandError(str(exc)) from None
+        raise _refusal(exc, bpn) from None
     click.echo(a.to_json() if as_json else format_analysis(a, p))
 
 
@@ -236,26 +249,12 @@ def analyse_cmd(bpn: str, worlds: int, seed: int, workers: int, time_limit: floa
                 click.echo("", err=True)
 
     if bpn == "-":
-        failed = 0
-        for raw in sys.stdin:
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            try:
-                _, a = run(line, False)
-                click.echo(a.to_json())
-            except (BrisqueCommandError, PositionError, NotationError) as exc:
-                failed += 1
-                msg = exc.message if isinstance(exc, click.ClickException) else str(exc)
-                click.echo(json.dumps({"bpn": line, "error": msg}))
-        if failed:
-            click.echo(f"{failed} line(s) could not be analysed", err=True)
-            sys.exit(1)
+        _json_lines(lambda line: run(line, False)[1], "analysed")
         return
     try:
         p, a = run(bpn, not quiet and not as_json and sys.stderr.isatty())
     except PositionError as exc:
-        raise BrisqueCommandError(str(exc)) from None
+        raise _refusal(exc, bpn) from None
     if as_json:
         click.echo(a.to_json())
     elif a.method == "pimc":

@@ -105,6 +105,7 @@ ctypedef struct Ctx:
     int merge_equal             # equivalent cards may be merged
     int force_free              # dominant declarations are forced inside the search
     int use_mtdf                # exact roots of the talon phase by MTD(f) from a guess
+    int etc                     # enhanced transposition cutoffs at followers' nodes
     # table
     Entry* table
     uint64_t table_mask
@@ -555,6 +556,30 @@ cdef inline int out_of_budget(Ctx* c) noexcept nogil:
     return c.aborted
 
 
+cdef int etc_cutoff(Ctx* c, State* s, int* moves, int n, int beta) noexcept nogil:
+    """Enhanced transposition cutoff at a follower's node: if the table already proves that
+    one of the replies (each ends the trick) reaches beta, return that bound, else -INF."""
+    cdef int i, d, lower, me = s.turn
+    cdef State child
+    cdef uint64_t k1, k2
+    cdef Entry* e
+    for i in range(n):
+        child = s[0]
+        d = apply_move(c, &child, moves[i])
+        if child.win >= 0 or child.ended or child.trick >= 0:
+            continue
+        if __builtin_popcount(child.hand[0] | child.hand[1]) <= 2:
+            continue
+        make_key(c, &child, &k1, &k2)
+        e = &c.table[mix64(k1 ^ (k2 * 0x9E3779B97F4A7C15ULL)) & c.table_mask]
+        if not (e.used and e.k1 == k1 and e.k2 == k2 and e.depth == EXACT_DEPTH):
+            continue
+        lower = d + e.lo if child.turn == me else d - e.hi
+        if lower >= beta:
+            return lower
+    return -INF
+
+
 cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on the raw future value of the player to move.
 
@@ -600,6 +625,10 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     alpha0 = alpha
     taint0 = c.taint
     n = gen_moves(c, s, moves, 1)
+    if s.trick >= 0 and n > 1 and c.etc and c.depth_limit < 0 and c.table != NULL:
+        v = etc_cutoff(c, s, moves, n, beta)
+        if v > -INF:
+            return v
     if hit and e.move >= 0:
         for i in range(1, n):
             if moves[i] == e.move:
@@ -769,6 +798,7 @@ cdef class Engine:
         self.c.merge_equal = 1 if self.c.game != G_BRISCAN else 0
         self.c.force_free = 1
         self.c.use_mtdf = 1
+        self.c.etc = 1
         self.meld_points_by_trump = meld_points_by_trump
         self.c.table_mask = 0
         self.c.table = <Entry*> calloc((<uint64_t>1) << table_bits, sizeof(Entry))
@@ -797,7 +827,7 @@ cdef class Engine:
         self.c.depth_limit = depth
         self.c.aborted = 0
 
-    def set_features(self, merge=None, forced=None, mtdf=None):
+    def set_features(self, merge=None, forced=None, mtdf=None, etc=None):
         """Turn search enhancements on or off (for measuring each on its own); results
         stay exact either way.  Call :meth:`clear` after changing them."""
         if merge is not None:
@@ -806,6 +836,8 @@ cdef class Engine:
             self.c.force_free = 1 if forced else 0
         if mtdf is not None:
             self.c.use_mtdf = 1 if mtdf else 0
+        if etc is not None:
+            self.c.etc = 1 if etc else 0
 
     def clear_limits(self):
         self.c.node_limit = 0

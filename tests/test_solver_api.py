@@ -1,0 +1,357 @@
+"""Properties of the public solver API: solve, solve_batch, can_reach, Solver, Analysis."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import solver
+from solver.game import random_position
+from solver.generate import mixed_final_phase
+from solver.position import HiddenInformationError, Position, PositionError
+from solver.rules import Rules
+from solver.search import Analysis, Limit, Solver, can_reach, solve, solve_batch
+
+NOTATION_KEYS = {"bpn", "turn", "method", "value", "best", "moves", "pv", "win", "nodes", "seconds"}
+NOTATION_JSON = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
+HIDDEN = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
+FOUR_KINGS = "brisque K.K.K.K/87..7.7 S 0 ATQJ9.ATQJ987.ATQJ98.ATQJ98 - a 60:44"
+QUARTET_AGAINST = "brisque K.K7.K.K/Q.9.87.QJ S 0 TJ987.ATQJ8.ATQJ9.AT987 AS b 45:40"
+
+
+def final_phase(game: str, n: int, first: int = 0) -> list[Position]:
+    out, seed = [], first
+    while len(out) < n:
+        p = mixed_final_phase(seed, game)
+        seed += 1
+        if not p.is_over():
+            out.append(p)
+    return out
+
+
+def talon_phase(game: str, trick: int, n: int, first: int = 0) -> list[Position]:
+    """Double-dummy positions from trick ``trick``; every other one with a card led."""
+    out, seed = [], first
+    while len(out) < n:
+        p = random_position(seed, game, trick)
+        if seed % 2 and not p.is_over() and not p.in_window:
+            rng = random.Random(seed)
+            while p.trick < 0 and not p.is_over():
+                p.push(rng.choice(p.legal_moves()))
+            p._stack.clear()
+        seed += 1
+        if not p.is_over():
+            out.append(p)
+    return out
+
+
+def windows(n: int) -> list[Position]:
+    out, seed = [], 0
+    while len(out) < n:
+        p = random_position(seed, "brisque", 11)
+        seed += 1
+        if p.in_window:
+            out.append(p)
+    return out
+
+
+def sample(game: str) -> list[Position]:
+    """A mixed sample of one game: final phase, one talon trick left, deeper talon positions."""
+    if game == "petite":
+        return final_phase("petite", 200)
+    talon_trick, deep = (10, 7) if game == "brisque" else (11, 8)
+    extra = windows(10) if game == "brisque" else []
+    return (final_phase(game, 150) + talon_phase(game, talon_trick, 20, 100)
+            + talon_phase(game, deep, 6, 200) + extra)
+
+
+def answer(a: Analysis) -> tuple:
+    return a.value, a.win, {str(m.move): m.value for m in a.moves}, sorted(str(m) for m in a.best)
+
+
+def quartet_positions() -> list[Position]:
+    """Positions whose value is a game win for the mover (+10000) or for his opponent."""
+    wins = [p for p in final_phase("brisque", 300) if solve(p).value == 10000][:15]
+    return wins + [Position(FOUR_KINGS), Position(QUARTET_AGAINST)]
+
+
+# ----------------------------------------------------------------------------- Analysis
+def test_to_dict_has_the_notation_keys():
+    a = solve(NOTATION_JSON)
+    d = a.to_dict()
+    assert set(d) == NOTATION_KEYS
+    assert d["bpn"] == NOTATION_JSON and d["turn"] == "a" and d["method"] == "exact"
+    assert d["value"] == -4 and d["win"] is None
+    assert isinstance(d["nodes"], int) and d["nodes"] > 0
+    assert isinstance(d["seconds"], float) and d["seconds"] >= 0
+    assert all(isinstance(m, str) for m in d["best"] + d["pv"])
+    assert all(set(m) == {"move", "value"} for m in d["moves"])
+    assert {m["move"]: m["value"] for m in d["moves"]}["AS"] == -18
+    assert json.loads(a.to_json()) == d
+
+
+def test_to_dict_of_a_win_names_the_winner():
+    d = solve(FOUR_KINGS).to_dict()
+    assert d["value"] == 10000 and d["win"] == "a" and d["best"] == ["+kK"]
+    d = solve(QUARTET_AGAINST).to_dict()
+    assert d["turn"] == "b" and d["value"] == -10000 and d["win"] == "a"
+
+
+def test_move_value_and_best():
+    a = solve(NOTATION_JSON)
+    assert a.move_value("AS") == -18
+    assert a.move_value(solver.parse_move("KS")) == -4
+    with pytest.raises(KeyError):
+        a.move_value("KD")
+    assert a.value == max(mv.value for mv in a.moves)
+    assert {str(m) for m in a.best} == {str(mv.move) for mv in a.moves if mv.value == a.value}
+
+
+# ----------------------------------------------------------------------------- principal variation
+def play_out(p: Position, line) -> Position:
+    q = p.copy()
+    for m in line:
+        q.push(m)          # checked push: every move of the line is legal
+    return q
+
+
+@pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
+def test_principal_variation_reaches_the_end_with_the_value(game):
+    for p in sample(game):
+        a = solve(p)
+        assert a.pv, p.bpn()
+        assert a.pv[0] in a.best, p.bpn()
+        end = play_out(p, a.pv)
+        assert end.is_over(), (p.bpn(), [str(m) for m in a.pv])
+        assert end.value(p.turn) == a.value, (p.bpn(), [str(m) for m in a.pv])
+        if a.win is not None:
+            assert end.outcome().win == "ab".index(a.win)
+
+
+@pytest.mark.parametrize("rules", ["brisque(quartet_win=deal)", "brisque(one_declaration_per_turn=yes)",
+                                   "petite(objective=margin)", "brisque(exchange_points=10)"])
+def test_principal_variation_with_options(rules):
+    for p in final_phase(rules, 40, 900):
+        a = solve(p)
+        end = play_out(p, a.pv)
+        assert end.is_over() and end.value(p.turn) == a.value, p.bpn()
+
+
+def test_principal_variation_of_a_win():
+    for p in quartet_positions():
+        a = solve(p)
+        end = play_out(p, a.pv)
+        assert end.is_over() and end.value(p.turn) == a.value, p.bpn()
+        assert abs(a.value) == 10000 and end.outcome().win is not None
+
+
+@pytest.mark.parametrize("game,tricks", [("brisque", (6, 7, 8, 9)), ("briscan", (7, 8, 9, 10)),
+                                         ("petite(draw=yes)", (8, 10))])
+def test_move_values_are_the_values_of_the_positions_they_lead_to(game, tricks):
+    """Deep in the talon phase, out of the reference's reach: each move's value equals the
+    value of the position after it (negated when the turn passes), and the position's
+    value is the best of them."""
+    for trick in tricks:
+        for p in talon_phase(game, trick, 6, 10 * trick):
+            a = solve(p)
+            for mv in a.moves:
+                q = p.apply(mv.move)
+                if q.is_over():
+                    after = q.value(p.turn)
+                else:
+                    v = solve(q).value
+                    after = v if q.turn == p.turn else -v
+                assert after == mv.value, (p.bpn(), str(mv.move))
+            assert a.value == max(mv.value for mv in a.moves)
+
+
+# ----------------------------------------------------------------------------- batch and reach
+@pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
+def test_solve_batch_equals_solve(game):
+    ps = sample(game)
+    singles = [solve(p).value for p in ps]
+    assert solve_batch(ps) == singles
+    assert solve_batch([p.bpn() for p in ps[:20]]) == singles[:20]     # BPN strings too
+    assert solve_batch([]) == []
+
+
+def test_solve_batch_of_wins():
+    ps = quartet_positions()
+    assert solve_batch(ps) == [solve(p).value for p in ps]
+    assert 10000 in solve_batch(ps) and -10000 in solve_batch(ps)
+
+
+@pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
+def test_can_reach_the_value_and_not_more(game):
+    for p in sample(game):
+        v = solve(p).value
+        assert can_reach(p, v), (p.bpn(), v)
+        assert can_reach(p, v - 1), (p.bpn(), v)
+        assert not can_reach(p, v + 1), (p.bpn(), v)
+
+
+def test_can_reach_wins_and_losses():
+    positions = quartet_positions()
+    values = [solve(p).value for p in positions]
+    assert 10000 in values and -10000 in values
+    for p, v in zip(positions, values):
+        assert can_reach(p, v) and not can_reach(p, v + 1), (p.bpn(), v)
+    # a won game: every target up to 10000 is reachable
+    assert can_reach(FOUR_KINGS, 10000) and can_reach(FOUR_KINGS, 500) and not can_reach(FOUR_KINGS, 10001)
+    # a lost game: nothing above -10000 is
+    assert can_reach(QUARTET_AGAINST, -10000)
+    assert not can_reach(QUARTET_AGAINST, -9999) and not can_reach(QUARTET_AGAINST, -500)
+
+
+def test_solver_value_and_every_move_false_agree():
+    s = Solver(Rules.parse("briscan"))
+    for p in final_phase("briscan", 40, 500):
+        a = s.solve(p)
+        assert s.value(p) == a.value
+        assert s.solve(p, every_move=False, pv=False).value == a.value
+        assert s.can_reach(p, a.value) and not s.can_reach(p, a.value + 1)
+
+
+# ----------------------------------------------------------------------------- the table
+@pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
+def test_answers_do_not_depend_on_the_table_size(game):
+    for p in sample(game):
+        big = solve(p, table_bits=20)
+        small = solve(p, table_bits=8)
+        assert answer(small) == answer(big), p.bpn()
+        end = play_out(p, small.pv)      # the PV of a small, crowded table still holds
+        assert end.is_over() and end.value(p.turn) == small.value, p.bpn()
+
+
+@pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
+def test_answers_do_not_depend_on_what_the_table_held(game):
+    ps = sample(game)
+    rules = ps[0].rules
+    for bits in (10, 20):
+        s = Solver(rules, table_bits=bits)
+        first = [answer(s.solve(p)) for p in ps[:10]]
+        for p in reversed(ps):              # fill the table with other positions
+            s.solve(p)
+        again = [answer(s.solve(p)) for p in ps[:10]]
+        assert again == first
+        fresh = [answer(Solver(rules, table_bits=bits).solve(p)) for p in ps[:10]]
+        assert fresh == first
+    # batches share one table: the same values whatever the order
+    values = solve_batch(ps)
+    assert solve_batch(list(reversed(ps))) == list(reversed(values))
+
+
+@pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
+def test_bounded_searches_leave_the_exact_answer_unchanged(game):
+    """Budgeted and depth-limited solves share the table; an exact solve afterwards gives
+    the fresh answer, and the bounds they reported hold the exact values."""
+    ps = sample(game)[::4]
+    rules = ps[0].rules
+    s = Solver(rules, table_bits=14)
+    for p in ps:
+        exact = answer(Solver(rules, table_bits=14).solve(p))
+        for limit in (Limit(depth=1), Limit(nodes=400), Limit(depth=2), Limit(nodes=5000)):
+            b = s.solve(p, limit=limit)
+            moves = exact[2]
+            for mv in b.moves:
+                if mv.lower is not None and mv.upper is not None:
+                    assert mv.lower <= moves[str(mv.move)] <= mv.upper, (p.bpn(), limit, str(mv.move))
+            if b.lower is not None and b.upper is not None:
+                assert b.lower <= exact[0] <= b.upper, (p.bpn(), limit)
+        assert answer(s.solve(p)) == exact, p.bpn()
+
+
+def test_a_solver_refuses_other_rules():
+    s = Solver(Rules.parse("brisque"))
+    with pytest.raises(PositionError):
+        s.solve(Position("petite .7..7/.A..8 AC 21 AKQ..AKQ. - a 20:16 tricks=2:1"))
+
+
+def test_solve_batch_refuses_mixed_rules():
+    with pytest.raises(PositionError):
+        solve_batch([NOTATION_JSON, "petite .7..7/.A..8 AC 21 AKQ..AKQ. - a 20:16 tricks=2:1"])
+
+
+# ----------------------------------------------------------------------------- reference engine
+@pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
+def test_reference_engine_gives_the_same_analysis(game):
+    for p in final_phase(game, 12, 3000) + [Position(NOTATION_JSON)] * (game == "brisque"):
+        native, ref = solve(p), solve(p, engine="reference")
+        assert answer(ref) == answer(native), p.bpn()
+        assert ref.method == "exact" and ref.turn == native.turn and ref.bpn == native.bpn
+        end = play_out(p, ref.pv)
+        assert end.is_over() and end.value(p.turn) == ref.value, p.bpn()
+
+
+def test_reference_engine_on_wins_and_one_talon_trick():
+    ps = [Position(FOUR_KINGS), Position(QUARTET_AGAINST), windows(1)[0]]
+    ps += talon_phase("briscan", 11, 2, 100)
+    for p in ps:
+        assert answer(solve(p, engine="reference")) == answer(solve(p)), p.bpn()
+
+
+def test_unknown_engine_is_refused():
+    with pytest.raises(ValueError, match="engine"):
+        solve(NOTATION_JSON, engine="fast")
+
+
+# ----------------------------------------------------------------------------- errors
+def hidden_positions() -> list[Position]:
+    views = [random_position(seed, game, trick).view(who)
+             for seed, game, trick, who in [(1, "brisque", 4, "a"), (2, "brisque", 9, "b"),
+                                            (3, "briscan", 6, "a")]]
+    for v in views:
+        assert v.has_hidden and v.turnup >= 0 and v.talon_count > 0
+    return [Position(HIDDEN)] + views
+
+
+@pytest.mark.parametrize("engine", ["native", "reference"])
+def test_hidden_cards_need_the_sampling_analysis(engine):
+    for p in hidden_positions():
+        with pytest.raises(solver.HiddenInformationError) as err:
+            solve(p, engine=engine)
+        assert "sampling" in str(err.value), str(err.value)
+        assert p.bpn() in str(err.value)
+    with pytest.raises(HiddenInformationError, match="sampling"):
+        solve(HIDDEN)                          # a BPN string as well
+
+
+def test_hidden_cards_in_batch_and_reach():
+    with pytest.raises(HiddenInformationError, match="sampling"):
+        can_reach(HIDDEN, 0)
+    with pytest.raises(HiddenInformationError, match="sampling"):
+        solve_batch([HIDDEN])
+
+
+IMPOSSIBLE = [
+    # AS in both hands
+    "brisque AK9.97..9/A..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35",
+    # a has one card too many (7C taken from out)
+    "brisque AK9.97..97/7..KQ9.A D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35",
+    # the scores do not add up to the card points out
+    "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:36",
+]
+
+
+@pytest.mark.parametrize("bpn", IMPOSSIBLE)
+def test_impossible_position_raises_position_error(bpn):
+    p = Position(bpn)
+    assert p.problems()
+    with pytest.raises(solver.PositionError) as err:
+        solve(p)
+    assert not isinstance(err.value, HiddenInformationError)
+    assert "impossible" in str(err.value)
+    with pytest.raises(PositionError):
+        solve(p, engine="reference")
+    with pytest.raises(PositionError):
+        can_reach(p, 0)
+
+
+def test_finished_deal_raises_position_error():
+    p = Position("brisque .A../.K.. S 0 ATKQJ987.TQJ987.ATKQJ987.ATKQJ987 - a 60:45")
+    p.push("AH")
+    p.push("KH")
+    assert p.is_over()
+    with pytest.raises(PositionError, match="over"):
+        solve(p)

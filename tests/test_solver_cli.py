@@ -1,0 +1,192 @@
+"""`brisque solve`: the human report, --json, and one BPN a line on standard input."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+from solver.game import random_position
+from solver.search import solve
+
+NOTATION_KEYS = {"bpn", "turn", "method", "value", "best", "moves", "pv", "win", "nodes", "seconds"}
+NOTATION_JSON = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
+NOTATION_FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+FOUR_KINGS = "brisque K.K.K.K/87..7.7 S 0 ATQJ9.ATQJ987.ATQJ98.ATQJ98 - a 60:44"
+WINDOW = "brisque 7..ATJ98./...ATJ98 AS 0 TKQJ98.ATKQJ987.KQ7.KQ7 - a 33:30"
+PETITE = "petite .7..7/.A..8 AC 21 AKQ..AKQ. - a 20:16 tricks=2:1"
+HIDDEN = "brisque AK.T9.J.8/?6 9C 13 TJ..Q8.AK - a 18:12 tricks=2:1"  # canonical form
+HIDDEN_AS_IN_NOTATION = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
+
+
+def run(*args, input=None):
+    try:  # keep standard error apart (click < 8.2 mixes it in by default)
+        runner = CliRunner(mix_stderr=False)
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(main, list(args), input=input)
+
+
+def talon_bpn() -> str:
+    return random_position(5, "brisque", 10).bpn()
+
+
+MOVE_LINE = re.compile(r"^  (\S+)\s+([+-]\d+)(  best)?$")
+
+
+def parse_report(text: str) -> tuple[dict[str, int], set[str]]:
+    """The moves section of the human report: {move: value} and the moves marked best."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Moves, best first"))
+    values, best = {}, set()
+    for line in lines[start + 1:]:
+        m = MOVE_LINE.match(line)
+        if not m:
+            break
+        values[m.group(1)] = int(m.group(2))
+        if m.group(3):
+            best.add(m.group(1))
+    return values, best
+
+
+@pytest.mark.parametrize("bpn", [NOTATION_JSON, NOTATION_FP, FOUR_KINGS, WINDOW, PETITE, "talon"])
+def test_solve_report_lists_every_move_and_the_pv(bpn):
+    bpn = talon_bpn() if bpn == "talon" else bpn
+    res = run("solve", bpn)
+    assert res.exit_code == 0, res.output
+    a = solve(bpn)
+    values, best = parse_report(res.stdout)
+    assert values == {str(mv.move): mv.value for mv in a.moves}
+    assert best == {str(m) for m in a.best}
+    assert list(values.values()) == sorted(values.values(), reverse=True)   # best first
+    assert f"Value for {a.turn}: {a.value:+d} (exact" in res.stdout
+    assert "Principal variation:" in res.stdout
+    pv_part = res.stdout.split("Principal variation:")[1]
+    assert "end:" in pv_part                    # played to the end of the deal
+
+
+def test_solve_report_of_the_notation_example():
+    res = run("solve", NOTATION_JSON)
+    assert res.exit_code == 0
+    assert "Value for a: -4 (exact)" in res.stdout
+    values, best = parse_report(res.stdout)
+    assert values["AS"] == -18 and best == {"KS", "9S", "9H", "7H", "9C"}
+
+
+def test_solve_report_of_a_win():
+    res = run("solve", FOUR_KINGS)
+    assert res.exit_code == 0
+    assert "Value for a: +10000" in res.stdout and "a wins the game" in res.stdout
+    assert parse_report(res.stdout)[1] == {"+kK"}
+
+
+def test_solve_json_is_one_object_in_the_notation_format():
+    res = run("solve", NOTATION_JSON, "--json")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.strip().splitlines()
+    assert len(lines) == 1
+    d = json.loads(lines[0])
+    assert set(d) == NOTATION_KEYS
+    assert d["bpn"] == NOTATION_JSON and d["turn"] == "a" and d["method"] == "exact"
+    assert d["value"] == -4 and d["win"] is None
+    assert set(d["best"]) == {"KS", "9S", "9H", "7H", "9C"}
+    assert {m["move"]: m["value"] for m in d["moves"]} == {
+        "AS": -18, "KS": -4, "9S": -4, "9H": -4, "7H": -4, "9C": -4}
+    assert all(set(m) == {"move", "value"} for m in d["moves"])
+    assert d["pv"] and d["pv"][0] in d["best"]
+    assert isinstance(d["nodes"], int) and isinstance(d["seconds"], (int, float))
+
+
+@pytest.mark.parametrize("bpn", [FOUR_KINGS, WINDOW, PETITE, "talon"])
+def test_solve_json_matches_the_library(bpn):
+    bpn = talon_bpn() if bpn == "talon" else bpn
+    res = run("solve", "--json", bpn)
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    a = solve(bpn).to_dict()
+    for key in ("bpn", "turn", "method", "value", "win", "moves"):
+        assert d[key] == a[key], key
+    assert set(d["best"]) == set(a["best"])
+
+
+def test_solve_json_with_a_small_table():
+    res = run("solve", "--json", "--table-bits", "8", NOTATION_FP)
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert d["value"] == 44 and set(d["best"]) == {"+mD", "7S", "9D", "7C", "AC"}
+
+
+def test_solve_stdin_one_json_object_a_line():
+    talon = talon_bpn()
+    lines = [NOTATION_JSON, "", "# a comment", "not a position", PETITE, HIDDEN, talon,
+             "brisque AK9.97..9/A..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"]
+    res = run("solve", "-", input="\n".join(lines) + "\n")
+    assert res.exit_code == 1
+    out = [json.loads(line) for line in res.stdout.strip().splitlines()]
+    assert len(out) == 6                          # blank and comment lines are skipped
+    assert [o["bpn"] for o in out] == [NOTATION_JSON, "not a position", PETITE, HIDDEN, talon,
+                                       lines[-1]]
+    good = [out[0], out[2], out[4]]
+    for o in good:
+        assert set(o) == NOTATION_KEYS
+        assert o["value"] == solve(o["bpn"]).value
+    assert out[0]["value"] == -4 and out[2]["value"] == 1
+    bad = [out[1], out[3], out[5]]
+    for o in bad:
+        assert set(o) == {"bpn", "error"} and o["error"]
+    assert "8 fields" in out[1]["error"]
+    assert "hidden" in out[3]["error"] and "sampling" in out[3]["error"]
+    assert "appears twice" in out[5]["error"]
+    assert "3 line(s)" in res.stderr
+
+
+def test_solve_stdin_all_good_exits_zero():
+    res = run("solve", "-", input=f"{NOTATION_JSON}\n{FOUR_KINGS}\n")
+    assert res.exit_code == 0, res.output
+    out = [json.loads(line) for line in res.stdout.strip().splitlines()]
+    assert [o["value"] for o in out] == [-4, 10000]
+    assert out[1]["win"] == "a"
+
+
+def test_solve_hidden_cards_is_refused_with_the_input_quoted():
+    res = run("solve", HIDDEN)
+    assert res.exit_code != 0
+    assert res.stdout == ""
+    assert HIDDEN in res.stderr
+    assert "hidden" in res.stderr and "sampling" in res.stderr
+
+
+def test_solve_hidden_cards_quotes_the_input_as_given():
+    res = run("solve", HIDDEN_AS_IN_NOTATION)
+    assert res.exit_code != 0 and "sampling" in res.stderr
+    assert HIDDEN_AS_IN_NOTATION in res.stderr
+
+
+def test_solve_hidden_view_is_refused():
+    view = random_position(3, "brisque", 5).view("a").bpn()
+    res = run("solve", "--json", view)
+    assert res.exit_code != 0 and res.stdout == ""
+    assert "sampling" in res.stderr and view in res.stderr
+
+
+@pytest.mark.parametrize("bpn,quoted", [
+    ("brisque AK9.97..9/7..Q9.A7 D 0", "'brisque AK9.97..9/7..Q9.A7 D 0'"),
+    ("brisque AX9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35", "'AX9.97..9'"),
+    ("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD c 52:35", "'c'"),
+    ("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52-35", "'52-35'"),
+])
+def test_solve_malformed_bpn_is_refused_with_the_field_quoted(bpn, quoted):
+    res = run("solve", bpn)
+    assert res.exit_code != 0
+    assert res.stdout == ""
+    assert quoted in res.stderr
+    assert "expected" in res.stderr
+
+
+def test_solve_impossible_position_is_refused():
+    bpn = "brisque AK9.97..9/A..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+    res = run("solve", bpn)
+    assert res.exit_code != 0 and res.stdout == ""
+    assert bpn in res.stderr and "AS appears twice" in res.stderr

@@ -295,7 +295,8 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
             else:
                 click.echo(f"ERROR  {item}")
             continue
-        if not quiet and not as_json:
+        show_progress = not quiet and not as_json and sys.stderr.isatty()
+        if show_progress:
             click.echo(f"\r[{i}/{len(items)}] {item.id}", err=True, nl=False)
         try:
             verdict = check_record(item, workers=workers)
@@ -314,8 +315,8 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
             a = verdict.answer
             status = "ok   " if verdict.ok else "FAIL "
             detail = "" if verdict.ok else "  " + "; ".join(verdict.failures)
-            if not quiet:
-                click.echo("\r", err=True, nl=False)
+            if show_progress:   # wipe the progress line before the result line
+                click.echo("\r" + " " * 40 + "\r", err=True, nl=False)
             if a is None:     # not even solvable: an impossible position
                 click.echo(f"{status} {item.id:<10} {item.source}{detail}")
                 continue

@@ -51,6 +51,8 @@ def move_value(p: Position, m, memo: dict) -> int:
         if p.is_over():
             return gain
         rest = future(p, memo)
+        if abs(rest) >= WIN_THRESHOLD:      # a game-winning event is worth exactly +-WIN_RAW
+            return rest if p.turn == me else -rest
         return gain + rest if p.turn == me else gain - rest
     finally:
         p.pop()

@@ -25,6 +25,7 @@ cdef enum:
     DECL_BASE = 40
     N_MELDS = 72
     WIN_RAW = 30000
+    WIN_THRESHOLD = 15000   # raw values beyond are game-winning events
     INF = 1000000
     MAXMOVES = 96
     EXACT_DEPTH = 1000
@@ -528,6 +529,21 @@ cdef inline int last_trick(Ctx* c, State* s) noexcept nogil:
     return -d
 
 
+cdef inline int same_mover(int d, int x) noexcept nogil:
+    """The mover's value of a child where he moves again: the gain d plus the child's value,
+    except that a game-winning event is worth exactly +-WIN_RAW whatever came before."""
+    if x >= WIN_THRESHOLD or x <= -WIN_THRESHOLD:
+        return x
+    return d + x
+
+
+cdef inline int other_mover(int d, int x) noexcept nogil:
+    """The mover's value of a child where his opponent moves (see same_mover)."""
+    if x >= WIN_THRESHOLD or x <= -WIN_THRESHOLD:
+        return -x
+    return d - x
+
+
 cdef inline int horizon_value(Ctx* c, State* s) noexcept nogil:
     """Heuristic future value at the horizon of a depth-limited search (player to move):
     half the card points in hand minus the opponent's, 6 per trump more than the
@@ -574,7 +590,7 @@ cdef int etc_cutoff(Ctx* c, State* s, int* moves, int n, int beta) noexcept nogi
         e = &c.table[mix64(k1 ^ (k2 * 0x9E3779B97F4A7C15ULL)) & c.table_mask]
         if not (e.used and e.k1 == k1 and e.k2 == k2 and e.depth == EXACT_DEPTH):
             continue
-        lower = d + e.lo if child.turn == me else d - e.hi
+        lower = same_mover(d, e.lo) if child.turn == me else other_mover(d, e.hi)
         if lower >= beta:
             return lower
     return -INF
@@ -647,9 +663,9 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         elif child.ended:
             v = d
         elif child.turn == me:
-            v = d + search(c, &child, alpha - d, beta - d)
+            v = same_mover(d, search(c, &child, alpha - d, beta - d))
         else:
-            v = d - search(c, &child, d - beta, d - alpha)
+            v = other_mover(d, search(c, &child, d - beta, d - alpha))
         if c.aborted:
             return 0
         if v > best:
@@ -725,8 +741,8 @@ cdef int exact_child(Ctx* c, State* s, int mv, State* child) noexcept nogil:
     if child.ended:
         return d
     if child.turn == me:
-        return d + guessed_mtdf(c, child)
-    return d - guessed_mtdf(c, child)
+        return same_mover(d, guessed_mtdf(c, child))
+    return other_mover(d, guessed_mtdf(c, child))
 
 
 cdef int reaches(Ctx* c, State* s, int mv, int v, State* child) noexcept nogil:
@@ -740,8 +756,8 @@ cdef int reaches(Ctx* c, State* s, int mv, int v, State* child) noexcept nogil:
     if child.ended:
         return d >= v
     if child.turn == me:
-        return search(c, child, v - d - 1, v - d) >= v - d
-    return search(c, child, d - v, d - v + 1) <= d - v
+        return same_mover(d, search(c, child, v - d - 1, v - d)) >= v
+    return other_mover(d, search(c, child, d - v, d - v + 1)) >= v
 
 
 cdef class Engine:
@@ -870,9 +886,9 @@ cdef class Engine:
             return d
         with nogil:
             if child.turn == me:
-                v = d + search(&self.c, &child, alpha - d, beta - d)
+                v = same_mover(d, search(&self.c, &child, alpha - d, beta - d))
             else:
-                v = d - search(&self.c, &child, d - beta, d - alpha)
+                v = other_mover(d, search(&self.c, &child, d - beta, d - alpha))
         return v
 
     def clear(self):
@@ -1017,7 +1033,10 @@ cdef class Engine:
             child.min_decl = 0
             if child.win >= 0 or child.ended:
                 break
-            v = v - d if child.turn == s.turn else d - v
+            if v >= WIN_THRESHOLD or v <= -WIN_THRESHOLD:
+                v = v if child.turn == s.turn else -v
+            else:
+                v = v - d if child.turn == s.turn else d - v
             s = child
         return line
 

@@ -34,13 +34,21 @@ def _position(bpn: str, check: bool = True):
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="brisque-solver", prog_name="brisque")
 def main() -> None:
-    """Analyse Brisque, Briscan and Petite Brisque positions.
+    """Solve and analyse Brisque, Briscan and Petite Brisque positions.
 
-    Positions are written in BPN (see docs/notation.md), one argument in quotes:
+    Positions are written in BPN (see docs/notation.md), one argument in quotes.
+    Values are final deal margins for the player to move (tricks in Petite
+    Brisque); a game-winning event is worth 10000.
 
     \b
-      brisque show "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+      brisque show  "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+      brisque solve "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+      brisque analyse "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
       brisque deal --seed 7 --rules briscan --at 5
+      brisque puzzles positions/*.bpd
+      brisque match pimc:50 greedy --deals 20
+
+    Every query command has --json; "brisque COMMAND --help" tells more.
     """
 
 

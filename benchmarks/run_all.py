@@ -114,7 +114,9 @@ def write_report(machine: str, final: dict, deep: dict, sampling: list, matches:
                   "Every deal is played twice with the seats swapped (`brisque match`, seed 1, two "
                   "workers). Mean margin per deal for the first player with a 95% confidence interval "
                   "from the pair means; a game-winning event counts ±10000 (so a single one moves the "
-                  "mean by 10000 / deals). Records are in `benchmarks/results/`.", "",
+                  "mean by 10000 / deals). Records are in `benchmarks/results/`; with "
+                  "`--reuse-matches` (as for this report) the stored results of an earlier run are "
+                  "shown, since the matches take about 35 minutes.", "",
                   "| game | first | second | deal pairs | mean margin | 95% CI | won | lost | drawn | share won (Wilson 95%) | events first/second |",
                   "|---|---|---|---:|---:|---|---:|---:|---:|---|---|"]
         for s in matches:

@@ -38,11 +38,14 @@ def percentile(xs: list[float], q: float) -> float:
 
 # Enhancements measured on their own: each configuration adds one to the previous.
 CONFIGS = {
-    "plain alpha-beta": dict(merge=False, forced=False, mtdf=False, etc=False),
-    "+ forced declarations": dict(merge=False, forced=True, mtdf=False, etc=False),
-    "+ equivalent cards": dict(merge=True, forced=True, mtdf=False, etc=False),
-    "+ MTD(f) from a guess": dict(merge=True, forced=True, mtdf=True, etc=False),
-    "+ enhanced transposition cutoffs": dict(merge=True, forced=True, mtdf=True, etc=True),
+    "plain alpha-beta": dict(merge=False, forced=False, mtdf=False, etc=False, ordering=False),
+    "+ forced declarations": dict(merge=False, forced=True, mtdf=False, etc=False, ordering=False),
+    "+ equivalent cards": dict(merge=True, forced=True, mtdf=False, etc=False, ordering=False),
+    "+ MTD(f) from a guess": dict(merge=True, forced=True, mtdf=True, etc=False, ordering=False),
+    "+ enhanced transposition cutoffs": dict(merge=True, forced=True, mtdf=True, etc=True,
+                                             ordering=False),
+    "+ talon ordering: cheap leads, killer moves": dict(merge=True, forced=True, mtdf=True,
+                                                        etc=True, ordering=True),
 }
 
 

@@ -107,6 +107,8 @@ ctypedef struct Ctx:
     int force_free              # dominant declarations are forced inside the search
     int use_mtdf                # exact roots of the talon phase by MTD(f) from a guess
     int etc                     # enhanced transposition cutoffs at followers' nodes
+    int killers[34][2]          # per number of cards played: two recent cutoff moves
+    int talon_ordering          # talon phase: cheap leads first and killer moves
     # table
     Entry* table
     uint64_t table_mask
@@ -273,9 +275,13 @@ cdef int gen_moves(Ctx* c, State* s, int* moves, int prune) noexcept nogil:
         playable = hand
         if prune and c.merge_equal:
             playable = merge_equivalent(c, s, playable)
-        # leads: high cards of plain suits first, then the rest from the top
-        n = add_highest_first(moves, n, playable & ~suit_bits(c.trump))
-        n = add_highest_first(moves, n, playable & suit_bits(c.trump))
+        if final_phase(c, s) or not c.draws or not c.talon_ordering:
+            # leads: high cards of plain suits first, then the rest from the top
+            n = add_highest_first(moves, n, playable & ~suit_bits(c.trump))
+            n = add_highest_first(moves, n, playable & suit_bits(c.trump))
+        else:
+            # talon phase: cheap leads first (plain low cards, trumps last)
+            n = add_cheapest_first(moves, n, playable, c.trump)
     return n
 
 
@@ -572,6 +578,24 @@ cdef inline int out_of_budget(Ctx* c) noexcept nogil:
     return c.aborted
 
 
+cdef inline void promote_killers(Ctx* c, State* s, int* moves, int n) noexcept nogil:
+    """Move this ply's killer moves (recent cutoffs) to the front, keeping the rest in order."""
+    cdef int ply = __builtin_popcount(s.out) + (1 if s.trick >= 0 else 0)
+    cdef int k, i, j, m, front = 0
+    while front < n and moves[front] >= 32:
+        front += 1          # declarations and the exchange stay first
+    for k in range(1, -1, -1):
+        m = c.killers[ply][k]
+        for i in range(front, n):
+            if moves[i] == m:
+                j = i
+                while j > front:
+                    moves[j] = moves[j - 1]
+                    j -= 1
+                moves[front] = m
+                break
+
+
 cdef int etc_cutoff(Ctx* c, State* s, int* moves, int n, int beta) noexcept nogil:
     """Enhanced transposition cutoff at a follower's node: if the table already proves that
     one of the replies (each ends the trick) reaches beta, return that bound, else -INF."""
@@ -603,7 +627,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     discard the result."""
     cdef int moves[MAXMOVES]
     cdef int n, i, j, v, d, best = -INF, best_move = -1, tmp, me = s.turn, alpha0
-    cdef int rem = EXACT_DEPTH, usable = 0
+    cdef int rem = EXACT_DEPTH, usable = 0, ply
     cdef uint64_t k1 = 0, k2 = 0, taint0
     cdef Entry* e = NULL
     cdef int hit = 0
@@ -645,6 +669,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         v = etc_cutoff(c, s, moves, n, beta)
         if v > -INF:
             return v
+    if c.talon_ordering and c.draws and s.turnup >= 0 and n > 2:
+        promote_killers(c, s, moves, n)
     if hit and e.move >= 0:
         for i in range(1, n):
             if moves[i] == e.move:
@@ -674,6 +700,11 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
+                    if moves[i] < 32 and c.draws and s.turnup >= 0:
+                        ply = __builtin_popcount(s.out) + (1 if s.trick >= 0 else 0)
+                        if c.killers[ply][0] != moves[i]:
+                            c.killers[ply][1] = c.killers[ply][0]
+                            c.killers[ply][0] = moves[i]
                     break
     if e != NULL:
         d = EXACT_DEPTH if c.taint == taint0 else rem
@@ -815,6 +846,7 @@ cdef class Engine:
         self.c.force_free = 1
         self.c.use_mtdf = 1
         self.c.etc = 1
+        self.c.talon_ordering = 1
         self.meld_points_by_trump = meld_points_by_trump
         self.c.table_mask = 0
         self.c.table = <Entry*> calloc((<uint64_t>1) << table_bits, sizeof(Entry))
@@ -822,6 +854,7 @@ cdef class Engine:
             raise MemoryError(f"cannot allocate a table of 2**{table_bits} entries")
         self.c.table_mask = ((<uint64_t>1) << table_bits) - 1
         self.c.nodes = 0
+        memset(self.c.killers, 0xFF, sizeof(self.c.killers))
         self.c.node_limit = 0
         self.c.deadline = 0
         self.c.aborted = 0
@@ -843,7 +876,7 @@ cdef class Engine:
         self.c.depth_limit = depth
         self.c.aborted = 0
 
-    def set_features(self, merge=None, forced=None, mtdf=None, etc=None):
+    def set_features(self, merge=None, forced=None, mtdf=None, etc=None, ordering=None):
         """Turn search enhancements on or off (for measuring each on its own); results
         stay exact either way.  Call :meth:`clear` after changing them."""
         if merge is not None:
@@ -854,6 +887,8 @@ cdef class Engine:
             self.c.use_mtdf = 1 if mtdf else 0
         if etc is not None:
             self.c.etc = 1 if etc else 0
+        if ordering is not None:
+            self.c.talon_ordering = 1 if ordering else 0
 
     def clear_limits(self):
         self.c.node_limit = 0
@@ -894,6 +929,7 @@ cdef class Engine:
     def clear(self):
         """Empty the transposition table."""
         memset(self.c.table, 0, (self.c.table_mask + 1) * sizeof(Entry))
+        memset(self.c.killers, 0xFF, sizeof(self.c.killers))     # -1: no killer yet
 
     @property
     def nodes(self):

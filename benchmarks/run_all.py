@@ -89,7 +89,7 @@ def write_report(machine: str, final: dict, deep: dict, sampling: list, matches:
               f"adds one enhancement to the one above, measured side by side in the same run "
               f"(`benchmarks/bench_deep.py`).", "", "![deep search](benchmarks/deep.png)", "",
               "Plot: median milliseconds by k (log scale), one line per configuration: "
-              + ", ".join(f"{name} (rgb{COLORS[i]})" for i, name in enumerate(deep["configs"])), ""]
+              + ", ".join(f"{name} (rgb{COLORS[i % len(COLORS)]})" for i, name in enumerate(deep["configs"])), ""]
     for name, rows in deep["configs"].items():
         lines += [f"**{name}**", "", "| k | median ms | p90 ms | median nodes | p90 nodes | capped |",
                   "|---:|---:|---:|---:|---:|---:|"]
@@ -147,6 +147,10 @@ def main() -> None:
                for rows in deep["configs"].values()], os.path.join(HERE, "deep.png"), logy=True)
     sampling = bench_sampling.run(2 if a.quick else 5, 50 if a.quick else 200)
     matches = [] if a.skip_matches else run_matches(4 if a.quick else a.match_deals, a.reuse_matches)
+    os.makedirs(RESULTS, exist_ok=True)
+    with open(os.path.join(RESULTS, "last-run.json"), "w") as f:   # the report can be rebuilt
+        json.dump({"final": final, "deep": deep, "sampling": sampling, "matches": matches,
+                   "cap": a.cap}, f)
     text = write_report(final["machine"], final, deep, sampling, matches, a.cap)
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
         f.write(text + "\n")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from solver.moves import Move, move
 from solver.position import SEATS, WIN_VALUE, Position, PositionError
-from solver.search import Analysis, Limit, MoveValue, Solver, solve
+from solver.search import Limit, Solver, lookup_move_value, solve
 from solver.worlds import all_worlds, sample_worlds, world_count
 
 WORLD_TABLE_BITS = 16       # small enough to clear for every world (results then never
@@ -59,12 +59,8 @@ class SampledAnalysis:
     win: str | None = None
 
     def move_value(self, m) -> float:
-        from solver.moves import parse_move
-        target = parse_move(m) if isinstance(m, str) else m
-        for mv in self.moves:
-            if mv.move == target:
-                return mv.value
-        raise KeyError(f"{m} is not a legal move here")
+        """The mean value of one move (a Move or move string)."""
+        return lookup_move_value(self.moves, m)
 
     def to_dict(self) -> dict:
         return {"bpn": self.bpn, "turn": self.turn, "method": self.method,

@@ -58,6 +58,15 @@ class MoveValue:
         return d
 
 
+def lookup_move_value(moves, m):
+    """The value of move ``m`` (a Move or move string) among analysed ``moves``."""
+    target = parse_move(m) if isinstance(m, str) else m
+    for mv in moves:
+        if mv.move == target:
+            return mv.value
+    raise KeyError(f"{m} is not a legal move here")
+
+
 @dataclass
 class Analysis:
     """The answer of an exact solve, from the point of view of the player to move."""
@@ -78,11 +87,7 @@ class Analysis:
 
     def move_value(self, m) -> int:
         """The value of one move (a Move or move string)."""
-        target = parse_move(m) if isinstance(m, str) else m
-        for mv in self.moves:
-            if mv.move == target:
-                return mv.value
-        raise KeyError(f"{m} is not a legal move here")
+        return lookup_move_value(self.moves, m)
 
     def to_dict(self) -> dict:
         """The JSON answer of NOTATION.md (with ``exact``, bounds and depth when bounded)."""

@@ -1,9 +1,9 @@
 """Position: the complete state of a deal, its legal moves, push/pop, views and BPN.
 
 >>> p = Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
->>> [str(m) for m in p.legal_moves()][:3]
-['7S', '+mD', 'KD']
->>> p.push(parse_move("KD")); p.bpn()
+>>> [str(m) for m in p.legal_moves()]
+['7S', '9D', 'QD', 'KD', '7C', 'AC', '+mD']
+>>> p.push("KD"); p.bpn()
 'brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35'
 """
 from __future__ import annotations

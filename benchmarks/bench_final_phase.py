@@ -16,7 +16,7 @@ import json
 import platform
 import time
 
-from solver.game import random_position
+from bench_deep import positions_with_talon_left
 from solver.reference import reference_values
 from solver.rules import Rules
 from solver.search import Solver, engine_state
@@ -24,14 +24,7 @@ from solver.search import Solver, engine_state
 
 def start_of_final_phase(count: int, rules: Rules) -> list:
     """``count`` positions at the first lead of the final phase, seeds 0, 1, 2, ..."""
-    out, seed = [], 0
-    first = rules.talon_tricks + 1
-    while len(out) < count:
-        p = random_position(seed, rules, first)
-        seed += 1
-        if not p.is_over() and p.trick_number == first and p.trick < 0 and not p.in_window:
-            out.append(p)
-    return out
+    return positions_with_talon_left(0, count, rules)
 
 
 def machine() -> str:

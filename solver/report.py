@@ -45,13 +45,18 @@ def pv_by_trick(start: Position, line: list[Move]) -> list[str]:
     return rows
 
 
+def _header(a, p: Position, note: str) -> tuple[list[str], str]:
+    """The first report line (game, trick, who moves, score) and the unit of the values."""
+    r = p.rules
+    unit = "tricks" if r.objective == "tricks" else "points"
+    return [f"{GAME_NAMES[r.game]}, trick {min(p.trick_number, r.tricks_per_deal)}, "
+            f"{a.turn} to move, score {p.score[0]}:{p.score[1]}{note}"], unit
+
+
 def format_analysis(a, position: Position | None = None) -> str:
     """Every move with its value, best first, and the principal variation trick by trick."""
     p = position or Position(a.bpn)
-    r = p.rules
-    unit = "tricks" if r.objective == "tricks" else "points"
-    lines = [f"{GAME_NAMES[r.game]}, trick {min(p.trick_number, r.tricks_per_deal)}, "
-             f"{a.turn} to move, score {p.score[0]}:{p.score[1]}"]
+    lines, unit = _header(a, p, "")
     win = f", {a.win} wins the game" if a.win else ""
     if a.exact:
         lines.append(f"Value for {a.turn}: {_signed(a.value)} ({a.method}{win})")
@@ -76,10 +81,7 @@ def format_analysis(a, position: Position | None = None) -> str:
 def format_sampled(a, position: Position | None = None) -> str:
     """A sampled analysis: every move's mean value and standard error, best first."""
     p = position or Position(a.bpn)
-    r = p.rules
-    unit = "tricks" if r.objective == "tricks" else "points"
-    lines = [f"{GAME_NAMES[r.game]}, trick {min(p.trick_number, r.tricks_per_deal)}, "
-             f"{a.turn} to move, score {p.score[0]}:{p.score[1]} (hidden cards)"]
+    lines, unit = _header(a, p, " (hidden cards)")
     how = "all" if a.enumerated else "sampled"
     lines.append(f"Expected value for {a.turn}: {a.value:+.2f} +- {a.stderr:.2f} "
                  f"({a.worlds} worlds, {how}, seed {a.seed}, each solved {a.world_method})")

@@ -1,0 +1,121 @@
+"""Every search enhancement keeps the engine exact.
+
+Each enhancement can be switched off (``Engine.set_features``); values and every move's
+value with all of them on must equal those with all of them off (plain alpha-beta with a
+table), on seeded positions of every game: talon phase with a few talon tricks left, the
+last pickup, the final phase, tricks in progress, and stacked kings and queens (the cheap
+value bounds must allow for a declaration that ends the deal).
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver import Rules
+from solver.game import random_position
+from solver.generate import mixed_final_phase, random_final_phase
+from solver.search import Solver, engine_state
+
+ALL_OFF = dict(merge=False, forced=False, mtdf=False, etc=False, ordering=False, bounds=False,
+               small=False)
+ALL_ON = {k: True for k in ALL_OFF}
+
+GAMES = ["brisque", "brisque(quartet_win=deal)", "brisque(objective=tricks)",
+         "brisque(exchange_points=10)", "brisque(final_declarations=no)", "briscan", "petite"]
+
+
+def seeded_positions(game: str, count: int, first_seed: int) -> list:
+    """A mix of talon-phase positions (at most three talon tricks left) and final-phase ones."""
+    rules = Rules.parse(game)
+    rng = random.Random(first_seed)
+    out, seed = [], first_seed
+    while len(out) < count:
+        seed += 1
+        kind = rng.randrange(4)
+        if kind == 0 and rules.draws:
+            trick = rules.talon_tricks + 1 - rng.randint(0, 3)
+            p = random_position(seed, rules, trick)
+            if not p.is_over() and rng.random() < 0.4:
+                p.push(rng.choice(p.legal_moves()))     # a card led, a declaration...
+        elif kind == 1 and rules.draws:
+            p = random_position(seed, rules, rules.talon_tricks + rng.randint(0, 2))
+        elif kind == 2:
+            p = random_final_phase(seed, rules, cards=rng.randint(2, rules.hand_size),
+                                   stack=rng.choice(["quartet", "marriages"]),
+                                   stack_opponent=rng.random() < 0.5)
+        else:
+            p = mixed_final_phase(seed, rules)
+        if not p.is_over():
+            out.append(p)
+    return out
+
+
+def engines(game: str) -> tuple:
+    on = Solver(Rules.parse(game), 16).engine
+    off = Solver(Rules.parse(game), 16).engine
+    on.set_features(**ALL_ON)
+    off.set_features(**ALL_OFF)
+    return on, off
+
+
+def disagreements(game: str, count: int, first_seed: int, every_move: bool) -> list[str]:
+    """Positions where the engine with its enhancements and without disagree.  With
+    every_move, each move's value v is also checked by zero-window tests (reaches v, not
+    v + 1), since the enhancements act differently in narrow windows."""
+    on, off = engines(game)
+    bad = []
+    for p in seeded_positions(game, count, first_seed):
+        results = []
+        for eng in (on, off):
+            eng.clear()
+            eng.load(engine_state(p))
+            results.append(sorted(eng.move_values()) if every_move else eng.value())
+        if results[0] != results[1]:
+            bad.append(f"{p.bpn()}: with enhancements {results[0]}, without {results[1]}")
+        elif every_move:
+            for move, v in results[1]:
+                if not on.reaches(move, v) or on.reaches(move, v + 1):
+                    bad.append(f"{p.bpn()}: move {move} is worth {v}, zero-window tests disagree")
+    return bad
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_values_do_not_depend_on_the_enhancements(game):
+    bad = disagreements(game, 150, 1000, every_move=False)
+    assert not bad, f"{len(bad)} of 150 disagree:\n" + "\n".join(bad[:5])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_move_values_do_not_depend_on_the_enhancements(game):
+    bad = disagreements(game, 200, 5000, every_move=True)
+    assert not bad, f"{len(bad)} disagreements in 200 positions:\n" + "\n".join(bad[:5])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_values_do_not_depend_on_the_enhancements_many(game):
+    bad = disagreements(game, 1000, 100_000, every_move=False)
+    assert not bad, f"{len(bad)} of 1000 disagree:\n" + "\n".join(bad[:5])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_every_move_values_do_not_depend_on_the_enhancements_many(game):
+    bad = disagreements(game, 400, 200_000, every_move=True)
+    assert not bad, f"{len(bad)} disagreements in 400 positions:\n" + "\n".join(bad[:5])
+
+
+def test_the_mix_covers_every_phase():
+    ps = seeded_positions("brisque", 150, 1000)
+    assert sum(p.turnup >= 0 and not p.in_window for p in ps) >= 20
+    assert sum(p.trick >= 0 for p in ps) >= 10
+    assert sum(p.turnup < 0 for p in ps) >= 50
+    # the last pickup (exchange or pass) is rarer: the slow set has some
+    assert sum(p.in_window for p in seeded_positions("brisque", 1000, 100_000)) >= 5
+
+
+def test_unknown_feature_is_an_error():
+    on, _ = engines("brisque")
+    with pytest.raises(TypeError):
+        on.set_features(history=True)

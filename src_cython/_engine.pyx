@@ -9,7 +9,7 @@ transposition table stores lower and upper bounds of that future value at the
 start of turns (no trick in progress), so that positions reached with other
 scores share entries.  ``solver.search`` is the public face of this module.
 """
-from libc.stdint cimport uint32_t, uint64_t, int32_t, int16_t
+from libc.stdint cimport uint32_t, uint64_t, int32_t, int16_t, int8_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
@@ -53,8 +53,11 @@ cdef enum:
     INF = 1000000
     MAXMOVES = 96
     EXACT_DEPTH = 1000
-    SMALL_ENDGAME = 4       # plain card play of at most this many cards each: plain_play
+    SMALL_ENDGAME = 6       # plain card play of at most this many cards each: plain_play
     FINAL_TABLE_BITS = 16   # the final phase's own table: 2 MB, stays in the cache
+    PLAIN_TABLE_BITS = 16   # 1 MB
+    PLAIN_TABLE_MIN = 4     # plain_play keeps a table from this many cards each
+    ETC_MIN_TALON = 4       # enhanced transposition cutoffs only this far from the talon's end
     # meld kinds, as in solver/melds.py
     K_MARRIAGE = 0
     K_QUARTET = 1
@@ -114,6 +117,14 @@ ctypedef struct Entry:
     int16_t depth     # EXACT_DEPTH, or the tricks to the horizon of a depth-limited search
 
 
+ctypedef struct PlainEntry:
+    uint64_t key      # the leader's hand, and the follower's in the high half
+    int16_t lo
+    int16_t hi
+    int8_t trump      # trump suit + 1, 0: empty
+    int8_t card       # the best card to lead
+
+
 ctypedef struct Ctx:
     # rules
     int game
@@ -157,6 +168,8 @@ ctypedef struct Ctx:
     uint64_t table_mask
     Entry* ftable
     uint64_t ftable_mask
+    PlainEntry* ptable          # plain card play (plain_play) of PLAIN_TABLE_MIN cards or more
+    uint64_t ptable_mask
     uint64_t nodes
     # limits
     uint64_t node_limit     # 0: none
@@ -595,8 +608,10 @@ cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int alpha, int beta)
     play to the end of the deal (see plain_ok): a small search on two masks, with no
     table, for the last few tricks, where the general search spends most of its nodes."""
     cdef uint32_t legal, la
-    cdef int a, b, g, v, best = -INF, worst, total
+    cdef int a, b, g, v, best = -INF, worst, total, alpha0, best_card = -1, first = -1
     cdef int forced = c.draws or c.forced_start    # following is obligatory (final phase)
+    cdef uint64_t key = 0
+    cdef PlainEntry* e = NULL
     c.nodes += 1
     if (lead & (lead - 1)) == 0:
         a = __builtin_ctz(lead)
@@ -605,10 +620,30 @@ cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int alpha, int beta)
         if not c.tricks_obj:
             g += c.last_bonus
         return g if trick_to_leader(c, a, b) else -g
+    if __builtin_popcount(lead) >= PLAIN_TABLE_MIN:
+        key = (<uint64_t>lead) | ((<uint64_t>follow) << 32)
+        e = &c.ptable[mix64(key ^ (<uint64_t>c.trump << 61)) & c.ptable_mask]
+        if e.key == key and e.trump == c.trump + 1:
+            if e.lo >= beta:
+                return e.lo
+            if e.hi <= alpha:
+                return e.hi
+            if e.lo > alpha:
+                alpha = e.lo
+            if e.hi < beta:
+                beta = e.hi
+            first = e.card
+    alpha0 = alpha
     la = lead
-    while la:
-        a = __builtin_ctz(la)
-        la &= la - 1
+    if first >= 0:
+        la &= ~((<uint32_t>1) << first)
+    while la or first >= 0:
+        if first >= 0:
+            a = first          # the table's best card first
+            first = -1
+        else:
+            a = __builtin_ctz(la)
+            la &= la - 1
         legal = follow_cards(follow, a, c.trump, c.must_beat) if forced else follow
         worst = INF
         while legal:
@@ -627,10 +662,27 @@ cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int alpha, int beta)
                     break
         if worst > best:
             best = worst
+            best_card = a
             if best > alpha:
                 alpha = best
                 if alpha >= beta:
                     break
+    if e != NULL:
+        if not (e.key == key and e.trump == c.trump + 1):
+            e.key = key
+            e.trump = c.trump + 1
+            e.lo = -32000
+            e.hi = 32000
+        if best >= beta:
+            if best > e.lo:
+                e.lo = best
+        elif best <= alpha0:
+            if best < e.hi:
+                e.hi = best
+        else:
+            e.lo = best
+            e.hi = best
+        e.card = best_card
     return best
 
 
@@ -880,7 +932,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     alpha0 = alpha
     taint0 = c.taint
     n = gen_moves(c, s, moves, 1)
-    if s.trick >= 0 and n > 1 and c.etc and c.depth_limit < 0 and c.table != NULL and s.turnup >= 0:
+    if s.trick >= 0 and n > 1 and c.etc and c.depth_limit < 0 and c.table != NULL and s.turnup >= 0 \
+            and c.talon_len - s.talon_idx >= ETC_MIN_TALON:
         v = etc_cutoff(c, s, moves, n, beta)
         if v > -INF:
             return v
@@ -1023,6 +1076,7 @@ cdef class Engine:
     def __cinit__(self):
         self.c.table = NULL
         self.c.ftable = NULL
+        self.c.ptable = NULL
 
     def __init__(self, dict rules, list meld_cards, list meld_kinds, list meld_points_by_trump,
                  list meld_allowed, int table_bits=20):
@@ -1075,7 +1129,10 @@ cdef class Engine:
         fbits = min(bits, FINAL_TABLE_BITS)
         self.c.table = <Entry*> brisque_table_alloc(((<uint64_t>1) << bits) * sizeof(Entry))
         self.c.ftable = <Entry*> brisque_table_alloc(((<uint64_t>1) << fbits) * sizeof(Entry))
-        if self.c.table == NULL or self.c.ftable == NULL:
+        self.c.ptable = <PlainEntry*> brisque_table_alloc(((<uint64_t>1) << PLAIN_TABLE_BITS)
+                                                          * sizeof(PlainEntry))
+        self.c.ptable_mask = ((<uint64_t>1) << PLAIN_TABLE_BITS) - 1
+        if self.c.table == NULL or self.c.ftable == NULL or self.c.ptable == NULL:
             raise MemoryError(f"cannot allocate a table of 2**{table_bits} entries")
         self.c.table_mask = ((<uint64_t>1) << (bits - 1)) - 1
         self.c.ftable_mask = ((<uint64_t>1) << (fbits - 1)) - 1
@@ -1095,6 +1152,9 @@ cdef class Engine:
         if self.c.ftable != NULL:
             free(self.c.ftable)
             self.c.ftable = NULL
+        if self.c.ptable != NULL:
+            free(self.c.ptable)
+            self.c.ptable = NULL
 
     def set_limits(self, nodes=0, double seconds=0.0, int depth=-1):
         """Budget for the next searches: at most ``nodes`` more nodes and ``seconds`` of CPU
@@ -1164,6 +1224,7 @@ cdef class Engine:
         """Empty the transposition table."""
         memset(self.c.table, 0, (self.c.table_mask + 1) * 2 * sizeof(Entry))
         memset(self.c.ftable, 0, (self.c.ftable_mask + 1) * 2 * sizeof(Entry))
+        memset(self.c.ptable, 0, (self.c.ptable_mask + 1) * sizeof(PlainEntry))
         memset(self.c.killers, 0xFF, sizeof(self.c.killers))     # -1: no killer yet
 
     @property

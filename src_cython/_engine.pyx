@@ -121,7 +121,7 @@ ctypedef struct PlainEntry:
     uint64_t key      # the leader's hand, and the follower's in the high half
     int16_t lo
     int16_t hi
-    int8_t trump      # trump suit + 1, 0: empty
+    int8_t tag        # trump suit + 1 (0: empty), and the marriages still open << 3
     int8_t card       # the best card to lead
 
 
@@ -590,29 +590,55 @@ cdef inline int last_trick(Ctx* c, State* s) noexcept nogil:
     return -d
 
 
-cdef inline int plain_ok(Ctx* c, State* s) noexcept nogil:
-    """Whether the rest of the deal is card play only, so that plain_play can finish it:
-    no talon, no declaration possible (in Brisque no king and queen of a suit in one hand,
-    no four of a kind), no Briscan bonuses, and at most SMALL_ENDGAME cards each."""
+cdef inline int plain_marriages(Ctx* c, State* s) noexcept nogil:
+    """Whether plain_play can finish the deal from s: -1 if not, else the suits of the
+    marriages that may still be declared.  Plain play: no talon, at most SMALL_ENDGAME
+    cards each, no Briscan bonuses, no four kings or queens in one hand; marriages only
+    where declaring is forced (it never hurts, and several may be made at one turn)."""
+    cdef uint32_t pairs = 0, h
+    cdef int p, suit
     if s.trick >= 0 or c.game == G_BRISCAN or c.talon_len > s.talon_idx or s.turnup >= 0:
-        return 0
+        return -1
     if __builtin_popcount(s.hand[s.turn]) > SMALL_ENDGAME:
+        return -1
+    if c.game != G_BRISQUE:
         return 0
-    if c.game == G_BRISQUE and (meld_possible(c, s.hand[0]) or meld_possible(c, s.hand[1])):
-        return 0
-    return 1
+    for p in range(2):
+        h = s.hand[p]
+        if ((h >> 5) & 0x01010101u) == 0x01010101u or ((h >> 4) & 0x01010101u) == 0x01010101u:
+            return -1
+        pairs |= (h >> 5) & (h >> 4) & 0x01010101u     # king and queen of a suit
+    if pairs == 0 or not c.final_decl or c.tricks_obj:
+        return 0     # (under the tricks objective a marriage scores nothing)
+    if c.one_decl or not c.force_free:
+        return -1
+    for suit in range(4):
+        if meld_declared(s, 0, suit) or meld_declared(s, 1, suit):
+            pairs &= ~((<uint32_t>1) << (suit * 8))     # declared already
+    # one bit per suit
+    return <int>((pairs & 1) | ((pairs >> 7) & 2) | ((pairs >> 14) & 4) | ((pairs >> 21) & 8))
 
 
-cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int alpha, int beta) noexcept nogil:
+cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int marr, int alpha,
+                    int beta) noexcept nogil:
     """Fail-soft alpha-beta value, for the player on lead holding ``lead``, of plain card
-    play to the end of the deal (see plain_ok): a small search on two masks, with no
-    table, for the last few tricks, where the general search spends most of its nodes."""
+    play to the end of the deal (see plain_marriages): a small search on two masks, where
+    the general search would spend most of its nodes.  ``marr``: suits (bits 0-3) whose
+    marriage may still be declared; the leader declares his at once."""
     cdef uint32_t legal, la
     cdef int a, b, g, v, best = -INF, worst, total, alpha0, best_card = -1, first = -1
     cdef int forced = c.draws or c.forced_start    # following is obligatory (final phase)
+    cdef int decl = 0, suit, tag
     cdef uint64_t key = 0
     cdef PlainEntry* e = NULL
     c.nodes += 1
+    if marr:
+        for suit in range(4):
+            if (marr >> suit) & 1 and ((lead >> (suit * 8 + 4)) & 3) == 3:
+                decl += c.meld_pts[suit]
+                marr &= ~(1 << suit)
+        if decl:
+            return decl + plain_play(c, lead, follow, marr, alpha - decl, beta - decl)
     if (lead & (lead - 1)) == 0:
         a = __builtin_ctz(lead)
         b = __builtin_ctz(follow)
@@ -622,8 +648,9 @@ cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int alpha, int beta)
         return g if trick_to_leader(c, a, b) else -g
     if __builtin_popcount(lead) >= PLAIN_TABLE_MIN:
         key = (<uint64_t>lead) | ((<uint64_t>follow) << 32)
-        e = &c.ptable[mix64(key ^ (<uint64_t>c.trump << 61)) & c.ptable_mask]
-        if e.key == key and e.trump == c.trump + 1:
+        tag = (c.trump + 1) | (marr << 3)
+        e = &c.ptable[mix64(key ^ (<uint64_t>tag << 57)) & c.ptable_mask]
+        if e.key == key and e.tag == tag:
             if e.lo >= beta:
                 return e.lo
             if e.hi <= alpha:
@@ -652,10 +679,10 @@ cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int alpha, int beta)
             g = card_gain(c, a, b)
             if trick_to_leader(c, a, b):
                 v = g + plain_play(c, lead & ~((<uint32_t>1) << a), follow & ~((<uint32_t>1) << b),
-                                   alpha - g, beta - g)
+                                   marr, alpha - g, beta - g)
             else:
                 v = -g - plain_play(c, follow & ~((<uint32_t>1) << b), lead & ~((<uint32_t>1) << a),
-                                    -beta - g, -alpha - g)
+                                    marr, -beta - g, -alpha - g)
             if v < worst:
                 worst = v
                 if worst <= alpha:
@@ -668,9 +695,9 @@ cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int alpha, int beta)
                 if alpha >= beta:
                     break
     if e != NULL:
-        if not (e.key == key and e.trump == c.trump + 1):
+        if not (e.key == key and e.tag == tag):
             e.key = key
-            e.trump = c.trump + 1
+            e.tag = tag
             e.lo = -32000
             e.hi = 32000
         if best >= beta:
@@ -906,8 +933,10 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         v = bound_cutoff(c, s, alpha, beta)
         if v > -INF:
             return v
-    if s.trick < 0 and c.small_endgame and plain_ok(c, s):
-        return plain_play(c, s.hand[me], s.hand[1 - me], alpha, beta)
+    if s.trick < 0 and c.small_endgame:
+        i = plain_marriages(c, s)
+        if i >= 0:
+            return plain_play(c, s.hand[me], s.hand[1 - me], i, alpha, beta)
     if s.trick < 0 and c.table != NULL and __builtin_popcount(s.hand[0] | s.hand[1]) > 2:
         make_key(c, s, &k1, &k2)
         b = bucket_of(c, s, k1, k2)

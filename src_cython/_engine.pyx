@@ -640,12 +640,9 @@ cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int marr, int alpha,
         if decl:
             return decl + plain_play(c, lead, follow, marr, alpha - decl, beta - decl)
     if (lead & (lead - 1)) == 0:
-        a = __builtin_ctz(lead)
-        b = __builtin_ctz(follow)
-        g = card_gain(c, a, b)
-        if not c.tricks_obj:
-            g += c.last_bonus
-        return g if trick_to_leader(c, a, b) else -g
+        return last_two_cards(c, __builtin_ctz(lead), __builtin_ctz(follow))
+    if __builtin_popcount(lead) == 2:
+        return last_two_tricks(c, lead, follow, forced)
     if __builtin_popcount(lead) >= PLAIN_TABLE_MIN:
         key = (<uint64_t>lead) | ((<uint64_t>follow) << 32)
         tag = (c.trump + 1) | (marr << 3)
@@ -710,6 +707,40 @@ cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int marr, int alpha,
             e.lo = best
             e.hi = best
         e.card = best_card
+    return best
+
+
+cdef inline int last_two_cards(Ctx* c, int a, int b) noexcept nogil:
+    """The last trick's value for the player leading a against b."""
+    cdef int g = card_gain(c, a, b)
+    if not c.tricks_obj:
+        g += c.last_bonus
+    return g if trick_to_leader(c, a, b) else -g
+
+
+cdef int last_two_tricks(Ctx* c, uint32_t lead, uint32_t follow, int forced) noexcept nogil:
+    """Exact value of the last two tricks of plain play for the player on lead (at most
+    two leads times two replies, so no window is needed)."""
+    cdef int a, b, a2, b2, g, v, worst, best = -INF, i, j
+    cdef uint32_t legal
+    for i in range(2):
+        a = __builtin_ctz(lead) if i == 0 else 31 - __builtin_clz(lead)
+        a2 = 31 - __builtin_clz(lead) if i == 0 else __builtin_ctz(lead)
+        legal = follow_cards(follow, a, c.trump, c.must_beat) if forced else follow
+        worst = INF
+        while legal:
+            b = __builtin_ctz(legal)
+            legal &= legal - 1
+            b2 = __builtin_ctz(follow & ~((<uint32_t>1) << b))
+            g = card_gain(c, a, b)
+            if trick_to_leader(c, a, b):
+                v = g + last_two_cards(c, a2, b2)
+            else:
+                v = -g - last_two_cards(c, b2, a2)
+            if v < worst:
+                worst = v
+        if worst > best:
+            best = worst
     return best
 
 

@@ -9,7 +9,7 @@ transposition table stores lower and upper bounds of that future value at the
 start of turns (no trick in progress), so that positions reached with other
 scores share entries.  ``solver.search`` is the public face of this module.
 """
-from libc.stdint cimport uint32_t, uint64_t, int32_t, int16_t, int8_t
+from libc.stdint cimport uint32_t, uint64_t, int32_t, int16_t, int8_t, uint16_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
@@ -55,8 +55,8 @@ cdef enum:
     EXACT_DEPTH = 1000
     SMALL_ENDGAME = 6       # plain card play of at most this many cards each: plain_play
     FINAL_TABLE_BITS = 16   # the final phase's own table: 2 MB, stays in the cache
-    PLAIN_TABLE_BITS = 16   # 1 MB
-    PLAIN_TABLE_MIN = 4     # plain_play keeps a table from this many cards each
+    PLAIN_TABLE_BITS = 17   # 2 MB
+    PLAIN_TABLE_MIN = 3     # plain_play keeps a table from this many cards each
     ETC_MIN_TALON = 4       # enhanced transposition cutoffs only this far from the talon's end
     # meld kinds, as in solver/melds.py
     K_MARRIAGE = 0
@@ -112,8 +112,9 @@ ctypedef struct Entry:
     uint64_t k2
     int32_t lo
     int32_t hi
-    int32_t move
-    int16_t used
+    int16_t move
+    uint16_t gen      # the table's generation when stored: older entries count as empty
+    int16_t used      # the entry's weight (see weight)
     int16_t depth     # EXACT_DEPTH, or the tricks to the horizon of a depth-limited search
 
 
@@ -121,8 +122,9 @@ ctypedef struct PlainEntry:
     uint64_t key      # the leader's hand, and the follower's in the high half
     int16_t lo
     int16_t hi
-    int8_t tag        # trump suit + 1 (0: empty), and the marriages still open << 3
+    int8_t tag        # trump suit + 1, and the marriages still open << 3
     int8_t card       # the best card to lead
+    uint16_t gen      # as in Entry
 
 
 ctypedef struct Ctx:
@@ -170,6 +172,7 @@ ctypedef struct Ctx:
     uint64_t ftable_mask
     PlainEntry* ptable          # plain card play (plain_play) of PLAIN_TABLE_MIN cards or more
     uint64_t ptable_mask
+    uint16_t gen                # entries of other generations are empty: clearing is O(1)
     uint64_t nodes
     # limits
     uint64_t node_limit     # 0: none
@@ -647,7 +650,7 @@ cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int marr, int alpha,
         key = (<uint64_t>lead) | ((<uint64_t>follow) << 32)
         tag = (c.trump + 1) | (marr << 3)
         e = &c.ptable[mix64(key ^ (<uint64_t>tag << 57)) & c.ptable_mask]
-        if e.key == key and e.tag == tag:
+        if e.key == key and e.tag == tag and e.gen == c.gen:
             if e.lo >= beta:
                 return e.lo
             if e.hi <= alpha:
@@ -692,9 +695,10 @@ cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int marr, int alpha,
                 if alpha >= beta:
                     break
     if e != NULL:
-        if not (e.key == key and e.tag == tag):
+        if not (e.key == key and e.tag == tag and e.gen == c.gen):
             e.key = key
             e.tag = tag
+            e.gen = c.gen
             e.lo = -32000
             e.hi = 32000
         if best >= beta:
@@ -891,10 +895,10 @@ cdef inline Entry* bucket_of(Ctx* c, State* s, uint64_t k1, uint64_t k2) noexcep
     return &c.table[(h & c.table_mask) * 2]
 
 
-cdef inline Entry* find(Entry* b, uint64_t k1, uint64_t k2) noexcept nogil:
-    if b[0].used and b[0].k1 == k1 and b[0].k2 == k2:
+cdef inline Entry* find(Ctx* c, Entry* b, uint64_t k1, uint64_t k2) noexcept nogil:
+    if b[0].gen == c.gen and b[0].k1 == k1 and b[0].k2 == k2:
         return b
-    if b[1].used and b[1].k1 == k1 and b[1].k2 == k2:
+    if b[1].gen == c.gen and b[1].k1 == k1 and b[1].k2 == k2:
         return b + 1
     return NULL
 
@@ -904,9 +908,11 @@ cdef inline int weight(Ctx* c, State* s) noexcept nogil:
     return __builtin_popcount(s.hand[0] | s.hand[1]) + c.talon_len - s.talon_idx + 1
 
 
-cdef inline Entry* victim(Entry* b, int w) noexcept nogil:
+cdef inline Entry* victim(Ctx* c, Entry* b, int w) noexcept nogil:
     """The slot a new entry of weight w goes to: the first slot keeps the heavier entry,
     the second the most recent one (the first's old entry moves there when displaced)."""
+    if b[0].gen != c.gen:
+        return b
     if w >= b[0].used:
         b[1] = b[0]
         return b
@@ -928,7 +934,7 @@ cdef int etc_cutoff(Ctx* c, State* s, int* moves, int n, int beta) noexcept nogi
         if __builtin_popcount(child.hand[0] | child.hand[1]) <= 2:
             continue
         make_key(c, &child, &k1, &k2)
-        e = find(bucket_of(c, &child, k1, k2), k1, k2)
+        e = find(c, bucket_of(c, &child, k1, k2), k1, k2)
         if e == NULL or e.depth != EXACT_DEPTH:
             continue
         lower = same_mover(d, e.lo) if child.turn == me else other_mover(d, e.hi)
@@ -971,7 +977,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     if s.trick < 0 and c.table != NULL and __builtin_popcount(s.hand[0] | s.hand[1]) > 2:
         make_key(c, s, &k1, &k2)
         b = bucket_of(c, s, k1, k2)
-        e = find(b, k1, k2)
+        e = find(c, b, k1, k2)
         if e != NULL:
             hit = 1
             # exact entries serve every search; horizon entries only a search as shallow
@@ -1036,17 +1042,18 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
                     break
     if b != NULL:
         d = EXACT_DEPTH if c.taint == taint0 else rem
-        e = find(b, k1, k2)     # the searches below may have moved or evicted it
+        e = find(c, b, k1, k2)     # the searches below may have moved or evicted it
         if e != NULL and e.depth == EXACT_DEPTH and d != EXACT_DEPTH:
             return best     # never spoil an exact entry with a horizon value
         if e == NULL or e.depth != d:
             if e == NULL:
-                e = victim(b, weight(c, s))
+                e = victim(c, b, weight(c, s))
             e.k1 = k1
             e.k2 = k2
             e.lo = -INF
             e.hi = INF
             e.used = weight(c, s)
+            e.gen = c.gen
             e.depth = d
         if best >= beta:
             if best > e.lo:
@@ -1122,8 +1129,9 @@ cdef int reaches(Ctx* c, State* s, int mv, int v, State* child) noexcept nogil:
 
 
 cdef class Engine:
-    """A solver bound to one set of rules, with a transposition table of 2**table_bits entries
-    (and one of at most 2**16 for the final phase of games with a talon).
+    """A solver bound to one set of rules, with a transposition table of 2**table_bits entries,
+    and two of at most that size for the final phase: the general search's (at most 2**16
+    entries) and plain card play's (at most 2**17).
 
     The table stays warm across :meth:`load` calls (keys hold everything the future
     depends on, trump and talon included); :meth:`clear` empties it.
@@ -1189,14 +1197,16 @@ cdef class Engine:
         fbits = min(bits, FINAL_TABLE_BITS)
         self.c.table = <Entry*> brisque_table_alloc(((<uint64_t>1) << bits) * sizeof(Entry))
         self.c.ftable = <Entry*> brisque_table_alloc(((<uint64_t>1) << fbits) * sizeof(Entry))
-        self.c.ptable = <PlainEntry*> brisque_table_alloc(((<uint64_t>1) << PLAIN_TABLE_BITS)
+        pbits = min(bits, PLAIN_TABLE_BITS)
+        self.c.ptable = <PlainEntry*> brisque_table_alloc(((<uint64_t>1) << pbits)
                                                           * sizeof(PlainEntry))
-        self.c.ptable_mask = ((<uint64_t>1) << PLAIN_TABLE_BITS) - 1
+        self.c.ptable_mask = ((<uint64_t>1) << pbits) - 1
         if self.c.table == NULL or self.c.ftable == NULL or self.c.ptable == NULL:
             raise MemoryError(f"cannot allocate a table of 2**{table_bits} entries")
         self.c.table_mask = ((<uint64_t>1) << (bits - 1)) - 1
         self.c.ftable_mask = ((<uint64_t>1) << (fbits - 1)) - 1
         self.c.nodes = 0
+        self.c.gen = 1      # the tables start zeroed: generation 0 is empty
         memset(self.c.killers, 0xFF, sizeof(self.c.killers))
         self.c.node_limit = 0
         self.c.deadline = 0
@@ -1281,11 +1291,18 @@ cdef class Engine:
         return v
 
     def clear(self):
-        """Empty the transposition table."""
+        """Empty the tables: a new generation, so in constant time (the memory is wiped
+        only once every 65535 clears, when the generation counter wraps)."""
+        self.c.gen += 1
+        if self.c.gen == 0:
+            self._wipe()
+        memset(self.c.killers, 0xFF, sizeof(self.c.killers))     # -1: no killer yet
+
+    cdef void _wipe(self):
         memset(self.c.table, 0, (self.c.table_mask + 1) * 2 * sizeof(Entry))
         memset(self.c.ftable, 0, (self.c.ftable_mask + 1) * 2 * sizeof(Entry))
         memset(self.c.ptable, 0, (self.c.ptable_mask + 1) * sizeof(PlainEntry))
-        memset(self.c.killers, 0xFF, sizeof(self.c.killers))     # -1: no killer yet
+        self.c.gen = 1
 
     @property
     def nodes(self):

@@ -119,3 +119,23 @@ def test_unknown_feature_is_an_error():
     on, _ = engines("brisque")
     with pytest.raises(TypeError):
         on.set_features(history=True)
+
+
+def test_clear_forgets_everything_even_when_the_generation_counter_wraps():
+    # Clearing starts a new table generation instead of wiping memory; after 65535 clears
+    # the counter wraps and the memory is wiped.  A solve after a clear must cost exactly
+    # as many nodes as on a fresh engine: no old entry may be seen.
+    p = random_position(3, Rules.parse("brisque"), 8)      # three talon tricks to go
+    assert p.turnup >= 0 and not p.is_over()
+    fresh = Solver(Rules.parse("brisque"), 16).engine
+    fresh.load(engine_state(p))
+    n0 = fresh.nodes
+    value = fresh.value()
+    cost = fresh.nodes - n0
+    for clears in (1, 65535, 65536, 3):
+        for _ in range(clears):
+            fresh.clear()
+        fresh.load(engine_state(p))
+        n0 = fresh.nodes
+        assert fresh.value() == value
+        assert fresh.nodes - n0 == cost, clears

@@ -12,7 +12,8 @@ import random
 
 import pytest
 
-from solver import Rules
+from conftest import make
+from solver import Position, Rules
 from solver.game import random_position
 from solver.generate import mixed_final_phase, random_final_phase
 from solver.search import Solver, engine_state
@@ -59,6 +60,12 @@ def engines(game: str) -> tuple:
     return on, off
 
 
+def zero_windows_agree(eng, v: int) -> bool:
+    """Fail-soft zero-window searches of the loaded root around its value v: one proves
+    at least v, the other at most v."""
+    return eng.value(v - 1, v) >= v and eng.value(v, v + 1) <= v
+
+
 def disagreements(game: str, count: int, first_seed: int, every_move: bool) -> list[str]:
     """Positions where the engine with its enhancements and without disagree.  With
     every_move, each move's value v is also checked by zero-window tests (reaches v, not
@@ -73,6 +80,8 @@ def disagreements(game: str, count: int, first_seed: int, every_move: bool) -> l
             results.append(sorted(eng.move_values()) if every_move else eng.value())
         if results[0] != results[1]:
             bad.append(f"{p.bpn()}: with enhancements {results[0]}, without {results[1]}")
+        elif not every_move and not zero_windows_agree(on, results[1]):
+            bad.append(f"{p.bpn()}: worth {results[1]}, zero-window searches disagree")
         elif every_move:
             for move, v in results[1]:
                 if not on.reaches(move, v) or on.reaches(move, v + 1):
@@ -139,3 +148,25 @@ def test_clear_forgets_everything_even_when_the_generation_counter_wraps():
         n0 = fresh.nodes
         assert fresh.value() == value
         assert fresh.nodes - n0 == cost, clears
+
+
+# Four queens against top trumps worth more than half the points left: a bound from card
+# points and sure trumps alone would rule out the queens' game-winning declaration.
+QUEENS_AGAINST_TRUMPS = [("Q.Q.Q.Q", "ATK..7.", "a"), ("Q.Q.Q.Q", "ATK..7.", "b"),
+                         ("ATK..7.", "Q.Q.Q.Q", "a"), ("ATK..7.", "Q.Q.Q.Q", "b"),
+                         ("Q8.Q.Q.Q", "ATK..78.", "a"), ("ATK..78.", "Q8.Q.Q.Q", "b")]
+
+
+@pytest.mark.parametrize("game", ["brisque", "brisque(quartet_win=deal)"])
+@pytest.mark.parametrize("hand_a,hand_b,turn", QUEENS_AGAINST_TRUMPS)
+def test_bounds_allow_for_a_game_winning_declaration(game, hand_a, hand_b, turn):
+    p = Position(make(game, hand_a, hand_b, "S", turn=turn))
+    on, off = engines(game)
+    for eng in (on, off):
+        eng.clear()
+        eng.load(engine_state(p))
+    expected = sorted(off.move_values())
+    assert sorted(on.move_values()) == expected, p.bpn()
+    assert zero_windows_agree(on, max(v for _, v in expected)), p.bpn()
+    for move, v in expected:
+        assert on.reaches(move, v) and not on.reaches(move, v + 1), (p.bpn(), move, v)

@@ -842,21 +842,25 @@ cdef int bound_cutoff(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     # declarations are looked at only when the card bound alone would cut
     # (a player who may end the deal with four of a kind takes every point left: then
     # his opponent's top trumps are not sure to be played)
-    # (a game-winning declaration is worth exactly WIN_RAW, whatever else happens)
+    # No bound while a game-winning declaration is possible: a win is worth exactly
+    # +-WIN_RAW whatever was scored on the way (same_mover), so a bound of +-WIN_RAW would
+    # not translate between the windows of parent and child.
     b = total - 2 * sure_points(c, s.hand[other], live & ~s.hand[other])
     if b <= alpha:
         quartet = 0
         d = decl_bound(c, s, me, live, &quartet)
-        b = WIN_RAW if d >= WIN_RAW else (total if quartet else b) + d
-        if b <= alpha:
-            return b
+        if d < WIN_RAW:
+            b = (total if quartet else b) + d
+            if b <= alpha:
+                return b
     b = -(total - 2 * sure_points(c, s.hand[me], live & ~s.hand[me]))
     if b >= beta:
         quartet = 0
         d = decl_bound(c, s, other, live, &quartet)
-        b = -WIN_RAW if d >= WIN_RAW else (-total if quartet else b) - d
-        if b >= beta:
-            return b
+        if d < WIN_RAW:
+            b = (-total if quartet else b) - d
+            if b >= beta:
+                return b
     return -INF
 
 

@@ -23,7 +23,8 @@ ALL_OFF = dict(merge=False, forced=False, mtdf=False, etc=False, ordering=False,
 ALL_ON = {k: True for k in ALL_OFF}
 
 GAMES = ["brisque", "brisque(quartet_win=deal)", "brisque(objective=tricks)",
-         "brisque(exchange_points=10)", "brisque(final_declarations=no)", "briscan", "petite"]
+         "brisque(exchange_points=10)", "brisque(final_declarations=no)",
+         "brisque(one_declaration_per_turn=yes)", "briscan", "petite"]
 
 
 def seeded_positions(game: str, count: int, first_seed: int) -> list:
@@ -86,6 +87,10 @@ def disagreements(game: str, count: int, first_seed: int, every_move: bool) -> l
             for move, v in results[1]:
                 if not on.reaches(move, v) or on.reaches(move, v + 1):
                     bad.append(f"{p.bpn()}: move {move} is worth {v}, zero-window tests disagree")
+            try:    # the principal variation: zero-window tests all along the line
+                on.pv(max(v for _, v in results[1]))
+            except RuntimeError as e:
+                bad.append(f"{p.bpn()}: {e}")
     return bad
 
 

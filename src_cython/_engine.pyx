@@ -655,6 +655,8 @@ cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int marr, int alpha,
                 return e.lo
             if e.hi <= alpha:
                 return e.hi
+            if e.lo == e.hi:
+                return e.lo     # (else narrowing would leave an empty window)
             if e.lo > alpha:
                 alpha = e.lo
             if e.hi < beta:

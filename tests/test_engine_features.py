@@ -175,3 +175,35 @@ def test_bounds_allow_for_a_game_winning_declaration(game, hand_a, hand_b, turn)
     assert zero_windows_agree(on, max(v for _, v in expected)), p.bpn()
     for move, v in expected:
         assert on.reaches(move, v) and not on.reaches(move, v + 1), (p.bpn(), move, v)
+
+
+# Solved one after the other with one table, these once lost the last one's principal
+# variation: plain play's table narrowed a window to nothing on an exact entry.
+WARM_SEQUENCE = ["brisque J87.J..K7/ATQ.K.T.9 S 0 K9.ATQ987.AKQJ987.ATQJ8 - b 72:2",
+                 "brisque AJ.T.QJ9./KQ.A..J87 D 0 T987.KQJ987.ATK87.ATKQ9 - a 31:41",
+                 "brisque 9.K.AQ.AT/KQJ..K8.9 S 0 AT87.ATQJ987.TJ97.KQJ87 - a 68:0",
+                 "brisque J87.J..K7/ATQ.K.T.9 S 0 K9.ATQ987.AKQJ987.ATQJ8 - b 72:2"]
+
+
+def test_a_warm_table_keeps_principal_variations():
+    s = Solver(Rules.parse("brisque"), 20)
+    for bpn in WARM_SEQUENCE:
+        a = s.solve(Position(bpn))
+        assert a.pv and a.pv[0] in a.best
+
+
+@pytest.mark.parametrize("game", ["brisque", "brisque(one_declaration_per_turn=yes)", "briscan",
+                                  "petite"])
+def test_a_warm_table_gives_the_answers_of_a_fresh_one(game):
+    """One solver, never cleared, over many positions: every answer (values and principal
+    variation) as from an empty table."""
+    rules = Rules.parse(game)
+    warm = Solver(rules, 20)
+    fresh = Solver(rules, 16)
+    for p in seeded_positions(game, 400, 9000):
+        a = warm.solve(p)
+        fresh.engine.clear()
+        b = fresh.solve(p, pv=False)
+        assert [(str(m.move), m.value) for m in a.moves] == \
+            [(str(m.move), m.value) for m in b.moves], p.bpn()
+        assert a.pv and a.pv[0] in a.best, p.bpn()

@@ -632,6 +632,7 @@ cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int marr, int alpha,
     cdef int a, b, g, v, best = -INF, worst, total, alpha0, best_card = -1, first = -1
     cdef int forced = c.draws or c.forced_start    # following is obligatory (final phase)
     cdef int decl = 0, suit, tag
+    cdef int32_t lo, hi
     cdef uint64_t key = 0
     cdef PlainEntry* e = NULL
     c.nodes += 1
@@ -703,17 +704,27 @@ cdef int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int marr, int alpha,
             e.gen = c.gen
             e.lo = -32000
             e.hi = 32000
-        if best >= beta:
-            if best > e.lo:
-                e.lo = best
-        elif best <= alpha0:
-            if best < e.hi:
-                e.hi = best
-        else:
-            e.lo = best
-            e.hi = best
+        lo = e.lo
+        hi = e.hi
+        merge_result(best, alpha0, beta, &lo, &hi)
+        e.lo = lo
+        e.hi = hi
         e.card = best_card
     return best
+
+
+cdef inline void merge_result(int best, int alpha0, int beta, int32_t* lo, int32_t* hi) noexcept nogil:
+    """Tighten a table entry's bounds [lo, hi] with a fail-soft result best of a search
+    whose window was (alpha0, beta): a lower bound, an upper bound, or the exact value."""
+    if best >= beta:
+        if best > lo[0]:
+            lo[0] = best
+    elif best <= alpha0:
+        if best < hi[0]:
+            hi[0] = best
+    else:
+        lo[0] = best
+        hi[0] = best
 
 
 cdef inline int last_two_cards(Ctx* c, int a, int b) noexcept nogil:
@@ -1062,15 +1073,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
             e.used = weight(c, s)
             e.gen = c.gen
             e.depth = d
-        if best >= beta:
-            if best > e.lo:
-                e.lo = best
-        elif best <= alpha0:
-            if best < e.hi:
-                e.hi = best
-        else:
-            e.lo = best
-            e.hi = best
+        merge_result(best, alpha0, beta, &e.lo, &e.hi)
         e.move = best_move
     return best
 

@@ -96,6 +96,16 @@ def write_report(machine: str, final: dict, deep: dict, sampling: list, matches:
             r = by_k[k]
             lines.append(f"- k = {k}: median {r['median_ms']:.1f} ms, p90 {r['p90_ms']:.1f} ms, "
                          f"{r['unfinished']}/{r['positions']} capped; target {target}.")
+    plain = {r["k"]: r for r in list(deep["configs"].values())[0]}
+    lines += ["", "Every enhancement against plain alpha-beta, same run (median ms; a capped "
+              "median is a lower bound, so its ratio too):", "",
+              "| k | plain alpha-beta | every enhancement | ratio |", "|---:|---:|---:|---:|"]
+    for k, r in sorted(by_k.items()):
+        if k in plain:
+            q = plain[k]
+            capped = "≥ " if q["unfinished"] * 2 > q["positions"] else ""
+            lines.append(f"| {k} | {capped}{q['median_ms']:.2f} | {r['median_ms']:.2f} | "
+                         f"{capped}{q['median_ms'] / max(r['median_ms'], 1e-9):.1f}x |")
     lines += ["", "![deep search](benchmarks/deep.png)", "",
               "Plot: median milliseconds by k (log scale), one line per configuration: "
               + ", ".join(f"{name} (rgb{COLORS[i % len(COLORS)]})" for i, name in enumerate(deep["configs"])), ""]

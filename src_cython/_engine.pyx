@@ -452,6 +452,13 @@ cdef void start_final(Ctx* c, State* s, int* gain) noexcept nogil:
                 gain[q] += 30
 
 
+cdef inline int trick_to_leader(Ctx* c, int led, int mv) noexcept nogil:
+    """Whether the card led wins the trick against the reply mv."""
+    if (mv >> 3) == (led >> 3):
+        return mv < led
+    return (mv >> 3) != c.trump
+
+
 cdef int apply_move(Ctx* c, State* s, int mv) noexcept nogil:
     """Play mv; return the mover's gain minus the opponent's.  Sets s.ended / s.win."""
     cdef int me = s.turn, other = 1 - me, w, led, seven, old, i, pts
@@ -469,10 +476,7 @@ cdef int apply_move(Ctx* c, State* s, int mv) noexcept nogil:
             s.turn = other
             return 0
         led = s.trick
-        if (mv >> 3) == (led >> 3):
-            w = me if mv > led else other
-        else:
-            w = me if (mv >> 3) == c.trump else other
+        w = other if trick_to_leader(c, led, mv) else me
         gain[w] += card_gain(c, led, mv)
         s.tricks[w] += 1
         if final_phase(c, s):
@@ -759,13 +763,6 @@ cdef int last_two_tricks(Ctx* c, uint32_t lead, uint32_t follow, int forced) noe
         if worst > best:
             best = worst
     return best
-
-
-cdef inline int trick_to_leader(Ctx* c, int led, int mv) noexcept nogil:
-    """Whether the card led wins the trick against mv (as in apply_move)."""
-    if (mv >> 3) == (led >> 3):
-        return mv < led
-    return (mv >> 3) != c.trump
 
 
 cdef inline int same_mover(int d, int x) noexcept nogil:

@@ -765,19 +765,53 @@ cdef int last_two_tricks(Ctx* c, uint32_t lead, uint32_t follow, int forced) noe
     return best
 
 
+cdef inline int clamp_int(int x, int lo, int hi) noexcept nogil:
+    return lo if x < lo else (hi if x > hi else x)
+
+
+# Values and bounds between parent and child.  A game win is worth exactly +-WIN_RAW
+# whatever was scored before it, so the parent's value of a child value x is d + x for an
+# ordinary x and x itself for a win.  Fail-soft bounds pass through this map only if it
+# is monotone: an upper bound of WIN_RAW (which says nothing) must not become a win.  So an
+# ordinary value is kept inside the ordinary range (-WIN_THRESHOLD, WIN_THRESHOLD), which
+# changes no real value (they are a few hundred at most), and a child's window is the
+# exact preimage of the parent's window under the map (child_alpha, child_beta).
+
 cdef inline int same_mover(int d, int x) noexcept nogil:
     """The mover's value of a child where he moves again: the gain d plus the child's value,
-    except that a game-winning event is worth exactly +-WIN_RAW whatever came before."""
+    except that a game-winning event is worth exactly +-WIN_RAW whatever came before.
+    Monotone in x, so it maps bounds to bounds."""
     if x >= WIN_THRESHOLD or x <= -WIN_THRESHOLD:
         return x
-    return d + x
+    return clamp_int(d + x, 1 - WIN_THRESHOLD, WIN_THRESHOLD - 1)
 
 
 cdef inline int other_mover(int d, int x) noexcept nogil:
     """The mover's value of a child where his opponent moves (see same_mover)."""
-    if x >= WIN_THRESHOLD or x <= -WIN_THRESHOLD:
-        return -x
-    return d - x
+    return -same_mover(-d, x)
+
+
+cdef inline int child_alpha(int alpha, int d) noexcept nogil:
+    """The largest a with: x <= a exactly when same_mover(d, x) <= alpha."""
+    if alpha >= WIN_THRESHOLD - 1 or alpha <= -WIN_THRESHOLD:
+        return alpha
+    return clamp_int(alpha - d, -WIN_THRESHOLD, WIN_THRESHOLD - 1)
+
+
+cdef inline int child_beta(int beta, int d) noexcept nogil:
+    """The smallest b with: x >= b exactly when same_mover(d, x) >= beta."""
+    if beta >= WIN_THRESHOLD or beta <= 1 - WIN_THRESHOLD:
+        return beta
+    return clamp_int(beta - d, 1 - WIN_THRESHOLD, WIN_THRESHOLD)
+
+
+cdef inline int child_value(Ctx* c, State* child, int me, int d, int alpha,
+                            int beta) noexcept nogil:
+    """Fail-soft value for ``me`` (the parent's mover) of a child reached with gain d,
+    searched with the preimage of the window (alpha, beta)."""
+    if child.turn == me:
+        return same_mover(d, search(c, child, child_alpha(alpha, d), child_beta(beta, d)))
+    return other_mover(d, search(c, child, child_alpha(-beta, -d), child_beta(-alpha, -d)))
 
 
 cdef inline int horizon_value(Ctx* c, State* s) noexcept nogil:
@@ -1037,10 +1071,8 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
             v = WIN_RAW if child.win == me else -WIN_RAW
         elif child.ended:
             v = d
-        elif child.turn == me:
-            v = same_mover(d, search(c, &child, alpha - d, beta - d))
         else:
-            v = other_mover(d, search(c, &child, d - beta, d - alpha))
+            v = child_value(c, &child, me, d, alpha, beta)
         if c.aborted:
             return 0
         if v > best:
@@ -1130,9 +1162,7 @@ cdef int reaches(Ctx* c, State* s, int mv, int v, State* child) noexcept nogil:
         return (WIN_RAW if child.win == me else -WIN_RAW) >= v
     if child.ended:
         return d >= v
-    if child.turn == me:
-        return same_mover(d, search(c, child, v - d - 1, v - d)) >= v
-    return other_mover(d, search(c, child, d - v, d - v + 1)) >= v
+    return child_value(c, child, me, d, v - 1, v) >= v
 
 
 cdef class Engine:
@@ -1187,9 +1217,13 @@ cdef class Engine:
             if self.c.meld_rank_ok[i]:
                 self.c.allowed[self.c.n_allowed] = i
                 self.c.n_allowed += 1
-            # in Briscan marriages and sequences compete for cards: a real choice
-            self.c.meld_free[i] = not (self.c.game == G_BRISCAN and
-                                       meld_kinds[i] in (K_MARRIAGE, K_SEQUENCE))
+            # in Briscan marriages and sequences compete for cards: a real choice; a
+            # Brisque four of a kind that only ends the deal (quartet_win=deal) can cost
+            # the marriages and tricks still to come: a real choice too
+            self.c.meld_free[i] = not (
+                (self.c.game == G_BRISCAN and meld_kinds[i] in (K_MARRIAGE, K_SEQUENCE))
+                or (self.c.game == G_BRISQUE and meld_kinds[i] == K_QUARTET
+                    and not self.c.quartet_game))
         self.c.merge_equal = 1 if self.c.game != G_BRISCAN else 0
         self.c.force_free = 1
         self.c.use_mtdf = 1
@@ -1291,10 +1325,7 @@ cdef class Engine:
         if child.ended:
             return d
         with nogil:
-            if child.turn == me:
-                v = same_mover(d, search(&self.c, &child, alpha - d, beta - d))
-            else:
-                v = other_mover(d, search(&self.c, &child, d - beta, d - alpha))
+            v = child_value(&self.c, &child, me, d, alpha, beta)
         return v
 
     def clear(self):

@@ -207,3 +207,83 @@ def test_a_warm_table_gives_the_answers_of_a_fresh_one(game):
         assert [(str(m.move), m.value) for m in a.moves] == \
             [(str(m.move), m.value) for m in b.moves], p.bpn()
         assert a.pv and a.pv[0] in a.best, p.bpn()
+
+
+# ------------------------------------------------------------- game wins and zero windows
+# A game win is worth exactly +-WIN_RAW whatever was scored before it.  Zero-window tests
+# at and around the win threshold once passed a meaningless upper bound of WIN_RAW up the
+# tree as a win: reaches() said yes to a move that does not win, and principal variations
+# took it.  Values at the thresholds, in the raw units of the engine:
+WIN_RAW, WIN_THRESHOLD = 30000, 15000
+THRESHOLDS = [WIN_RAW + 1, WIN_RAW, WIN_RAW - 1, WIN_THRESHOLD, WIN_THRESHOLD - 1,
+              1 - WIN_THRESHOLD, -WIN_THRESHOLD, 1 - WIN_RAW, -WIN_RAW, -WIN_RAW - 1]
+WIN_GAMES = ["brisque", "brisque(exchange_points=10)", "brisque(one_declaration_per_turn=yes)",
+             "briscan"]
+WIN_COUNT = {"briscan": 6}     # Briscan's wins (all sixteen tricks) are rarer
+
+
+def win_positions(game: str, count: int, first_seed: int) -> list:
+    """Seeded positions where some move wins or loses the game outright."""
+    eng = engines(game)[1]
+    out = []
+    for p in seeded_positions(game, 1000, first_seed):
+        eng.clear()
+        eng.load(engine_state(p))
+        if any(abs(v) >= WIN_THRESHOLD for _, v in eng.move_values()):
+            out.append(p)
+            if len(out) == count:
+                break
+    return out
+
+
+def principal_variation_errors(solver: Solver, p: Position) -> list[str]:
+    """Steps of the principal variation whose move is not worth the best value there."""
+    a = solver.solve(p)
+    q, bad = p.copy(), []
+    for m in a.pv:
+        here = solver.solve(q, pv=False)
+        if here.move_value(m) != here.value:
+            bad.append(f"{q.bpn()}: pv move {m} worth {here.move_value(m)}, best {here.value}")
+            break
+        q.push(m)
+    return bad
+
+
+@pytest.mark.parametrize("game", WIN_GAMES)
+def test_zero_windows_at_the_win_thresholds(game):
+    count = WIN_COUNT.get(game, 40)
+    positions = win_positions(game, count, 9000)
+    assert len(positions) == count
+    on, off = engines(game)
+    bad = []
+    for p in positions:
+        off.clear()
+        off.load(engine_state(p))
+        exact = off.move_values()
+        for eng in (on, off):
+            for move, v in exact:
+                for t in THRESHOLDS + [v, v + 1]:
+                    eng.clear()
+                    eng.load(engine_state(p))
+                    if eng.reaches(move, t) != (v >= t):
+                        bad.append(f"{p.bpn()}: move {move} worth {v}, reaches({t}) wrong")
+    assert not bad, f"{len(bad)} wrong zero-window tests:\n" + "\n".join(bad[:5])
+
+
+@pytest.mark.parametrize("game", WIN_GAMES)
+def test_principal_variations_through_game_wins(game):
+    solver = Solver(Rules.parse(game), 16)
+    bad = []
+    for p in win_positions(game, WIN_COUNT.get(game, 40), 9000):
+        bad += principal_variation_errors(solver, p)
+    assert not bad, f"{len(bad)} wrong principal variations:\n" + "\n".join(bad[:5])
+
+
+def test_principal_variation_of_a_lost_game_keeps_the_winning_reply():
+    # b loses whatever he plays; after 9S a's only winning reply is 9D (then four queens).
+    solver = Solver(Rules.parse("brisque"), 16)
+    p = Position("brisque Q.TQ.Q9.Q/AT9.9.J8. 7D KSTCKC J87.AKJ87.ATK.AJ987 - b 55:2 tricks=2:6")
+    assert not principal_variation_errors(solver, p)
+    p.push("9S")
+    a = solver.solve(p)
+    assert a.win == "a" and str(a.pv[0]) == "9D", (a.win, [str(m) for m in a.pv])

@@ -199,7 +199,8 @@ def follower_stacked(seed: int, rules: str) -> Position:
 
 
 @pytest.mark.parametrize("rules", ["brisque", "brisque(quartet_win=deal)", "briscan",
-                                   "brisque(objective=tricks)"])
+                                   "brisque(objective=tricks)",
+                                   "brisque(quartet_win=deal,objective=tricks)"])
 def test_stacked_hand_of_the_follower_matches_reference(pool, rules):
     positions = []
     seed = 0
@@ -281,3 +282,19 @@ def test_two_talon_tricks_engine_matches_reference(pool, game, trick):
     bpns = [p.bpn() for p in positions]
     bad = disagreements(pool, bpns, chunksize=1)
     assert not bad, report(bad, len(bpns))
+
+
+# Four kings or queens that only end the deal (quartet_win=deal) are a real choice: declaring
+# them forfeits the marriages still to be drawn, or (objective=tricks) the tricks still to be
+# won.  The engine once forced them like a winning four of a kind.
+QUARTET_ENDS_DEAL = [
+    "brisque(quartet_win=deal) J7.9.T.A9/K.KJ8.K.K QH 7H8CQD ATQ98.AT.AJ987.TQJ7 - b 38:35 tricks=6:2",
+    "brisque(quartet_win=deal,objective=tricks) Q7.Q.Q.TQ/.8.ATKJ8. S 0 ATKJ98.ATKJ97.97.AKJ987 - a 64:7",
+]
+
+
+@pytest.mark.parametrize("bpn", QUARTET_ENDS_DEAL)
+def test_quartet_that_ends_the_deal_is_not_forced(bpn):
+    p = Position(bpn)
+    assert any(str(m).startswith("+k") for m in p.legal_moves()), "the quartet is declarable"
+    assert engine_answer(bpn) == reference_answer(bpn)

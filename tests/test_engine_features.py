@@ -16,7 +16,7 @@ from conftest import make
 from solver import Position, Rules
 from solver.game import random_position
 from solver.generate import mixed_final_phase, random_final_phase
-from solver.search import Solver, engine_state
+from solver.search import Limit, Solver, engine_state
 
 ALL_OFF = dict(merge=False, forced=False, mtdf=False, etc=False, ordering=False, bounds=False,
                small=False)
@@ -287,3 +287,22 @@ def test_principal_variation_of_a_lost_game_keeps_the_winning_reply():
     p.push("9S")
     a = solver.solve(p)
     assert a.win == "a" and str(a.pv[0]) == "9D", (a.win, [str(m) for m in a.pv])
+
+
+@pytest.mark.parametrize("game", WIN_GAMES)
+def test_budgeted_bounds_hold_near_game_wins(game):
+    """Budgeted solves narrow every move by zero-window tests, some beyond every real value:
+    their proven bounds must hold the exact values where wins are at stake."""
+    rules = Rules.parse(game)
+    bad = []
+    for p in win_positions(game, WIN_COUNT.get(game, 40) // 2, 9000):
+        exact = Solver(rules, 16).solve(p, pv=False)
+        for nodes in (300, 3000):
+            b = Solver(rules, 16).solve(p, limit=Limit(nodes=nodes))
+            for mv in b.moves:
+                v = exact.move_value(mv.move)
+                if not mv.lower <= v <= mv.upper:
+                    bad.append(f"{p.bpn()}: {mv.move} worth {v}, bounds {mv.lower}..{mv.upper}")
+            if not b.lower <= exact.value <= b.upper:
+                bad.append(f"{p.bpn()}: worth {exact.value}, bounds {b.lower}..{b.upper}")
+    assert not bad, f"{len(bad)} bounds broken:\n" + "\n".join(bad[:5])

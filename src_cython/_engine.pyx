@@ -807,8 +807,12 @@ cdef inline int child_beta(int beta, int d) noexcept nogil:
 
 cdef inline int child_value(Ctx* c, State* child, int me, int d, int alpha,
                             int beta) noexcept nogil:
-    """Fail-soft value for ``me`` (the parent's mover) of a child reached with gain d,
-    searched with the preimage of the window (alpha, beta)."""
+    """Fail-soft value for ``me`` (the parent's mover) of a child reached with gain d:
+    a win, the end of the deal, or a search with the preimage of the window (alpha, beta)."""
+    if child.win >= 0:
+        return WIN_RAW if child.win == me else -WIN_RAW
+    if child.ended:
+        return d
     if child.turn == me:
         return same_mover(d, search(c, child, child_alpha(alpha, d), child_beta(beta, d)))
     return other_mover(d, search(c, child, child_alpha(-beta, -d), child_beta(-alpha, -d)))
@@ -1067,12 +1071,7 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     for i in range(n):
         child = s[0]
         d = apply_move(c, &child, moves[i])
-        if child.win >= 0:
-            v = WIN_RAW if child.win == me else -WIN_RAW
-        elif child.ended:
-            v = d
-        else:
-            v = child_value(c, &child, me, d, alpha, beta)
+        v = child_value(c, &child, me, d, alpha, beta)
         if c.aborted:
             return 0
         if v > best:
@@ -1158,10 +1157,6 @@ cdef int reaches(Ctx* c, State* s, int mv, int v, State* child) noexcept nogil:
     child[0] = s[0]
     d = apply_move(c, child, mv)
     child.min_decl = 0   # a move's own value: any declaration may follow it
-    if child.win >= 0:
-        return (WIN_RAW if child.win == me else -WIN_RAW) >= v
-    if child.ended:
-        return d >= v
     return child_value(c, child, me, d, v - 1, v) >= v
 
 
@@ -1320,10 +1315,6 @@ cdef class Engine:
         child = self.root
         d = apply_move(&self.c, &child, move)
         child.min_decl = 0
-        if child.win >= 0:
-            return WIN_RAW if child.win == me else -WIN_RAW
-        if child.ended:
-            return d
         with nogil:
             v = child_value(&self.c, &child, me, d, alpha, beta)
         return v

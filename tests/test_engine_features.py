@@ -8,6 +8,7 @@ value bounds must allow for a declaration that ends the deal).
 """
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -16,6 +17,7 @@ from conftest import make
 from solver import Position, Rules
 from solver.game import random_position
 from solver.generate import mixed_final_phase, random_final_phase
+from solver.reference import WIN_RAW, WIN_THRESHOLD
 from solver.search import Limit, Solver, engine_state
 
 ALL_OFF = dict(merge=False, forced=False, mtdf=False, etc=False, ordering=False, bounds=False,
@@ -214,7 +216,6 @@ def test_a_warm_table_gives_the_answers_of_a_fresh_one(game):
 # at and around the win threshold once passed a meaningless upper bound of WIN_RAW up the
 # tree as a win: reaches() said yes to a move that does not win, and principal variations
 # took it.  Values at the thresholds, in the raw units of the engine:
-WIN_RAW, WIN_THRESHOLD = 30000, 15000
 THRESHOLDS = [WIN_RAW + 1, WIN_RAW, WIN_RAW - 1, WIN_THRESHOLD, WIN_THRESHOLD - 1,
               1 - WIN_THRESHOLD, -WIN_THRESHOLD, 1 - WIN_RAW, -WIN_RAW, -WIN_RAW - 1]
 WIN_GAMES = ["brisque", "brisque(exchange_points=10)", "brisque(one_declaration_per_turn=yes)",
@@ -222,18 +223,21 @@ WIN_GAMES = ["brisque", "brisque(exchange_points=10)", "brisque(one_declaration_
 WIN_COUNT = {"briscan": 6}     # Briscan's wins (all sixteen tricks) are rarer
 
 
-def win_positions(game: str, count: int, first_seed: int) -> list:
-    """Seeded positions where some move wins or loses the game outright."""
+@functools.lru_cache(maxsize=None)
+def win_positions(game: str) -> tuple:
+    """Seeded positions where some move wins or loses the game outright (at most
+    WIN_COUNT of them; shared by the tests below, which leave them unchanged)."""
+    count = WIN_COUNT.get(game, 40)
     eng = engines(game)[1]
     out = []
-    for p in seeded_positions(game, 1000, first_seed):
+    for p in seeded_positions(game, 1000, 9000):
         eng.clear()
         eng.load(engine_state(p))
         if any(abs(v) >= WIN_THRESHOLD for _, v in eng.move_values()):
             out.append(p)
             if len(out) == count:
                 break
-    return out
+    return tuple(out)
 
 
 def principal_variation_errors(solver: Solver, p: Position) -> list[str]:
@@ -251,9 +255,8 @@ def principal_variation_errors(solver: Solver, p: Position) -> list[str]:
 
 @pytest.mark.parametrize("game", WIN_GAMES)
 def test_zero_windows_at_the_win_thresholds(game):
-    count = WIN_COUNT.get(game, 40)
-    positions = win_positions(game, count, 9000)
-    assert len(positions) == count
+    positions = win_positions(game)
+    assert len(positions) == WIN_COUNT.get(game, 40)
     on, off = engines(game)
     bad = []
     for p in positions:
@@ -274,7 +277,7 @@ def test_zero_windows_at_the_win_thresholds(game):
 def test_principal_variations_through_game_wins(game):
     solver = Solver(Rules.parse(game), 16)
     bad = []
-    for p in win_positions(game, WIN_COUNT.get(game, 40), 9000):
+    for p in win_positions(game):
         bad += principal_variation_errors(solver, p)
     assert not bad, f"{len(bad)} wrong principal variations:\n" + "\n".join(bad[:5])
 
@@ -295,7 +298,7 @@ def test_budgeted_bounds_hold_near_game_wins(game):
     their proven bounds must hold the exact values where wins are at stake."""
     rules = Rules.parse(game)
     bad = []
-    for p in win_positions(game, WIN_COUNT.get(game, 40) // 2, 9000):
+    for p in win_positions(game)[: WIN_COUNT.get(game, 40) // 2]:
         exact = Solver(rules, 16).solve(p, pv=False)
         for nodes in (300, 3000):
             b = Solver(rules, 16).solve(p, limit=Limit(nodes=nodes))

@@ -1,4 +1,10 @@
-"""Build the Cython extensions.  ``BRISQUE_DEBUG=1`` turns the safety checks back on."""
+"""Build the Cython extensions.  ``BRISQUE_DEBUG=1`` turns the safety checks back on.
+
+Three compiled modules, all in ``solver.native``: ``constants`` (the numbers shared with
+the model), ``bits`` (card-set operations for the model) and ``engine`` (the search).
+Their .pxd files in src_cython/ are cimported by name, so src_cython is on the include path.
+"""
+
 import os
 import platform
 
@@ -15,9 +21,11 @@ DIRECTIVES = {
     "cdivision": not DEBUG,
     "initializedcheck": DEBUG,
 }
+FLAGS = ["-O3", *ARCH_FLAGS]
 EXTENSIONS = [
-    Extension("solver._bits", ["src_cython/_bits.pyx"], extra_compile_args=["-O3"]),
-    Extension("solver._engine", ["src_cython/_engine.pyx"], extra_compile_args=["-O3", *ARCH_FLAGS]),
+    Extension("solver.native.constants", ["src_cython/py_constants.pyx"], extra_compile_args=FLAGS),
+    Extension("solver.native.bits", ["src_cython/bits.pyx"], extra_compile_args=FLAGS),
+    Extension("solver.native.engine", ["src_cython/engine.pyx"], extra_compile_args=FLAGS),
 ]
 
-setup(ext_modules=cythonize(EXTENSIONS, compiler_directives=DIRECTIVES))
+setup(ext_modules=cythonize(EXTENSIONS, compiler_directives=DIRECTIVES, include_path=["src_cython", "."]))

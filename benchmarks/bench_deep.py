@@ -7,6 +7,7 @@ per solve.  A solve that hits the cap is counted as unfinished and its time as t
 
 Run:  python benchmarks/bench_deep.py [--positions 20] [--max-k 10] [--cap 10] [--json]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -14,9 +15,10 @@ import json
 import statistics
 import time
 
-from solver.game import random_position
-from solver.rules import Rules
-from solver.search import Solver, engine_state
+from solver.engine import Solver
+from solver.engine.seam import engine_root
+from solver.model.rules import Rules
+from solver.play.dealing import random_position
 
 
 def positions_with_talon_left(k: int, count: int, rules: Rules) -> list:
@@ -49,16 +51,21 @@ _STEPS = [
     ("+ plain card play of the last six tricks", dict(small=True)),
 ]
 CONFIGS: dict[str, dict] = {}
-_features = dict(merge=False, forced=False, mtdf=False, etc=False, ordering=False, bounds=False,
-                 small=False)
+_features = dict(merge=False, forced=False, mtdf=False, etc=False, ordering=False, bounds=False, small=False)
 for _name, _step in _STEPS:
     _features = {**_features, **_step}
     CONFIGS[_name] = dict(_features)
-BEST = _STEPS[-1][0]     # every enhancement: the engine's default
+BEST = _STEPS[-1][0]  # every enhancement: the engine's default
 
 
-def run(positions: int = 20, max_k: int = 10, cap: float = 10.0, table_bits: int = 22,
-        stop_after_unfinished: bool = True, features: dict | None = None) -> list[dict]:
+def run(
+    positions: int = 20,
+    max_k: int = 10,
+    cap: float = 10.0,
+    table_bits: int = 22,
+    stop_after_unfinished: bool = True,
+    features: dict | None = None,
+) -> list[dict]:
     rules = Rules()
     rows = []
     solver = Solver(rules, table_bits)
@@ -69,7 +76,7 @@ def run(positions: int = 20, max_k: int = 10, cap: float = 10.0, table_bits: int
         times, nodes, unfinished = [], [], 0
         for p in positions_with_talon_left(k, positions, rules):
             eng.clear()
-            eng.load(engine_state(p))
+            eng.load(engine_root(p))
             eng.set_limits(seconds=cap)
             n0 = eng.nodes
             t0 = time.perf_counter()
@@ -81,21 +88,31 @@ def run(positions: int = 20, max_k: int = 10, cap: float = 10.0, table_bits: int
             times.append(dt)
             nodes.append(eng.nodes - n0)
             eng.clear_limits()
-        rows.append({"k": k, "positions": positions, "unfinished": unfinished,
-                     "median_ms": statistics.median(times) * 1000,
-                     "p90_ms": percentile(times, 0.9) * 1000,
-                     "median_nodes": statistics.median(nodes),
-                     "p90_nodes": percentile(nodes, 0.9)})
+        rows.append(
+            {
+                "k": k,
+                "positions": positions,
+                "unfinished": unfinished,
+                "median_ms": statistics.median(times) * 1000,
+                "p90_ms": percentile(times, 0.9) * 1000,
+                "median_nodes": statistics.median(nodes),
+                "p90_nodes": percentile(nodes, 0.9),
+            }
+        )
         if stop_after_unfinished and unfinished * 2 > positions:
-            break    # most solves hit the cap: larger k would only hit it too
+            break  # most solves hit the cap: larger k would only hit it too
     return rows
 
 
 def report(rows: list[dict], cap: float) -> str:
-    lines = [f"{'k':>3} {'median ms':>11} {'p90 ms':>11} {'median nodes':>13} {'p90 nodes':>12}  unfinished (cap {cap:g} s)"]
+    lines = [
+        f"{'k':>3} {'median ms':>11} {'p90 ms':>11} {'median nodes':>13} {'p90 nodes':>12}  unfinished (cap {cap:g} s)"
+    ]
     for r in rows:
-        lines.append(f"{r['k']:>3} {r['median_ms']:>11.2f} {r['p90_ms']:>11.2f} {r['median_nodes']:>13.0f} "
-                     f"{r['p90_nodes']:>12.0f}  {r['unfinished']}/{r['positions']}")
+        lines.append(
+            f"{r['k']:>3} {r['median_ms']:>11.2f} {r['p90_ms']:>11.2f} {r['median_nodes']:>13.0f} "
+            f"{r['p90_nodes']:>12.0f}  {r['unfinished']}/{r['positions']}"
+        )
     return "\n".join(lines)
 
 

@@ -9,6 +9,7 @@ each, reached by random play from seeded deals) is solved by:
 
 Run:  python benchmarks/bench_final_phase.py [--positions 1000] [--table-bits 14] [--json]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,9 +18,11 @@ import platform
 import time
 
 from bench_deep import positions_with_talon_left
-from solver.reference import reference_values
-from solver.rules import Rules
-from solver.search import Solver, engine_state
+
+from solver.engine import Solver
+from solver.engine.reference import reference_values
+from solver.engine.seam import engine_root
+from solver.model.rules import Rules
 
 
 def start_of_final_phase(count: int, rules: Rules) -> list:
@@ -38,13 +41,14 @@ def machine() -> str:
     except OSError:
         pass
     import os
+
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.machine()}"
 
 
 def run(positions: int = 1000, table_bits: int = 14, reference_positions: int | None = None) -> dict:
     rules = Rules()
     ps = start_of_final_phase(positions, rules)
-    states = [engine_state(p) for p in ps]
+    states = [engine_root(p) for p in ps]
 
     solver = Solver(rules, table_bits)
     t0 = time.perf_counter()
@@ -86,28 +90,34 @@ def run(positions: int = 1000, table_bits: int = 14, reference_positions: int | 
 
 
 def report(r: dict) -> str:
-    return "\n".join([
-        f"Machine: {r['machine']}",
-        f"{r['positions']} Brisque positions at the start of the final phase (6 cards each), "
-        f"table 2^{r['table_bits']}",
-        f"engine, value (batch):   {r['engine_value_us']:9.1f} us/position  "
-        f"{r['engine_value_positions_per_s']:10.0f} positions/s  "
-        f"{r['engine_nodes_per_position']:7.0f} nodes/position  {r['engine_nodes_per_s'] / 1e6:5.2f} M nodes/s",
-        f"engine, every move:      {r['engine_every_move_us']:9.1f} us/position  "
-        f"({r['every_move_over_value']:.2f}x the value alone)",
-        f"reference, every move:   {r['reference_every_move_us']:9.1f} us/position  "
-        f"{r['reference_positions_per_s']:10.1f} positions/s  ({r['reference_positions']} positions)",
-        f"ratio reference/engine:  {r['speedup_value_vs_reference']:9.0f}x (value)  "
-        f"{r['speedup_every_move_vs_reference']:.0f}x (every move)",
-        f"values agree: {r['values_agree']}",
-    ])
+    return "\n".join(
+        [
+            f"Machine: {r['machine']}",
+            f"{r['positions']} Brisque positions at the start of the final phase (6 cards each), "
+            f"table 2^{r['table_bits']}",
+            f"engine, value (batch):   {r['engine_value_us']:9.1f} us/position  "
+            f"{r['engine_value_positions_per_s']:10.0f} positions/s  "
+            f"{r['engine_nodes_per_position']:7.0f} nodes/position  {r['engine_nodes_per_s'] / 1e6:5.2f} M nodes/s",
+            f"engine, every move:      {r['engine_every_move_us']:9.1f} us/position  "
+            f"({r['every_move_over_value']:.2f}x the value alone)",
+            f"reference, every move:   {r['reference_every_move_us']:9.1f} us/position  "
+            f"{r['reference_positions_per_s']:10.1f} positions/s  ({r['reference_positions']} positions)",
+            f"ratio reference/engine:  {r['speedup_value_vs_reference']:9.0f}x (value)  "
+            f"{r['speedup_every_move_vs_reference']:.0f}x (every move)",
+            f"values agree: {r['values_agree']}",
+        ]
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--positions", type=int, default=1000)
-    ap.add_argument("--reference-positions", type=int, default=None,
-                    help="solve only the first N with the reference (default: all)")
+    ap.add_argument(
+        "--reference-positions",
+        type=int,
+        default=None,
+        help="solve only the first N with the reference (default: all)",
+    )
     ap.add_argument("--table-bits", type=int, default=14)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()

@@ -7,6 +7,7 @@ two-worker speed-up.
 
 Run:  python benchmarks/bench_sampling.py [--deals 5] [--worlds 200] [--json]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -15,8 +16,8 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from solver.game import random_position
-from solver.sampling import analyse
+from solver.analysis.sampling import analyse
+from solver.play.dealing import random_position
 
 
 def views_at(trick: int, count: int) -> list:
@@ -32,7 +33,7 @@ def views_at(trick: int, count: int) -> list:
 def run(deals: int = 5, worlds: int = 200, tricks=(1, 5, 9)) -> list[dict]:
     rows = []
     with ProcessPoolExecutor(max_workers=2) as pool:
-        pool.submit(int, 0).result()          # start the workers before timing
+        pool.submit(int, 0).result()  # start the workers before timing
         for trick in tricks:
             views = views_at(trick, deals)
             row = {"trick": trick, "worlds": worlds, "deals": deals}
@@ -45,20 +46,26 @@ def run(deals: int = 5, worlds: int = 200, tricks=(1, 5, 9)) -> list[dict]:
                     times.append(dt)
                     per_world.append(a.worlds / dt)
                     row["method"] = a.world_method
-                row[label] = {"median_s": statistics.median(times),
-                              "worlds_per_s": statistics.median(per_world)}
+                row[label] = {
+                    "median_s": statistics.median(times),
+                    "worlds_per_s": statistics.median(per_world),
+                }
             row["speedup"] = row["1 worker"]["median_s"] / row["2 workers"]["median_s"]
             rows.append(row)
     return rows
 
 
 def report(rows: list[dict]) -> str:
-    lines = [f"{'trick':>5} {'per world':>10} {'1 worker s':>11} {'worlds/s':>9} "
-             f"{'2 workers s':>12} {'worlds/s':>9} {'speed-up':>9}"]
+    lines = [
+        f"{'trick':>5} {'per world':>10} {'1 worker s':>11} {'worlds/s':>9} "
+        f"{'2 workers s':>12} {'worlds/s':>9} {'speed-up':>9}"
+    ]
     for r in rows:
         one, two = r["1 worker"], r["2 workers"]
-        lines.append(f"{r['trick']:>5} {r['method']:>10} {one['median_s']:>11.3f} {one['worlds_per_s']:>9.0f} "
-                     f"{two['median_s']:>12.3f} {two['worlds_per_s']:>9.0f} {r['speedup']:>8.2f}x")
+        lines.append(
+            f"{r['trick']:>5} {r['method']:>10} {one['median_s']:>11.3f} {one['worlds_per_s']:>9.0f} "
+            f"{two['median_s']:>12.3f} {two['worlds_per_s']:>9.0f} {r['speedup']:>8.2f}x"
+        )
     return "\n".join(lines)
 
 

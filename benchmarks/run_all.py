@@ -8,13 +8,22 @@
   against greedy in Briscan (duplicate deal pairs).  Matches take long: their results are
   stored in benchmarks/results/ and ``--reuse-matches`` takes them from there.
 
+The raw results of a run are kept in benchmarks/results/last-run.json, and
+``--from-results`` rebuilds BENCHMARKS.md and the plot from them without running anything.
+Sections of BENCHMARKS.md that this script does not write (such as the build comparison of
+``compare_builds.py``) are kept as they are, after the ones it writes.  The plot needs
+matplotlib, the optional extra ``bench``: ``pip install '.[bench]'``.
+
 Run:  python benchmarks/run_all.py [--quick] [--reuse-matches] [--match-deals 500]
+      python benchmarks/run_all.py --from-results [benchmarks/results/last-run.json]
 """
+
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
 import sys
 import time
 
@@ -24,12 +33,19 @@ sys.path.insert(0, HERE)
 import bench_deep  # noqa: E402
 import bench_final_phase  # noqa: E402
 import bench_sampling  # noqa: E402
-from png import COLORS, line_plot  # noqa: E402
+import plots  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 RESULTS = os.path.join(HERE, "results")
-MATCHES = [("pimc:100", "random", "brisque"), ("pimc:100", "greedy", "brisque"),
-           ("pimc:100", "clairvoyant", "brisque"), ("pimc:100", "greedy", "briscan")]
+LAST_RUN = os.path.join(RESULTS, "last-run.json")
+REPORT = os.path.join(ROOT, "BENCHMARKS.md")
+DEEP_PLOT = os.path.join(HERE, "deep.png")
+MATCHES = [
+    ("pimc:100", "random", "brisque"),
+    ("pimc:100", "greedy", "brisque"),
+    ("pimc:100", "clairvoyant", "brisque"),
+    ("pimc:100", "greedy", "briscan"),
+]
 
 
 def match_name(a: str, b: str, rules: str) -> str:
@@ -37,7 +53,9 @@ def match_name(a: str, b: str, rules: str) -> str:
 
 
 def run_matches(deals: int, reuse: bool) -> list[dict]:
-    from solver.match import run_match, write_records
+    from solver.formats.records import write_records
+    from solver.play.match import run_match
+
     os.makedirs(RESULTS, exist_ok=True)
     out = []
     for a, b, rules in MATCHES:
@@ -61,90 +79,188 @@ def _ci(s: dict) -> str:
     return "n/a" if lo is None else f"[{lo:+.1f}, {hi:+.1f}]"
 
 
-def write_report(machine: str, final: dict, deep: dict, sampling: list, matches: list, cap: float) -> str:
-    lines = ["# Benchmarks", "",
-             f"Written by `python benchmarks/run_all.py` on {time.strftime('%Y-%m-%d')}.", "",
-             f"Machine: {machine}. One process per measurement unless a table says two workers; "
-             "times are wall-clock on an otherwise idle machine unless noted.", ""]
+def write_report(
+    machine: str, final: dict, deep: dict, sampling: list, matches: list, cap: float, date: str | None = None
+) -> str:
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Written by `python benchmarks/run_all.py` on {date or time.strftime('%Y-%m-%d')}.",
+        "",
+        f"Machine: {machine}. One process per measurement unless a table says two workers; "
+        "times are wall-clock on an otherwise idle machine unless noted.",
+        "",
+    ]
     f = final
-    lines += ["## Final phase: engine against the reference", "",
-              f"{f['positions']} seeded Brisque positions at the start of the final phase (6 cards each, "
-              f"reached by random play), table 2^{f['table_bits']}, measured in the same run "
-              f"(`benchmarks/bench_final_phase.py`).", "",
-              "| solver | µs per position | positions/s | nodes per position | nodes/s |",
-              "|---|---:|---:|---:|---:|",
-              f"| engine, value (one batch call) | {f['engine_value_us']:.1f} | {f['engine_value_positions_per_s']:.0f} "
-              f"| {f['engine_nodes_per_position']:.0f} | {f['engine_nodes_per_s'] / 1e6:.1f} M |",
-              f"| engine, every move's value | {f['engine_every_move_us']:.1f} | {1e6 / f['engine_every_move_us']:.0f} | | |",
-              f"| reference, every move's value ({f['reference_positions']} positions) | "
-              f"{f['reference_every_move_us']:.0f} | {f['reference_positions_per_s']:.1f} | | |", "",
-              f"Ratios: every move's value costs {f['every_move_over_value']:.2f}x the value alone; the engine is "
-              f"{f['speedup_value_vs_reference']:.0f}x faster than the reference for the value and "
-              f"{f['speedup_every_move_vs_reference']:.0f}x for every move's value. Values agree: "
-              f"{f['values_agree']}.", ""]
-    lines += ["## Deep double-dummy search", "",
-              f"Brisque positions with k talon tricks left (k = 10 is the whole deal), "
-              f"{deep['positions']} seeded positions per k, exact value from a fresh table, "
-              f"CPU cap {cap:g} s per solve ({deep.get('cap_best', cap):g} s with every enhancement; "
-              f"a capped solve counts as the cap). Each configuration "
-              f"adds one enhancement to the one above, measured one after the other in the same run "
-              f"(`benchmarks/bench_deep.py`).", ""]
+    lines += [
+        "## Final phase: engine against the reference",
+        "",
+        f"{f['positions']} seeded Brisque positions at the start of the final phase (6 cards each, "
+        f"reached by random play), table 2^{f['table_bits']}, measured in the same run "
+        f"(`benchmarks/bench_final_phase.py`).",
+        "",
+        "| solver | µs per position | positions/s | nodes per position | nodes/s |",
+        "|---|---:|---:|---:|---:|",
+        f"| engine, value (one batch call) | {f['engine_value_us']:.1f} | {f['engine_value_positions_per_s']:.0f} "
+        f"| {f['engine_nodes_per_position']:.0f} | {f['engine_nodes_per_s'] / 1e6:.1f} M |",
+        f"| engine, every move's value | {f['engine_every_move_us']:.1f} | {1e6 / f['engine_every_move_us']:.0f} | | |",
+        f"| reference, every move's value ({f['reference_positions']} positions) | "
+        f"{f['reference_every_move_us']:.0f} | {f['reference_positions_per_s']:.1f} | | |",
+        "",
+        f"Ratios: every move's value costs {f['every_move_over_value']:.2f}x the value alone; the engine is "
+        f"{f['speedup_value_vs_reference']:.0f}x faster than the reference for the value and "
+        f"{f['speedup_every_move_vs_reference']:.0f}x for every move's value. Values agree: "
+        f"{f['values_agree']}.",
+        "",
+    ]
+    lines += [
+        "## Deep double-dummy search",
+        "",
+        f"Brisque positions with k talon tricks left (k = 10 is the whole deal), "
+        f"{deep['positions']} seeded positions per k, exact value from a fresh table, "
+        f"CPU cap {cap:g} s per solve ({deep.get('cap_best', cap):g} s with every enhancement; "
+        f"a capped solve counts as the cap). Each configuration "
+        f"adds one enhancement to the one above, measured one after the other in the same run "
+        f"(`benchmarks/bench_deep.py`).",
+        "",
+    ]
     best = list(deep["configs"].values())[-1]
     by_k = {r["k"]: r for r in best}
     for k, target in ((5, "20 ms"), (10, "10 s (aim 1 s)")):
         if k in by_k:
             r = by_k[k]
-            lines.append(f"- k = {k}: median {r['median_ms']:.1f} ms, p90 {r['p90_ms']:.1f} ms, "
-                         f"{r['unfinished']}/{r['positions']} capped; target {target}.")
+            lines.append(
+                f"- k = {k}: median {r['median_ms']:.1f} ms, p90 {r['p90_ms']:.1f} ms, "
+                f"{r['unfinished']}/{r['positions']} capped; target {target}."
+            )
     plain = {r["k"]: r for r in list(deep["configs"].values())[0]}
-    lines += ["", "Every enhancement against plain alpha-beta, same run (median ms; a capped "
-              "median is a lower bound, so its ratio too):", "",
-              "| k | plain alpha-beta | every enhancement | ratio |", "|---:|---:|---:|---:|"]
+    lines += [
+        "",
+        "Every enhancement against plain alpha-beta, same run (median ms; a capped "
+        "median is a lower bound, so its ratio too):",
+        "",
+        "| k | plain alpha-beta | every enhancement | ratio |",
+        "|---:|---:|---:|---:|",
+    ]
     for k, r in sorted(by_k.items()):
         if k in plain:
             q = plain[k]
             capped = "≥ " if q["unfinished"] * 2 > q["positions"] else ""
-            lines.append(f"| {k} | {capped}{q['median_ms']:.2f} | {r['median_ms']:.2f} | "
-                         f"{capped}{q['median_ms'] / max(r['median_ms'], 1e-9):.1f}x |")
-    lines += ["", "![deep search](benchmarks/deep.png)", "",
-              "Plot: median milliseconds by k (log scale), one line per configuration: "
-              + ", ".join(f"{name} (rgb{COLORS[i % len(COLORS)]})" for i, name in enumerate(deep["configs"])), ""]
+            lines.append(
+                f"| {k} | {capped}{q['median_ms']:.2f} | {r['median_ms']:.2f} | "
+                f"{capped}{q['median_ms'] / max(r['median_ms'], 1e-9):.1f}x |"
+            )
+    lines += [
+        "",
+        "![deep search: median ms by k, one line per configuration](benchmarks/deep.png)",
+        "",
+        "Plot: median milliseconds per solve by k (log scale), one line per configuration "
+        "(named in the legend, in the order of the tables below); an open marker is a median "
+        "at the CPU cap, a lower bound.",
+        "",
+    ]
     for name, rows in deep["configs"].items():
-        lines += [f"**{name}**", "", "| k | median ms | p90 ms | median nodes | p90 nodes | capped |",
-                  "|---:|---:|---:|---:|---:|---:|"]
+        lines += [
+            f"**{name}**",
+            "",
+            "| k | median ms | p90 ms | median nodes | p90 nodes | capped |",
+            "|---:|---:|---:|---:|---:|---:|",
+        ]
         for r in rows:
-            lines.append(f"| {r['k']} | {r['median_ms']:.2f} | {r['p90_ms']:.2f} | {r['median_nodes']:.0f} "
-                         f"| {r['p90_nodes']:.0f} | {r['unfinished']}/{r['positions']} |")
+            lines.append(
+                f"| {r['k']} | {r['median_ms']:.2f} | {r['p90_ms']:.2f} | {r['median_nodes']:.0f} "
+                f"| {r['p90_nodes']:.0f} | {r['unfinished']}/{r['positions']} |"
+            )
         lines.append("")
-    lines += ["## Sampling (hidden cards)", "",
-              "A 200-world best-move query on the view of the player to move, median over seeded "
-              "deals, one and two worker processes side by side (`benchmarks/bench_sampling.py`). "
-              "Worlds with at most two talon tricks left are solved exactly, earlier ones three "
-              "tricks deep with the horizon heuristic.", "",
-              "| trick | world search | 1 worker: s | worlds/s | 2 workers: s | worlds/s | speed-up |",
-              "|---:|---|---:|---:|---:|---:|---:|"]
+    lines += [
+        "## Sampling (hidden cards)",
+        "",
+        "A 200-world best-move query on the view of the player to move, median over seeded "
+        "deals, one and two worker processes side by side (`benchmarks/bench_sampling.py`). "
+        "Worlds with at most two talon tricks left are solved exactly, earlier ones three "
+        "tricks deep with the horizon heuristic.",
+        "",
+        "| trick | world search | 1 worker: s | worlds/s | 2 workers: s | worlds/s | speed-up |",
+        "|---:|---|---:|---:|---:|---:|---:|",
+    ]
     for r in sampling:
         one, two = r["1 worker"], r["2 workers"]
-        lines.append(f"| {r['trick']} | {r['method']} | {one['median_s']:.3f} | {one['worlds_per_s']:.0f} "
-                     f"| {two['median_s']:.3f} | {two['worlds_per_s']:.0f} | {r['speedup']:.2f}x |")
+        lines.append(
+            f"| {r['trick']} | {r['method']} | {one['median_s']:.3f} | {one['worlds_per_s']:.0f} "
+            f"| {two['median_s']:.3f} | {two['worlds_per_s']:.0f} | {r['speedup']:.2f}x |"
+        )
     lines.append("")
     if matches:
-        lines += ["## Playing strength: duplicate matches", "",
-                  "Every deal is played twice with the seats swapped (`brisque match`, seed 1, two "
-                  "workers). Mean margin per deal for the first player with a 95% confidence interval "
-                  "from the pair means; a game-winning event counts ±10000 (so a single one moves the "
-                  "mean by 10000 / deals). Records are in `benchmarks/results/`; with "
-                  "`--reuse-matches` (as for this report) the stored results of an earlier run are "
-                  "shown, since the matches take about 35 minutes.", "",
-                  "| game | first | second | deal pairs | mean margin | 95% CI | won | lost | drawn | share won (Wilson 95%) | events first/second |",
-                  "|---|---|---|---:|---:|---|---:|---:|---:|---|---|"]
+        lines += [
+            "## Playing strength: duplicate matches",
+            "",
+            "Every deal is played twice with the seats swapped (`brisque match`, seed 1, two "
+            "workers). Mean margin per deal for the first player with a 95% confidence interval "
+            "from the pair means; a game-winning event counts ±10000 (so a single one moves the "
+            "mean by 10000 / deals). Records are in `benchmarks/results/`; with "
+            "`--reuse-matches` (as for this report) the stored results of an earlier run are "
+            "shown, since the matches take about 35 minutes.",
+            "",
+            "| game | first | second | deal pairs | mean margin | 95% CI | won | lost | drawn | share won (Wilson 95%) | events first/second |",
+            "|---|---|---|---:|---:|---|---:|---:|---:|---|---|",
+        ]
         for s in matches:
             wlo, whi = s["won_share_ci95"]
-            lines.append(f"| {s['rules']} | {s['first']} | {s['second']} | {s['pairs']} | {s['mean_margin']:+.1f} "
-                         f"| {_ci(s)} | {s['won']} | {s['lost']} | {s['drawn']} | {s['won'] / s['deals']:.3f} "
-                         f"[{wlo:.3f}, {whi:.3f}] | {s['game_wins_first']}/{s['game_wins_second']} |")
+            lines.append(
+                f"| {s['rules']} | {s['first']} | {s['second']} | {s['pairs']} | {s['mean_margin']:+.1f} "
+                f"| {_ci(s)} | {s['won']} | {s['lost']} | {s['drawn']} | {s['won'] / s['deals']:.3f} "
+                f"[{wlo:.3f}, {whi:.3f}] | {s['game_wins_first']}/{s['game_wins_second']} |"
+            )
         lines.append("")
     return "\n".join(lines)
+
+
+WRITTEN = (
+    "## Final phase: engine against the reference",
+    "## Deep double-dummy search",
+    "## Sampling (hidden cards)",
+    "## Playing strength: duplicate matches",
+)
+
+
+def kept_sections(path: str) -> str:
+    """The ``## `` sections of the report at ``path`` that write_report does not write."""
+    if not os.path.exists(path):
+        return ""
+    with open(path) as f:
+        text = f.read()
+    sections = re.split(r"(?m)^(?=## )", text)[1:]  # [0] is the title and preamble
+    kept = [s.rstrip() for s in sections if s.splitlines()[0].strip() not in WRITTEN]
+    return "\n\n".join(kept)
+
+
+def report_date(path: str) -> str | None:
+    """The date on the "Written by" line of the report at ``path``, if any."""
+    if os.path.exists(path):
+        with open(path) as f:
+            m = re.search(r"Written by `python benchmarks/run_all.py` on (\d{4}-\d\d-\d\d)", f.read())
+        if m:
+            return m.group(1)
+    return None
+
+
+def write_outputs(raw: dict) -> str:
+    """Draw the plot and rewrite BENCHMARKS.md from the raw results of a run."""
+    plots.deep_plot(raw["deep"], DEEP_PLOT)
+    final = raw["final"]
+    text = write_report(
+        final["machine"],
+        final,
+        raw["deep"],
+        raw["sampling"],
+        raw["matches"],
+        raw["cap"],
+        raw.get("date") or report_date(REPORT),
+    )
+    extra = kept_sections(REPORT)
+    with open(REPORT, "w") as f:
+        f.write(text + ("\n" + extra + "\n" if extra else "\n"))
+    return text
 
 
 def main() -> None:
@@ -154,9 +270,28 @@ def main() -> None:
     ap.add_argument("--skip-matches", action="store_true")
     ap.add_argument("--match-deals", type=int, default=500)
     ap.add_argument("--cap", type=float, default=5.0, help="CPU seconds per deep solve")
-    ap.add_argument("--cap-best", type=float, default=60.0,
-                    help="CPU seconds per deep solve with every enhancement (to k = 10)")
+    ap.add_argument(
+        "--cap-best",
+        type=float,
+        default=60.0,
+        help="CPU seconds per deep solve with every enhancement (to k = 10)",
+    )
+    ap.add_argument(
+        "--from-results",
+        nargs="?",
+        const=LAST_RUN,
+        default=None,
+        metavar="JSON",
+        help="run nothing: rebuild BENCHMARKS.md and the plot from kept raw results "
+        f"(default {os.path.relpath(LAST_RUN, ROOT)})",
+    )
     a = ap.parse_args()
+    plots.require_matplotlib()  # before hours of benchmarks, not after
+    if a.from_results:
+        with open(a.from_results) as f:
+            print(write_outputs(json.load(f)))
+        return
+    date = time.strftime("%Y-%m-%d")
     n_final = 200 if a.quick else 1000
     final = bench_final_phase.run(n_final, 14, n_final)
     positions = 4 if a.quick else 10
@@ -166,18 +301,13 @@ def main() -> None:
         cap = a.cap_best if name == bench_deep.BEST else a.cap
         deep["configs"][name] = bench_deep.run(positions, max_k, cap, features=feats)
     deep["cap_best"] = a.cap_best
-    line_plot([([r["k"] for r in rows], [max(r["median_ms"], 1e-3) for r in rows])
-               for rows in deep["configs"].values()], os.path.join(HERE, "deep.png"), logy=True)
     sampling = bench_sampling.run(2 if a.quick else 5, 50 if a.quick else 200)
     matches = [] if a.skip_matches else run_matches(4 if a.quick else a.match_deals, a.reuse_matches)
+    raw = {"final": final, "deep": deep, "sampling": sampling, "matches": matches, "cap": a.cap, "date": date}
     os.makedirs(RESULTS, exist_ok=True)
-    with open(os.path.join(RESULTS, "last-run.json"), "w") as f:   # the report can be rebuilt
-        json.dump({"final": final, "deep": deep, "sampling": sampling, "matches": matches,
-                   "cap": a.cap}, f)
-    text = write_report(final["machine"], final, deep, sampling, matches, a.cap)
-    with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
-        f.write(text + "\n")
-    print(text)
+    with open(LAST_RUN, "w") as f:  # kept first: the report can be rebuilt from it
+        json.dump(raw, f)
+    print(write_outputs(raw))
 
 
 if __name__ == "__main__":

@@ -8,20 +8,26 @@ extended (raise --count or change --first-seed).
 
 Run:  python positions/mine.py [--out positions] [--count-scale 1.0]
 """
+
 from __future__ import annotations
 
 import argparse
 import os
 import random
+import sys
+from pathlib import Path
 
-from solver.game import random_position
-from solver.generate import random_final_phase
-from solver.puzzles import Record, write_bpd
-from solver.sampling import analyse
-from solver.search import solve
+from solver.analysis.sampling import analyse
+from solver.engine.api import solve
+from solver.formats.bpd import Record, write_bpd
+from solver.play.dealing import random_position
 
-MARGIN = 10          # the best move must beat the runner-up by this much (points)
-TRICK_MARGIN = 1     # ... or by one trick in Petite Brisque
+# the seeded generators are test support, kept beside the tests
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from generators import random_final_phase  # noqa: E402
+
+MARGIN = 10  # the best move must beat the runner-up by this much (points)
+TRICK_MARGIN = 1  # ... or by one trick in Petite Brisque
 
 
 def _theme(a, p) -> str:
@@ -54,12 +60,21 @@ def exact_record(p, prefix: str, n: int, margin: int, extra_theme: str = "") -> 
         return None
     runner = sorted((mv.value for mv in a.moves), reverse=True)[1]
     theme = extra_theme or _theme(a, p)
-    return Record(p.bpn(), {"id": f"{prefix}-{n:03d}", "bm": [best], "v": a.value, "pv": a.pv,
-                            "c0": f"{theme}; runner-up {runner:+d}"})
+    return Record(
+        bpn=p.bpn(),
+        ops={
+            "id": f"{prefix}-{n:03d}",
+            "bm": [best],
+            "v": a.value,
+            "pv": a.pv,
+            "c0": f"{theme}; runner-up {runner:+d}",
+        },
+    )
 
 
-def mine_exact(prefix: str, count: int, candidates, margin: int, prefer=None,
-               final_only: bool = False) -> list[Record]:
+def mine_exact(
+    prefix: str, count: int, candidates, margin: int, prefer=None, final_only: bool = False
+) -> list[Record]:
     """Records from candidate positions; ``prefer`` ranks instructive ones first;
     ``final_only`` keeps final-phase positions only (not Brisque's last-pickup window)."""
     picked, spare = [], []
@@ -82,15 +97,24 @@ def brisque_endgames(count: int) -> list[Record]:
     """A third each: a declaration that matters, four kings/queens to stop, card play."""
     third = count // 3
     rng = random.Random(11)
-    decl = (random_final_phase(seed, "brisque", rng.randint(3, 6), stack="marriages")
-            for seed in range(100000))
-    threat = (random_final_phase(seed, "brisque", rng.randint(4, 6), stack="quartet",
-                                 stack_opponent=True) for seed in range(100000))
+    decl = (
+        random_final_phase(seed, "brisque", rng.randint(3, 6), stack="marriages") for seed in range(100000)
+    )
+    threat = (
+        random_final_phase(seed, "brisque", rng.randint(4, 6), stack="quartet", stack_opponent=True)
+        for seed in range(100000)
+    )
     plain = (random_position(seed, "brisque", 11 + rng.randrange(3)) for seed in range(100000))
     out = mine_exact("fp", third, decl, MARGIN, final_only=True)
     out += [_threat(r) for r in mine_exact("fp", third, threat, MARGIN, final_only=True)]
-    out += mine_exact("fp", count - len(out), plain, MARGIN, final_only=True,
-                      prefer=lambda r: not any(m.is_declaration for m in r.ops["bm"]))
+    out += mine_exact(
+        "fp",
+        count - len(out),
+        plain,
+        MARGIN,
+        final_only=True,
+        prefer=lambda r: not any(m.is_declaration for m in r.moves("bm")),
+    )
     for i, r in enumerate(out, 1):
         r.ops["id"] = f"fp-{i:03d}"
     return out
@@ -109,7 +133,10 @@ def briscan_endgames(count: int) -> list[Record]:
                 yield random_final_phase(seed, "briscan", rng.randint(3, 5), stack="marriages")
             else:
                 yield random_position(seed, "briscan", 12 + rng.randrange(2))
-    prefer = lambda r: any(m.is_declaration for m in r.ops["bm"])
+
+    def prefer(r: Record) -> bool:
+        return any(m.is_declaration for m in r.moves("bm"))
+
     return mine_exact("bc", count, candidates(), MARGIN, prefer, final_only=True)
 
 
@@ -125,7 +152,10 @@ def double_dummy(count: int) -> list[Record]:
             p = random_position(seed, "brisque", 9 + rng.randrange(2))
             if not p.is_over() and p.turnup >= 0:
                 yield p
-    prefer = lambda r: any(str(m) == "x" or m.is_declaration for m in r.ops["bm"])
+
+    def prefer(r: Record) -> bool:
+        return any(str(m) == "x" or m.is_declaration for m in r.moves("bm"))
+
     return mine_exact("dd", count, candidates(), MARGIN, prefer)
 
 
@@ -147,11 +177,20 @@ def hidden_cards(count: int, worlds: int = 40) -> list[Record]:
         if gap < max(MARGIN, 3 * (ranked[0].stderr + ranked[1].stderr)):
             continue
         tol = round(max(2.0, 3 * a.stderr), 1)
-        out.append(Record(view.bpn(), {"id": f"hc-{len(out) + 1:03d}", "bm": [a.best[0]],
-                                       "ev": round(a.value, 2), "evtol": tol, "worlds": worlds,
-                                       "seed": seed,
-                                       "c0": f"expected {a.value:+.1f}, runner-up {ranked[1].move} "
-                                             f"{ranked[1].value:+.1f}"}))
+        out.append(
+            Record(
+                bpn=view.bpn(),
+                ops={
+                    "id": f"hc-{len(out) + 1:03d}",
+                    "bm": [a.best[0]],
+                    "ev": round(a.value, 2),
+                    "evtol": tol,
+                    "worlds": worlds,
+                    "seed": seed,
+                    "c0": f"expected {a.value:+.1f}, runner-up {ranked[1].move} {ranked[1].value:+.1f}",
+                },
+            )
+        )
         if len(out) >= count:
             break
     return out
@@ -162,8 +201,11 @@ COLLECTIONS = {
     "briscan-endgames.bpd": (briscan_endgames, 20, "Briscan endgames with melds in play"),
     "petite-deals.bpd": (petite_deals, 10, "Petite Brisque deals: the trick margin"),
     "double-dummy.bpd": (double_dummy, 20, "Brisque talon-phase positions, talon order known"),
-    "hidden-cards.bpd": (hidden_cards, 20, "Hidden cards: the view of the player to move; "
-                                           "ev is the expected value by sampling (worlds, seed)"),
+    "hidden-cards.bpd": (
+        hidden_cards,
+        20,
+        "Hidden cards: the view of the player to move; ev is the expected value by sampling (worlds, seed)",
+    ),
 }
 
 
@@ -177,8 +219,12 @@ def main() -> None:
             continue
         records = fn(count)
         path = os.path.join(a.out, name)
-        write_bpd(path, records, f"{title}.\nMined by positions/mine.py from seeded self-play; "
-                                 f"every record checked by the engine.")
+        write_bpd(
+            path,
+            records,
+            f"{title}.\nMined by positions/mine.py from seeded self-play; "
+            f"every record checked by the engine.",
+        )
         print(f"{path}: {len(records)} records")
 
 

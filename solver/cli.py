@@ -3,23 +3,42 @@
 Data goes to standard output, errors and progress to standard error.  Every
 command that answers a query has ``--json``.
 """
+
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from typing import TypedDict
 
 import click
 
-from solver.cards import NotationError
+from solver import __version__
+from solver.analysis.sampling import SampledAnalysis
+from solver.engine.results import Analysis
+from solver.errors import NotationError
+from solver.model.position import Position
+from solver.model.value import Value
 
 
 class BrisqueCommandError(click.ClickException):
     """A user error: printed as 'Error: ...' with exit code 2."""
+
     exit_code = 2
 
 
-def _position(bpn: str, check: bool = True):
-    from solver.position import Position, PositionError
+def writable_file(path: str, what: str) -> None:
+    """Refuse, before any work is done, an output file that cannot be written."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise BrisqueCommandError(f"cannot write the {what} to {path!r}: no folder {folder!r}")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise BrisqueCommandError(f"cannot write the {what} to {path!r}: permission denied")
+
+
+def _position(bpn: str, check: bool = True) -> Position:
     try:
         p = Position(bpn)
     except NotationError as exc:
@@ -32,7 +51,7 @@ def _position(bpn: str, check: bool = True):
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="brisque-solver", prog_name="brisque")
+@click.version_option(version=__version__, prog_name="brisque")
 def main() -> None:
     """Solve and analyse Brisque, Briscan and Petite Brisque positions.
 
@@ -66,8 +85,9 @@ def show(bpn: str, as_json: bool) -> None:
     Example:
       brisque show "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
     """
-    from solver.display import picture
-    from solver.position import HiddenInformationError
+    from solver.errors import HiddenInformationError
+    from solver.formats.picture import picture
+
     p = _position(bpn, check=False)
     probs = p.problems()
     if as_json:
@@ -75,9 +95,19 @@ def show(bpn: str, as_json: bool) -> None:
             moves = [str(m) for m in p.legal_moves()]
         except HiddenInformationError:
             moves = None
-        click.echo(json.dumps({"bpn": p.bpn(), "valid": not probs, "problems": probs,
-                               "turn": "ab"[p.turn], "trick": min(p.trick_number, p.rules.tricks_per_deal),
-                               "over": p.is_over(), "legal": moves}))
+        click.echo(
+            json.dumps(
+                {
+                    "bpn": p.bpn(),
+                    "valid": not probs,
+                    "problems": probs,
+                    "turn": "ab"[p.turn],
+                    "trick": min(p.trick_number, p.rules.tricks_per_deal),
+                    "over": p.is_over(),
+                    "legal": moves,
+                }
+            )
+        )
     else:
         click.echo(picture(p))
     if probs:
@@ -86,14 +116,27 @@ def show(bpn: str, as_json: bool) -> None:
 
 @main.command()
 @click.option("--seed", type=int, required=True, help="Seed of the shuffle: the same seed, the same deal.")
-@click.option("--rules", "rules", default="brisque", show_default=True,
-              help="Game and options, as the BPN rules field: brisque, briscan, petite, "
-                   "'brisque(target=300)'.")
-@click.option("--at", "at", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Play on by random legal moves (seeded) until this trick starts.")
-@click.option("--view", type=click.Choice(["a", "b", "turn"]), default=None,
-              help="Print the position as this player sees it (hidden cards as ?N); "
-                   "'turn' is the player to move.")
+@click.option(
+    "--rules",
+    "rules",
+    default="brisque",
+    show_default=True,
+    help="Game and options, as the BPN rules field: brisque, briscan, petite, 'brisque(target=300)'.",
+)
+@click.option(
+    "--at",
+    "at",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Play on by random legal moves (seeded) until this trick starts.",
+)
+@click.option(
+    "--view",
+    type=click.Choice(["a", "b", "turn"]),
+    default=None,
+    help="Print the position as this player sees it (hidden cards as ?N); 'turn' is the player to move.",
+)
 def deal(seed: int, rules: str, at: int, view: str | None) -> None:
     """Print the BPN of a position dealt from SEED.
 
@@ -106,8 +149,9 @@ def deal(seed: int, rules: str, at: int, view: str | None) -> None:
       brisque deal --seed 7 --rules briscan --at 12
       brisque show "$(brisque deal --seed 7 --at 11)"
     """
-    from solver.game import random_position
-    from solver.rules import Rules
+    from solver.model.rules import Rules
+    from solver.play.dealing import random_position
+
     try:
         r = Rules.parse(rules)
     except NotationError as exc:
@@ -120,10 +164,22 @@ def deal(seed: int, rules: str, at: int, view: str | None) -> None:
     click.echo(p.bpn())
 
 
-def _solve_one(bpn: str, table_bits: int, limit: dict | None = None):
-    from solver.search import solve
+class _Budget(TypedDict):
+    """The budget options of ``brisque solve``, as keyword arguments of :func:`solve`."""
+
+    nodes: int | None
+    seconds: float | None
+    depth: int | None
+
+
+_NO_BUDGET: _Budget = {"nodes": None, "seconds": None, "depth": None}
+
+
+def _solve_one(bpn: str, table_bits: int, limit: _Budget | None = None) -> tuple[Position, Analysis]:
+    from solver.engine.api import solve
+
     p = _position(bpn)
-    return p, solve(p, table_bits=table_bits, **(limit or {}))
+    return p, solve(p, table_bits=table_bits, **(limit or _NO_BUDGET))
 
 
 def _refusal(exc: Exception, given: str) -> BrisqueCommandError:
@@ -135,12 +191,13 @@ def _refusal(exc: Exception, given: str) -> BrisqueCommandError:
     return BrisqueCommandError(msg)
 
 
-def _json_lines(answer, verb: str) -> None:
+def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis], verb: str) -> None:
     """Standard input, one BPN a line, to standard output, one JSON object a line.
 
     A line that fails gives {"bpn": ..., "error": ...} and the others still run; the exit
     status is 1 when any line failed."""
-    from solver.position import PositionError
+    from solver.errors import PositionError
+
     failed = 0
     for raw in sys.stdin:
         line = raw.strip()
@@ -159,18 +216,38 @@ def _json_lines(answer, verb: str) -> None:
 
 @main.command("solve")
 @click.argument("bpn")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object (the answer format of docs/notation.md).")
-@click.option("--table-bits", type=click.IntRange(8, 28), default=20, show_default=True,
-              help="Transposition table of 2**N entries.")
-@click.option("--nodes", type=click.IntRange(min=1), default=None,
-              help="Node budget: stop early with proven bounds (exact: false) when spent.")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="CPU-time budget in seconds, as --nodes.")
-@click.option("--depth", type=click.IntRange(min=1), default=None,
-              help="Search this many tricks and score the horizon with the heuristic "
-                   "of docs/solver.md (fast, approximate).")
-def solve_cmd(bpn: str, as_json: bool, table_bits: int, nodes: int | None, seconds: float | None,
-              depth: int | None) -> None:
+@click.option(
+    "--json", "as_json", is_flag=True, help="One JSON object (the answer format of docs/notation.md)."
+)
+@click.option(
+    "--table-bits",
+    type=click.IntRange(8, 28),
+    default=20,
+    show_default=True,
+    help="Transposition table of 2**N entries.",
+)
+@click.option(
+    "--nodes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Node budget: stop early with proven bounds (exact: false) when spent.",
+)
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="CPU-time budget in seconds, as --nodes.",
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Search this many tricks and score the horizon with the heuristic "
+    "of docs/solver.md (fast, approximate).",
+)
+def solve_cmd(
+    bpn: str, as_json: bool, table_bits: int, nodes: int | None, seconds: float | None, depth: int | None
+) -> None:
     """Solve a perfect-information position exactly.
 
     Prints the value for the player to move (the final deal margin, tricks in
@@ -194,9 +271,10 @@ def solve_cmd(bpn: str, as_json: bool, table_bits: int, nodes: int | None, secon
       brisque deal --seed 3 --at 11 | brisque solve - > answers.jsonl
       brisque solve "$(brisque deal --seed 3)" --seconds 5
     """
-    limit = {"nodes": nodes, "seconds": seconds, "depth": depth}
-    from solver.position import PositionError
-    from solver.report import format_analysis
+    limit: _Budget = {"nodes": nodes, "seconds": seconds, "depth": depth}
+    from solver.analysis.report import format_analysis
+    from solver.errors import PositionError
+
     if bpn == "-":
         _json_lines(lambda line: _solve_one(line, table_bits, limit)[1], "solved")
         return
@@ -209,22 +287,53 @@ def solve_cmd(bpn: str, as_json: bool, table_bits: int, nodes: int | None, secon
 
 @main.command("analyse")
 @click.argument("bpn")
-@click.option("--worlds", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Worlds to sample (all are enumerated when there are no more).")
+@click.option(
+    "--worlds",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Worlds to sample (all are enumerated when there are no more).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes solving worlds in parallel.")
-@click.option("--seconds", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Stop sampling after this many seconds.")
-@click.option("--separation", type=click.FloatRange(min=0), default=None,
-              help="Stop once the best move leads the runner-up by this many standard errors.")
-@click.option("--depth", type=click.IntRange(min=1), default=None,
-              help="Tricks of look-ahead per world (default: exact in the last two talon tricks, "
-                   "3 before).")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes solving worlds in parallel.",
+)
+@click.option(
+    "--seconds",
+    "time_limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Stop sampling after this many seconds.",
+)
+@click.option(
+    "--separation",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="Stop once the best move leads the runner-up by this many standard errors.",
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Tricks of look-ahead per world (default: exact in the last two talon tricks, 3 before).",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (method pimc, stderr, worlds, ...).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on standard error.")
-def analyse_cmd(bpn: str, worlds: int, seed: int, workers: int, time_limit: float | None,
-                separation: float | None, depth: int | None, as_json: bool, quiet: bool) -> None:
+def analyse_cmd(
+    bpn: str,
+    worlds: int,
+    seed: int,
+    workers: int,
+    time_limit: float | None,
+    separation: float | None,
+    depth: int | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
     """Best move and expected score with hidden cards (determinization sampling).
 
     BPN is the position as the player to move sees it: the opponent's unseen cards
@@ -239,19 +348,26 @@ def analyse_cmd(bpn: str, worlds: int, seed: int, workers: int, time_limit: floa
       brisque analyse "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
       brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 400 --workers 2
     """
-    from solver.position import PositionError
-    from solver.report import format_sampled
-    from solver.sampling import analyse
+    from solver.analysis.report import format_sampled
+    from solver.analysis.sampling import analyse
+    from solver.errors import PositionError
 
-    def run(text: str, show_progress: bool):
+    def bar(done: int, total: int) -> None:
+        click.echo(f"\r{done}/{total} worlds", err=True, nl=False)
+
+    def run(text: str, show_progress: bool) -> tuple[Position, Analysis | SampledAnalysis]:
         p = _position(text)
-        bar = None
-        if show_progress:
-            def bar(done, total):
-                click.echo(f"\r{done}/{total} worlds", err=True, nl=False)
         try:
-            return p, analyse(p, worlds=worlds, seed=seed, workers=workers, time_limit=time_limit,
-                              separation=separation, depth=depth, progress=bar)
+            return p, analyse(
+                p,
+                worlds=worlds,
+                seed=seed,
+                workers=workers,
+                time_limit=time_limit,
+                separation=separation,
+                depth=depth,
+                progress=bar if show_progress else None,
+            )
         finally:
             if show_progress:
                 click.echo("", err=True)
@@ -268,15 +384,21 @@ def analyse_cmd(bpn: str, worlds: int, seed: int, workers: int, time_limit: floa
     elif a.method == "pimc":
         click.echo(format_sampled(a, p))
     else:
-        from solver.report import format_analysis
+        from solver.analysis.report import format_analysis
+
         click.echo(format_analysis(a, p))
 
 
 @main.command("puzzles")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes for the records that need sampling.")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes for the records that need sampling.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress on standard error.")
 def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool) -> None:
     """Solve every record of puzzle files (.bpd) and check bm, am, v and ev.
@@ -290,7 +412,10 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
     Example:
       brisque puzzles positions/brisque-endgames.bpd positions/hidden-cards.bpd
     """
-    from solver.puzzles import PuzzleError, check_record, read_bpd
+    from solver.analysis.puzzles import check_record
+    from solver.errors import PuzzleError
+    from solver.formats.bpd import read_bpd
+
     items = []
     for path in files:
         items.extend(read_bpd(path))
@@ -308,7 +433,7 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
             click.echo(f"\r[{i}/{len(items)}] {item.id}", err=True, nl=False)
         try:
             verdict = check_record(item, workers=workers)
-        except Exception as exc:   # a record the solver refuses must not stop the others
+        except Exception as exc:  # a record the solver refuses must not stop the others
             failed += 1
             msg = f"{item.source}: {exc}"
             click.echo(json.dumps({"id": item.id, "ok": False, "error": msg}) if as_json else f"ERROR  {msg}")
@@ -323,14 +448,15 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
             a = verdict.answer
             status = "ok   " if verdict.ok else "FAIL "
             detail = "" if verdict.ok else "  " + "; ".join(verdict.failures)
-            if show_progress:   # wipe the progress line before the result line
+            if show_progress:  # wipe the progress line before the result line
                 click.echo("\r" + " " * 40 + "\r", err=True, nl=False)
-            if a is None:     # not even solvable: an impossible position
+            if a is None:  # not even solvable: an impossible position
                 click.echo(f"{status} {item.id:<10} {item.source}{detail}")
                 continue
             shown = f"{a.value:+.2f}" if a.method == "pimc" else f"{a.value:+d}"
-            click.echo(f"{status} {item.id:<10} best {' '.join(str(m) for m in a.best):<14} "
-                       f"value {shown}{detail}")
+            click.echo(
+                f"{status} {item.id:<10} best {' '.join(str(m) for m in a.best):<14} value {shown}{detail}"
+            )
     total = solved + failed
     if not as_json:
         click.echo(f"{solved}/{total} solved")
@@ -343,17 +469,37 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
 @main.command("line")
 @click.argument("bpn", required=False)
 @click.argument("moves", nargs=-1)
-@click.option("--record", "record_file", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="Analyse a whole deal record (JSON Lines as written by brisque match) instead.")
-@click.option("--deal", "deal_index", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Which record of the --record file.")
+@click.option(
+    "--record",
+    "record_file",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Analyse a whole deal record (JSON Lines as written by brisque match) instead.",
+)
+@click.option(
+    "--deal",
+    "deal_index",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Which record of the --record file.",
+)
 @click.option("--nodes", type=click.IntRange(min=1), default=None, help="Node budget per position.")
-@click.option("--depth", type=click.IntRange(min=1), default=None,
-              help="Tricks of look-ahead per position (estimates).")
+@click.option(
+    "--depth", type=click.IntRange(min=1), default=None, help="Tricks of look-ahead per position (estimates)."
+)
 @click.option("--exact", is_flag=True, help="Solve every position exactly, however early (can be slow).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object with every step.")
-def line_cmd(bpn: str | None, moves: tuple[str, ...], record_file: str | None, deal_index: int,
-             nodes: int | None, depth: int | None, exact: bool, as_json: bool) -> None:
+def line_cmd(
+    bpn: str | None,
+    moves: tuple[str, ...],
+    record_file: str | None,
+    deal_index: int,
+    nodes: int | None,
+    depth: int | None,
+    exact: bool,
+    as_json: bool,
+) -> None:
     """Play MOVES from BPN and give, for every move, its value, the best value and the loss.
 
     Finds the mistakes of a played line: loss is how much the move gave away
@@ -366,10 +512,11 @@ def line_cmd(bpn: str | None, moves: tuple[str, ...], record_file: str | None, d
       brisque line "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35" QD 9D
       brisque line --record deals.jsonl --deal 3
     """
-    from solver.game import DealRecord
-    from solver.line import analyse_line, losses_by_player
-    from solver.position import PositionError
-    from solver.search import Limit
+    from solver.analysis.line import analyse_line, losses_by_player
+    from solver.engine.results import Limit
+    from solver.errors import PositionError
+    from solver.formats.records import DealRecord
+
     if record_file:
         if bpn:
             raise BrisqueCommandError("give either BPN and MOVES or --record, not both")
@@ -392,30 +539,55 @@ def line_cmd(bpn: str | None, moves: tuple[str, ...], record_file: str | None, d
         raise BrisqueCommandError(str(exc)) from None
     losses = losses_by_player(steps)
     if as_json:
-        click.echo(json.dumps({"bpn": p.bpn(), "steps": [s.to_dict() for s in steps],
-                               "loss": losses}))
+        click.echo(json.dumps({"bpn": p.bpn(), "steps": [s.to_dict() for s in steps], "loss": losses}))
         return
-    fmt = lambda v: f"{v:+.2f}" if isinstance(v, float) else f"{v:+d}"
+
+    def fmt(v: Value | float) -> str:
+        return f"{v:+.2f}" if isinstance(v, float) else f"{v:+d}"
+
     click.echo(f"{'#':>3} {'trick':>5} {'who':>3}  {'move':<6}{'value':>8}{'best':>8}{'loss':>7}  best moves")
     for s in steps:
         mark = "" if s.exact else "  (estimate)"
         flag = "  <-- mistake" if s.loss > 0 else ""
-        click.echo(f"{s.number:>3} {s.trick:>5} {s.player:>3}  {str(s.move):<6}{fmt(s.move_value):>8}"
-                   f"{fmt(s.best_value):>8}{s.loss:>7g}  {' '.join(str(m) for m in s.best)}{mark}{flag}")
+        click.echo(
+            f"{s.number:>3} {s.trick:>5} {s.player:>3}  {str(s.move):<6}{fmt(s.move_value):>8}"
+            f"{fmt(s.best_value):>8}{s.loss:>7g}  {' '.join(str(m) for m in s.best)}{mark}{flag}"
+        )
     click.echo(f"total loss: a {losses['a']:g}, b {losses['b']:g}")
 
 
 @main.command("tree")
 @click.argument("bpn")
-@click.option("--depth", type=click.IntRange(min=1), default=2, show_default=True,
-              help="Moves (plies) below the position.")
-@click.option("--max-nodes", type=click.IntRange(min=2), default=2000, show_default=True,
-              help="Stop expanding at this many nodes (a message on standard error says so).")
+@click.option(
+    "--depth",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="Moves (plies) below the position.",
+)
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(min=2),
+    default=2000,
+    show_default=True,
+    help="Stop expanding at this many nodes (a message on standard error says so).",
+)
 @click.option("--best-only", is_flag=True, help="Follow only the best moves.")
-@click.option("--format", "fmt", type=click.Choice(["graphml", "gexf", "json", "dot"]),
-              default="graphml", show_default=True, help="Gephi opens graphml/gexf, Graphviz dot.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write to this file instead of standard output.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["graphml", "gexf", "json", "dot"]),
+    default="graphml",
+    show_default=True,
+    help="Gephi opens graphml/gexf, Graphviz dot.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write to this file instead of standard output.",
+)
 def tree_cmd(bpn: str, depth: int, max_nodes: int, best_only: bool, fmt: str, output: str | None) -> None:
     """Write the solution tree of BPN as a graph: positions with their values, moves as
     edges with each move's value, the best moves marked, transpositions merged.
@@ -425,16 +597,22 @@ def tree_cmd(bpn: str, depth: int, max_nodes: int, best_only: bool, fmt: str, ou
       brisque tree "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35" --format dot | dot -Tsvg
       brisque tree "$(brisque deal --seed 2 --at 13)" --depth 4 -o tree.graphml
     """
-    from solver.position import PositionError
-    from solver.tree import solution_tree, write_tree
+    if output:
+        writable_file(output, "tree")
+    from solver.analysis.tree import solution_tree, write_tree
+    from solver.errors import PositionError
+
     p = _position(bpn)
     try:
         g = solution_tree(p, depth=depth, max_nodes=max_nodes, best_only=best_only)
     except PositionError as exc:
         raise BrisqueCommandError(str(exc)) from None
     if g.graph["truncated"]:
-        click.echo(f"tree truncated at {g.number_of_nodes()} nodes (--max-nodes {max_nodes}); "
-                   f"raise it or lower --depth", err=True)
+        click.echo(
+            f"tree truncated at {g.number_of_nodes()} nodes (--max-nodes {max_nodes}); "
+            f"raise it or lower --depth",
+            err=True,
+        )
     if output:
         with open(output, "wb") as f:
             write_tree(g, fmt, f)
@@ -447,19 +625,43 @@ def tree_cmd(bpn: str, depth: int, max_nodes: int, best_only: bool, fmt: str, ou
 @main.command("match")
 @click.argument("first")
 @click.argument("second")
-@click.option("--deals", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Deal pairs: each deal is played twice with the seats swapped.")
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Deal pairs: each deal is played twice with the seats swapped.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals.")
 @click.option("--rules", "rules", default="brisque", show_default=True, help="Game and options.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes playing deal pairs in parallel.")
-@click.option("--records", "records_path", type=click.Path(dir_okay=False, writable=True),
-              default="match-records.jsonl", show_default=True,
-              help="Where to write every deal's record (JSON Lines; replay with brisque line --record).")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes playing deal pairs in parallel.",
+)
+@click.option(
+    "--records",
+    "records_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write every deal's record to this file (JSON Lines; replay with brisque line "
+    "--record).  Without it no file is written.",
+)
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON summary object.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on standard error.")
-def match_cmd(first: str, second: str, deals: int, seed: int, rules: str, workers: int,
-              records_path: str, as_json: bool, quiet: bool) -> None:
+def match_cmd(
+    first: str,
+    second: str,
+    deals: int,
+    seed: int,
+    rules: str,
+    workers: int,
+    records_path: str | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
     """Duplicate match between two players: FIRST and SECOND are random, greedy,
     pimc (100 worlds) or pimc:N, or clairvoyant (sees every card).
 
@@ -470,25 +672,31 @@ def match_cmd(first: str, second: str, deals: int, seed: int, rules: str, worker
     Examples:
       brisque match pimc:50 greedy --deals 100 --workers 2
       brisque match greedy random --deals 500 --rules briscan --json
+      brisque match pimc:20 clairvoyant --deals 10 --records deals.jsonl
     """
-    from solver.match import run_match, write_records
-    from solver.players import make_player
-    from solver.rules import Rules
+    from solver.formats.records import write_records
+    from solver.model.rules import Rules
+    from solver.play.match import run_match
+    from solver.play.players import make_player
+
     try:
         make_player(first)
         make_player(second)
         r = Rules.parse(rules)
     except (ValueError, NotationError) as exc:
         raise BrisqueCommandError(str(exc)) from None
+    if records_path is not None:
+        writable_file(records_path, "records")
 
-    def progress(done, total):
+    def progress(done: int, total: int) -> None:
         if not quiet:
             click.echo(f"\r{done}/{total} deal pairs", err=True, nl=False)
 
     result = run_match(first, second, deals, seed=seed, rules=r, workers=workers, progress=progress)
     if not quiet:
         click.echo("", err=True)
-    write_records(records_path, result.records)
+    if records_path is not None:
+        write_records(records_path, result.records)
     s = result.summary
     if not as_json:
         lo, hi = s["ci95"]
@@ -497,11 +705,16 @@ def match_cmd(first: str, second: str, deals: int, seed: int, rules: str, worker
         click.echo(f"{first} vs {second}, {r}, {s['pairs']} deal pairs ({s['deals']} deals), seed {seed}")
         ci = f"95% CI [{lo:+.2f}, {hi:+.2f}]" if lo is not None else "95% CI needs two deal pairs"
         click.echo(f"mean margin for {first}: {s['mean_margin']:+.2f} {unit} per deal, {ci}")
-        click.echo(f"deals won {s['won']}, lost {s['lost']}, drawn {s['drawn']}; "
-                   f"share won {s['won'] / s['deals']:.3f}, 95% CI [{wlo:.3f}, {whi:.3f}]")
+        click.echo(
+            f"deals won {s['won']}, lost {s['lost']}, drawn {s['drawn']}; "
+            f"share won {s['won'] / s['deals']:.3f}, 95% CI [{wlo:.3f}, {whi:.3f}]"
+        )
         if s["game_wins_first"] or s["game_wins_second"]:
-            click.echo(f"game-winning events: {first} {s['game_wins_first']}, {second} {s['game_wins_second']}")
-        click.echo(f"records: {records_path}")
+            click.echo(
+                f"game-winning events: {first} {s['game_wins_first']}, {second} {s['game_wins_second']}"
+            )
+        if records_path is not None:
+            click.echo(f"records: {records_path}")
     else:
         click.echo(json.dumps(s))
 

@@ -1,161 +1,29 @@
-"""Shared helpers for the test suite.
+"""Fixtures, hypothesis profiles and pytest configuration of the test suite.
 
 The tests import the *installed* package ``solver`` (there is deliberately no
-``tests/__init__.py``), so run ``pip install .`` after changing the code.
+``tests/__init__.py``), so run ``pip install .`` after changing the code.  Helper functions
+shared by the test modules are in helpers.py (``from helpers import make``).
 """
+
 from __future__ import annotations
 
 import os
-import random
 
 import pytest
+from helpers import NOTATION_EXAMPLES
 from hypothesis import HealthCheck, settings
 
-from solver import Position, Rules
-from solver.bits import points_of, popcount
-from solver.cards import (FULL_DECK, card_str, cards_of, format_hand, parse_card, parse_cards,
-                          parse_hand)
-from solver.game import deal
+from solver import Position
 
 # HYPOTHESIS_PROFILE=deep runs the property tests with many more examples.
 _HEALTH = [HealthCheck.too_slow, HealthCheck.filter_too_much]
-settings.register_profile("suite", deadline=None, max_examples=200, database=None,
-                          suppress_health_check=_HEALTH)
-settings.register_profile("deep", deadline=None, max_examples=20000, database=None,
-                          suppress_health_check=_HEALTH)
+settings.register_profile(
+    "suite", deadline=None, max_examples=200, database=None, suppress_health_check=_HEALTH
+)
+settings.register_profile(
+    "deep", deadline=None, max_examples=20000, database=None, suppress_health_check=_HEALTH
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
-
-# The three valid examples of NOTATION.md.
-NOTATION_EXAMPLES = [
-    "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35",
-    "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35",
-    "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1",
-]
-
-
-def cards(text: str) -> int:
-    """A card set from space-separated cards: ``cards("7H KH AS")``."""
-    m = 0
-    for t in text.split():
-        m |= 1 << parse_card(t)
-    return m
-
-
-def card_names(moves) -> set[str]:
-    """The moves (or cards) as a set of strings."""
-    return {str(m) for m in moves}
-
-
-def names(mask: int) -> set[str]:
-    """The cards of a card set as a set of strings."""
-    return {card_str(c) for c in cards_of(mask)}
-
-
-def make(game: str, hand_a: str, hand_b: str, trump: str, *, talon: str | int = "0", trick: str = "-",
-         turn: str = "a", out: str | None = None, score: str | None = None, extra: str = "") -> str:
-    """Build a BPN whose ``out`` field holds every card not placed elsewhere.
-
-    Hands are in hand form (``"A.K7.."``).  ``trump`` is the turnup card or a suit letter.
-    ``talon`` is a BPN talon field, or a number N: N of the cards not placed, in a fixed order.
-    By default all card points out are credited to a, and in Briscan/Petite the tricks
-    (and Briscan's final-phase tricks) are credited to a as well, so that the position
-    passes the validity check.  Give ``out`` explicitly for Petite Brisque (dead cards).
-    """
-    rules = Rules.parse(game)
-    if isinstance(talon, int):  # that many face-down cards, taken from the cards not placed
-        free = FULL_DECK & ~(_known(hand_a) | _known(hand_b))
-        if len(trump) > 1:
-            free &= ~(1 << parse_card(trump))
-        if trick != "-":
-            free &= ~(1 << parse_card(trick))
-        talon = "".join(card_str(c) for c in cards_of(free)[:talon]) or "0"
-    if out is None:
-        used = _known(hand_a) | _known(hand_b)
-        if len(trump) > 1:
-            used |= 1 << parse_card(trump)
-        if not talon.isdigit():
-            for c in parse_cards(talon):
-                used |= 1 << c
-        if trick != "-":
-            used |= 1 << parse_card(trick)
-        out_mask = FULL_DECK & ~used
-    else:
-        out_mask = 0 if out == "-" else parse_hand(out)
-    out_field = format_hand(out_mask) if out_mask else "-"
-    if score is None:
-        score = f"{points_of(out_mask)}:0"
-    done = popcount(out_mask) // 2
-    keys = extra.split()
-    if rules.game != "brisque" and done and not any(k.startswith("tricks=") for k in keys):
-        keys.insert(0, f"tricks={done}:0")
-    if (rules.game == "briscan" and done > rules.talon_tricks
-            and not any(k.startswith("final=") for k in keys)):
-        keys.insert(1, f"final={done - rules.talon_tricks}:0")
-    fields = [game, f"{hand_a}/{hand_b}", trump, talon, out_field, trick, turn, score] + keys
-    return " ".join(fields)
-
-
-def _known(hand: str) -> int:
-    """The known cards of a BPN hand (``"AK.T9.J.8"``, ``".KQ..+?4"``, ``"?6"``)."""
-    return 0 if hand.startswith("?") else parse_hand(hand.split("+")[0])
-
-
-def known_cards(p: Position) -> list[int]:
-    """Every card whose place the position records, with repetitions (a list of bit masks)."""
-    places = [p.hands[0], p.hands[1], p.out]
-    if p.turnup >= 0:
-        places.append(1 << p.turnup)
-    if p.trick >= 0:
-        places.append(1 << p.trick)
-    places.extend(1 << c for c in (p.talon or ()))
-    return places
-
-
-def assert_conserved(p: Position) -> None:
-    """Every card exactly once across hands, out, trick, turnup and talon (dead cards counted)."""
-    places = known_cards(p)
-    union = 0
-    for m in places:
-        assert union & m == 0, f"a card is in two places in {p.bpn()}"
-        union |= m
-    if p.rules.draws:
-        assert union == FULL_DECK, f"cards missing in {p.bpn()}"
-    else:  # Petite Brisque: the dead cards are never drawn and their identity is not recorded
-        assert popcount(union) + p.talon_count == 32, p.bpn()
-
-
-def expected_hand_sizes(p: Position) -> list[int]:
-    """Hand sizes implied by the phase and the trick number, computed independently."""
-    r = p.rules
-    h = r.hand_size
-    done = popcount(p.out) // 2
-    if not r.draws:
-        sizes = [h - done, h - done]
-    elif p.turnup >= 0 and p.talon_count > 0:      # talon phase
-        sizes = [h, h]
-    elif p.turnup >= 0:                             # Brisque's last-pickup window
-        sizes = [h, h]
-        sizes[1 - p.turn] -= 1                      # the loser has not taken the turnup yet
-    else:                                           # final phase
-        left = h - (done - r.talon_tricks)
-        sizes = [left, left]
-    if p.trick >= 0:
-        sizes[1 - p.turn] -= 1                      # the leader has played his card
-    return sizes
-
-
-def play_random(seed: int, rules: str | Rules, on_position=None) -> Position:
-    """Play the deal of ``seed`` to its end by random legal moves, calling ``on_position(p)``
-    on every position reached (start and end included).  Returns the final position."""
-    p = deal(seed, rules)
-    rng = random.Random(seed)
-    if on_position:
-        on_position(p)
-    while not p.is_over():
-        p.push(rng.choice(p.legal_moves()))
-        if on_position:
-            on_position(p)
-    return p
 
 
 @pytest.fixture

@@ -1,13 +1,14 @@
 """Briscan specifics: the meld table, card reuse, the honour turnup and the end-of-play bonuses."""
+
 import pytest
-from conftest import make, names
+from helpers import make, names
 
 from solver import WIN_VALUE, Position
-from solver.bits import points_of
-from solver.cards import RANKS
-from solver.game import deal
+from solver.model.bits import points_of
+from solver.model.cards import RANKS
+from solver.play.dealing import deal
 
-SCORE = "300:300"      # Briscan's score check is a lower bound: leave room for earlier melds
+SCORE = "300:300"  # Briscan's score check is a lower bound: leave room for earlier melds
 
 
 def decls(p: Position) -> set[str]:
@@ -41,7 +42,7 @@ def test_plain_sequence_and_marriage():
     p = talon_phase("KQJ.A.9.", "8H")
     assert decls(p) == {"+3KS", "+mS", "+at"}
     assert gain(p, "+3KS") == 50
-    assert "+mS" not in decls(p)               # sequence cards may not go into a marriage
+    assert "+mS" not in decls(p)  # sequence cards may not go into a marriage
 
 
 def test_trump_sequence_scores_double():
@@ -57,27 +58,41 @@ def test_sequence_any_length_from_three():
     assert gain(q, "+4AS") == 100
     assert decls(q) == set()
     assert gain(p, "+3AS") == 60
-    assert decls(p) == set()                  # cannot be lengthened, and KQ are sequence cards
+    assert decls(p) == set()  # cannot be lengthened, and KQ are sequence cards
 
 
 def test_tierce_to_the_nine():
     p = talon_phase("987.A.9.", "8H", hand_b="K.7.K8.K")
-    assert decls(p) == {"+39S", "+at", "+bp"}      # no courts: carte blanche too
+    assert decls(p) == {"+39S", "+at", "+bp"}  # no courts: carte blanche too
     assert gain(p, "+39S") == 20
 
 
-@pytest.mark.parametrize("code, top, length, points", [
-    ("5AH", "A", 5, 300), ("5KH", "K", 5, 150), ("5QH", "Q", 5, 100), ("5JH", "J", 5, 50),
-    ("4AH", "A", 4, 100), ("4KH", "K", 4, 80), ("4QH", "Q", 4, 60), ("4JH", "J", 4, 40),
-    ("4TH", "T", 4, 30), ("3AH", "A", 3, 60), ("3KH", "K", 3, 50), ("3QH", "Q", 3, 40),
-    ("3JH", "J", 3, 30), ("3TH", "T", 3, 20), ("39H", "9", 3, 20),
-])
+@pytest.mark.parametrize(
+    "code, top, length, points",
+    [
+        ("5AH", "A", 5, 300),
+        ("5KH", "K", 5, 150),
+        ("5QH", "Q", 5, 100),
+        ("5JH", "J", 5, 50),
+        ("4AH", "A", 4, 100),
+        ("4KH", "K", 4, 80),
+        ("4QH", "Q", 4, 60),
+        ("4JH", "J", 4, 40),
+        ("4TH", "T", 4, 30),
+        ("3AH", "A", 3, 60),
+        ("3KH", "K", 3, 50),
+        ("3QH", "Q", 3, 40),
+        ("3JH", "J", 3, 30),
+        ("3TH", "T", 3, 20),
+        ("39H", "9", 3, 20),
+    ],
+)
 @pytest.mark.parametrize("trump, factor", [("H", 2), ("D", 1)])
 def test_sequence_table(code, top, length, points, trump, factor):
     natural = "789TJQKA"
     hi = natural.index(top)
-    ranks = sorted(natural[hi - length + 1:hi + 1], key=RANKS.index, reverse=True)
-    hand_a = "." + "".join(ranks) + ".." + "AK"[:5 - length]
+    ranks = sorted(natural[hi - length + 1 : hi + 1], key=RANKS.index, reverse=True)
+    hand_a = "." + "".join(ranks) + ".." + "AK"[: 5 - length]
     p = final_phase(hand_a, "AKQJT...", trump=trump)
     assert "+" + code in decls(p)
     assert gain(p, "+" + code) == factor * points
@@ -85,14 +100,13 @@ def test_sequence_table(code, top, length, points, trump, factor):
 
 
 # ---------------------------------------------------------------- quartets
-@pytest.mark.parametrize("rank, points", [("A", 150), ("T", 100), ("K", 80), ("Q", 60),
-                                          ("J", 40)])
+@pytest.mark.parametrize("rank, points", [("A", 150), ("T", 100), ("K", 80), ("Q", 60), ("J", 40)])
 @pytest.mark.parametrize("trump", ["H", "D"])
 def test_quartet_table(rank, points, trump):
     p = final_phase(f"{rank}.{rank}.{rank}.{rank}7", "98.87.8.", trump=trump)
     assert "+k" + rank in decls(p)
-    assert gain(p, "+k" + rank) == points       # never doubled
-    assert not p.is_over() and p.win == -1     # not a game-winning event in Briscan
+    assert gain(p, "+k" + rank) == points  # never doubled
+    assert not p.is_over() and p.win == -1  # not a game-winning event in Briscan
 
 
 def test_no_four_nines():
@@ -105,8 +119,8 @@ def test_carte_blanche_of_courts():
     p = talon_phase("KQ.J.K.Q", "9C", hand_b="98.8.98.")
     assert "+bc" in decls(p) and "+bp" not in decls(p)
     assert gain(p, "+bc") == 20
-    assert "+bc" not in decls(p)                # once per player
-    view = p.view("b")                          # the whole hand was shown
+    assert "+bc" not in decls(p)  # once per player
+    view = p.view("b")  # the whole hand was shown
     assert view.hands[0] == p.hands[0] and view.unknown[0] == 0
 
 
@@ -131,8 +145,7 @@ def test_carte_blanche_needs_five_cards():
 
 def test_carte_blanche_once_per_player_not_once_per_deal():
     # a has declared +bc earlier; b, on lead with a hand of courts, may declare his own.
-    b_turn = Position(make("briscan", "A9.8.T.7", "KQ.J.K.Q", "C", turn="b", score=SCORE,
-                           extra="melds=bc/-"))
+    b_turn = Position(make("briscan", "A9.8.T.7", "KQ.J.K.Q", "C", turn="b", score=SCORE, extra="melds=bc/-"))
     assert b_turn.problems() == []
     assert "+bc" in decls(b_turn)
     b_turn.push("+bc")
@@ -167,24 +180,27 @@ def test_ace_of_trumps_after_exchanging_for_it():
 
 
 # ---------------------------------------------------------------- card reuse
-@pytest.mark.parametrize("hand, melds, expected", [
-    # a marriage's cards cannot be in a later sequence (a sequence without them is fine)
-    (".KQJT9..", "mH/-", {"+3JH"}),
-    # a sequence's cards cannot be in a later marriage, and the sequence cannot be lengthened
-    (".AKQJT..", "3KH/-", set()),
-    (".AKQJT..", "-/-", {"+5AH", "+4AH", "+4KH", "+3AH", "+3KH", "+3QH", "+mH"}),
-    # a quartet's cards stay free for one marriage or one sequence
-    ("K.KQ.K.K", "kK/-", {"+mH"}),
-    ("K.KQJ.K.", "kK/-", {"+mH", "+3KH"}),
-    ("K.KQJ.K.", "kK+mH/-", set()),
-    ("K.KQJ.K.", "kK+3KH/-", set()),
-    ("K.K.K.KQ", "kK+mH/-", {"+mC"}),            # another king is still free
-    # a sequence's cards may later count in a quartet
-    ("K.KQ.K.K", "3KH/-", {"+kK"}),
-])
+@pytest.mark.parametrize(
+    "hand, melds, expected",
+    [
+        # a marriage's cards cannot be in a later sequence (a sequence without them is fine)
+        (".KQJT9..", "mH/-", {"+3JH"}),
+        # a sequence's cards cannot be in a later marriage, and the sequence cannot be lengthened
+        (".AKQJT..", "3KH/-", set()),
+        (".AKQJT..", "-/-", {"+5AH", "+4AH", "+4KH", "+3AH", "+3KH", "+3QH", "+mH"}),
+        # a quartet's cards stay free for one marriage or one sequence
+        ("K.KQ.K.K", "kK/-", {"+mH"}),
+        ("K.KQJ.K.", "kK/-", {"+mH", "+3KH"}),
+        ("K.KQJ.K.", "kK+mH/-", set()),
+        ("K.KQJ.K.", "kK+3KH/-", set()),
+        ("K.K.K.KQ", "kK+mH/-", {"+mC"}),  # another king is still free
+        # a sequence's cards may later count in a quartet
+        ("K.KQ.K.K", "3KH/-", {"+kK"}),
+    ],
+)
 def test_card_reuse(hand, melds, expected):
     p = final_phase(hand, "AT98.8..", melds=melds, trump="D")
-    assert decls(p) - {"+bc"} == expected      # (hands of courts also allow carte blanche)
+    assert decls(p) - {"+bc"} == expected  # (hands of courts also allow carte blanche)
 
 
 @pytest.mark.parametrize("first, points, lost", [("+3KH", 100, "+mH"), ("+mH", 40, "+3KH")])
@@ -228,16 +244,20 @@ def test_no_trump_hand_bonus_without_five_trumps():
     assert p.score == [before[0] + 11, before[1]]
 
 
-@pytest.mark.parametrize("tricks, final, gain_a, gain_b, win", [
-    ("10:5", "4:0", 11 + 10 + 20 + 10, 0, None),    # last trick, all five final tricks, most tricks
-    ("6:9", "3:1", 11 + 10, 10, None),              # b has most tricks
-    ("7:8", "0:4", 11 + 10, 0, None),               # 8:8, nobody has 9
-    ("8:7", "3:1", 11 + 10 + 10, 0, None),          # a reaches 9 with the last trick
-    ("15:0", "4:0", 11 + 10 + 20 + 10, 0, 0),       # vole: all 16 tricks win the game
-])
+@pytest.mark.parametrize(
+    "tricks, final, gain_a, gain_b, win",
+    [
+        ("10:5", "4:0", 11 + 10 + 20 + 10, 0, None),  # last trick, all five final tricks, most tricks
+        ("6:9", "3:1", 11 + 10, 10, None),  # b has most tricks
+        ("7:8", "0:4", 11 + 10, 0, None),  # 8:8, nobody has 9
+        ("8:7", "3:1", 11 + 10 + 10, 0, None),  # a reaches 9 with the last trick
+        ("15:0", "4:0", 11 + 10 + 20 + 10, 0, 0),  # vole: all 16 tricks win the game
+    ],
+)
 def test_end_of_play_bonuses(tricks, final, gain_a, gain_b, win):
-    p = Position(make("briscan", "A...", "...7", "H", turn="a", score=SCORE,
-                      extra=f"tricks={tricks} final={final}"))
+    p = Position(
+        make("briscan", "A...", "...7", "H", turn="a", score=SCORE, extra=f"tricks={tricks} final={final}")
+    )
     assert p.problems() == [] and p.trick_number == 16
     before = p.score[:]
     p.push("AS")
@@ -245,7 +265,7 @@ def test_end_of_play_bonuses(tricks, final, gain_a, gain_b, win):
     assert p.is_over()
     assert p.score == [before[0] + gain_a, before[1] + gain_b]
     if win is None:
-        assert p.win == -1 and abs(p.value()) < WIN_VALUE
+        assert p.win == -1 and not p.value().is_game_win
         assert p.value() == p.score[0] - p.score[1]
     else:
         assert p.outcome().win == win

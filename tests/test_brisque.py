@@ -1,9 +1,10 @@
 """Brisque specifics: when declarations are legal, marriages, four kings/queens, the exchange."""
+
 import pytest
-from conftest import card_names, make, names
+from helpers import card_names, make, names
 
 from solver import EXCHANGE, WIN_VALUE, Position
-from solver.melds import MELDS
+from solver.model.melds import MELDS
 
 # Spades trumps (turnup TS); a holds the trump marriage KS QS, the heart marriage and the 7S.
 A_HAND, B_HAND = "KQ7.KQ.A.", "9.7.K9.K9"
@@ -17,7 +18,7 @@ def test_no_declaration_at_trick_1():
     p = Position(make("brisque", A_HAND, B_HAND, "TS", talon=19, turn="a"))
     assert p.problems() == [] and p.trick_number == 1
     assert decls(p) == set()
-    assert EXCHANGE in p.legal_moves()          # the exchange needs no trick won
+    assert EXCHANGE in p.legal_moves()  # the exchange needs no trick won
 
 
 def test_declarations_on_lead_from_trick_2():
@@ -32,7 +33,7 @@ def test_no_declaration_when_following():
     p = Position(make("brisque", "9.7.K9.K", A_HAND, "TS", talon=15, trick="9C", turn="b"))
     assert p.problems() == [] and p.trick_number == 3
     assert decls(p) == set()
-    p.push("7S")                      # b trumps, wins, draws and leads trick 4
+    p.push("7S")  # b trumps, wins, draws and leads trick 4
     assert p.turn == 1 and p.trick == -1
     assert decls(p) == {"+mS", "+mH"}
 
@@ -51,7 +52,7 @@ def test_marriage_points(meld, points):
     p.push(meld)
     assert p.score == [before[0] + points, before[1]]
     assert [MELDS[i].code for i in p.melds[0]] == [meld[1:]]
-    assert meld not in decls(p)                 # once a deal
+    assert meld not in decls(p)  # once a deal
     assert p.problems() == [] and Position(p.bpn()).bpn() == p.bpn()
     assert f"melds={meld[1:]}/-" in p.bpn()
 
@@ -67,10 +68,13 @@ def test_declared_cards_stay_playable_and_shown():
     assert "KH" not in names(p.view("b").hands[0]) and "QH" in names(p.view("b").hands[0])
 
 
-@pytest.mark.parametrize("hand_a, hand_b, meld", [
-    ("AK.K.K.K9", "QJ.Q.Q9.Q", "+kK"),
-    ("QJ.Q.Q9.Q", "AK.K.K.K9", "+kQ"),
-])
+@pytest.mark.parametrize(
+    "hand_a, hand_b, meld",
+    [
+        ("AK.K.K.K9", "QJ.Q.Q9.Q", "+kK"),
+        ("QJ.Q.Q9.Q", "AK.K.K.K9", "+kQ"),
+    ],
+)
 def test_four_kings_or_queens_win_the_game(hand_a, hand_b, meld):
     p = Position(make("brisque", hand_a, hand_b, "TS", talon=15, turn="a"))
     assert meld in decls(p)
@@ -115,4 +119,4 @@ def test_exchange_swaps_the_seven_and_the_turnup():
     assert "exchanged=a" in p.bpn() and "taken=TS" in p.bpn()
     assert EXCHANGE not in p.legal_moves()
     assert p.problems() == []
-    assert "TS" in names(p.view("b").hands[0])      # the card taken is known to b
+    assert "TS" in names(p.view("b").hands[0])  # the card taken is known to b

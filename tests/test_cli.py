@@ -1,9 +1,10 @@
 """The ``brisque`` command, through click's CliRunner."""
+
 import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import NOTATION_EXAMPLES
+from helpers import NOTATION_EXAMPLES
 
 from solver import Position
 from solver.cli import main
@@ -15,6 +16,7 @@ def run():
 
     def invoke(*args):
         return runner.invoke(main, list(args))
+
     return invoke
 
 
@@ -98,8 +100,9 @@ def test_deal_briscan(run):
     assert p.rules.game == "briscan" and p.hand_size("a") == 5 and p.talon_count == 21
 
 
-@pytest.mark.parametrize("rules, at", [("brisque", 5), ("brisque", 11), ("brisque", 16),
-                                       ("briscan", 12), ("petite", 4)])
+@pytest.mark.parametrize(
+    "rules, at", [("brisque", 5), ("brisque", 11), ("brisque", 16), ("briscan", 12), ("petite", 4)]
+)
 def test_deal_at_reaches_the_trick(run, rules, at):
     r = run("deal", "--seed", "7", "--rules", rules, "--at", str(at))
     assert r.exit_code == 0, r.output
@@ -116,12 +119,15 @@ def test_deal_view(run):
     assert fields[1].startswith("?6/") and fields[3] == "19"
 
 
-@pytest.mark.parametrize("rules, message", [
-    ("bogus", "unknown game 'bogus'"),
-    ("brisque(target=abc)", "expected a whole number"),
-    ("brisque(draw=yes)", "does not apply to brisque"),
-    ("brisque(target=300", "closing ')'"),
-])
+@pytest.mark.parametrize(
+    "rules, message",
+    [
+        ("bogus", "unknown game 'bogus'"),
+        ("brisque(target=abc)", "expected a whole number"),
+        ("brisque(draw=yes)", "does not apply to brisque"),
+        ("brisque(target=300", "closing ')'"),
+    ],
+)
 def test_deal_bad_rules(run, rules, message):
     r = run("deal", "--seed", "1", "--rules", rules)
     assert r.exit_code != 0

@@ -1,8 +1,9 @@
-"""The terminal picture of a position (solver.display.picture)."""
-from conftest import NOTATION_EXAMPLES, make, play_random
+"""The terminal picture of a position (solver.formats.picture.picture)."""
+
+from helpers import NOTATION_EXAMPLES, make, play_random
 
 from solver import Position
-from solver.display import picture
+from solver.formats.picture import picture
 
 
 def test_picture_of_the_first_example():

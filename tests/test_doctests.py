@@ -1,4 +1,5 @@
 """The examples in the modules' docstrings run and give what they show."""
+
 import doctest
 import importlib
 import pkgutil
@@ -7,8 +8,13 @@ import pytest
 
 import solver
 
-MODULES = sorted(m.name for m in pkgutil.iter_modules(solver.__path__, "solver.")
-                 if not m.name.startswith("solver._"))
+# the package itself and every module of it, subpackages included (their __init__ and
+# their modules)
+MODULES = ["solver"] + sorted(
+    m.name
+    for m in pkgutil.walk_packages(solver.__path__, "solver.")
+    if not any(part.startswith("_") for part in m.name.split("."))
+)
 
 
 @pytest.mark.parametrize("name", MODULES)

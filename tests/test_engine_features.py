@@ -6,27 +6,37 @@ table), on seeded positions of every game: talon phase with a few talon tricks l
 last pickup, the final phase, tricks in progress, and stacked kings and queens (the cheap
 value bounds must allow for a declaration that ends the deal).
 """
+
 from __future__ import annotations
 
 import functools
 import random
 
 import pytest
+from generators import mixed_final_phase, random_final_phase
+from helpers import make
 
-from conftest import make
 from solver import Position, Rules
-from solver.game import random_position
-from solver.generate import mixed_final_phase, random_final_phase
-from solver.reference import WIN_RAW, WIN_THRESHOLD
-from solver.search import Limit, Solver, engine_state
+from solver.engine.api import Solver
+from solver.engine.results import Limit
+from solver.engine.seam import engine_root
+from solver.model.value import is_raw_game_win
+from solver.native.constants import WIN_RAW, WIN_THRESHOLD
+from solver.play.dealing import random_position
 
-ALL_OFF = dict(merge=False, forced=False, mtdf=False, etc=False, ordering=False, bounds=False,
-               small=False)
+ALL_OFF = dict(merge=False, forced=False, mtdf=False, etc=False, ordering=False, bounds=False, small=False)
 ALL_ON = {k: True for k in ALL_OFF}
 
-GAMES = ["brisque", "brisque(quartet_win=deal)", "brisque(objective=tricks)",
-         "brisque(exchange_points=10)", "brisque(final_declarations=no)",
-         "brisque(one_declaration_per_turn=yes)", "briscan", "petite"]
+GAMES = [
+    "brisque",
+    "brisque(quartet_win=deal)",
+    "brisque(objective=tricks)",
+    "brisque(exchange_points=10)",
+    "brisque(final_declarations=no)",
+    "brisque(one_declaration_per_turn=yes)",
+    "briscan",
+    "petite",
+]
 
 
 def seeded_positions(game: str, count: int, first_seed: int) -> list:
@@ -41,13 +51,17 @@ def seeded_positions(game: str, count: int, first_seed: int) -> list:
             trick = rules.talon_tricks + 1 - rng.randint(0, 3)
             p = random_position(seed, rules, trick)
             if not p.is_over() and rng.random() < 0.4:
-                p.push(rng.choice(p.legal_moves()))     # a card led, a declaration...
+                p.push(rng.choice(p.legal_moves()))  # a card led, a declaration...
         elif kind == 1 and rules.draws:
             p = random_position(seed, rules, rules.talon_tricks + rng.randint(0, 2))
         elif kind == 2:
-            p = random_final_phase(seed, rules, cards=rng.randint(2, rules.hand_size),
-                                   stack=rng.choice(["quartet", "marriages"]),
-                                   stack_opponent=rng.random() < 0.5)
+            p = random_final_phase(
+                seed,
+                rules,
+                cards=rng.randint(2, rules.hand_size),
+                stack=rng.choice(["quartet", "marriages"]),
+                stack_opponent=rng.random() < 0.5,
+            )
         else:
             p = mixed_final_phase(seed, rules)
         if not p.is_over():
@@ -79,7 +93,7 @@ def disagreements(game: str, count: int, first_seed: int, every_move: bool) -> l
         results = []
         for eng in (on, off):
             eng.clear()
-            eng.load(engine_state(p))
+            eng.load(engine_root(p))
             results.append(sorted(eng.move_values()) if every_move else eng.value())
         if results[0] != results[1]:
             bad.append(f"{p.bpn()}: with enhancements {results[0]}, without {results[1]}")
@@ -89,7 +103,7 @@ def disagreements(game: str, count: int, first_seed: int, every_move: bool) -> l
             for move, v in results[1]:
                 if not on.reaches(move, v) or on.reaches(move, v + 1):
                     bad.append(f"{p.bpn()}: move {move} is worth {v}, zero-window tests disagree")
-            try:    # the principal variation: zero-window tests all along the line
+            try:  # the principal variation: zero-window tests all along the line
                 on.pv(max(v for _, v in results[1]))
             except RuntimeError as e:
                 bad.append(f"{p.bpn()}: {e}")
@@ -141,17 +155,17 @@ def test_clear_forgets_everything_even_when_the_generation_counter_wraps():
     # Clearing starts a new table generation instead of wiping memory; after 65535 clears
     # the counter wraps and the memory is wiped.  A solve after a clear must cost exactly
     # as many nodes as on a fresh engine: no old entry may be seen.
-    p = random_position(3, Rules.parse("brisque"), 8)      # three talon tricks to go
+    p = random_position(3, Rules.parse("brisque"), 8)  # three talon tricks to go
     assert p.turnup >= 0 and not p.is_over()
     fresh = Solver(Rules.parse("brisque"), 16).engine
-    fresh.load(engine_state(p))
+    fresh.load(engine_root(p))
     n0 = fresh.nodes
     value = fresh.value()
     cost = fresh.nodes - n0
     for clears in (1, 65535, 65536, 3):
         for _ in range(clears):
             fresh.clear()
-        fresh.load(engine_state(p))
+        fresh.load(engine_root(p))
         n0 = fresh.nodes
         assert fresh.value() == value
         assert fresh.nodes - n0 == cost, clears
@@ -159,9 +173,14 @@ def test_clear_forgets_everything_even_when_the_generation_counter_wraps():
 
 # Four queens against top trumps worth more than half the points left: a bound from card
 # points and sure trumps alone would rule out the queens' game-winning declaration.
-QUEENS_AGAINST_TRUMPS = [("Q.Q.Q.Q", "ATK..7.", "a"), ("Q.Q.Q.Q", "ATK..7.", "b"),
-                         ("ATK..7.", "Q.Q.Q.Q", "a"), ("ATK..7.", "Q.Q.Q.Q", "b"),
-                         ("Q8.Q.Q.Q", "ATK..78.", "a"), ("ATK..78.", "Q8.Q.Q.Q", "b")]
+QUEENS_AGAINST_TRUMPS = [
+    ("Q.Q.Q.Q", "ATK..7.", "a"),
+    ("Q.Q.Q.Q", "ATK..7.", "b"),
+    ("ATK..7.", "Q.Q.Q.Q", "a"),
+    ("ATK..7.", "Q.Q.Q.Q", "b"),
+    ("Q8.Q.Q.Q", "ATK..78.", "a"),
+    ("ATK..78.", "Q8.Q.Q.Q", "b"),
+]
 
 
 @pytest.mark.parametrize("game", ["brisque", "brisque(quartet_win=deal)"])
@@ -171,7 +190,7 @@ def test_bounds_allow_for_a_game_winning_declaration(game, hand_a, hand_b, turn)
     on, off = engines(game)
     for eng in (on, off):
         eng.clear()
-        eng.load(engine_state(p))
+        eng.load(engine_root(p))
     expected = sorted(off.move_values())
     assert sorted(on.move_values()) == expected, p.bpn()
     assert zero_windows_agree(on, max(v for _, v in expected)), p.bpn()
@@ -181,10 +200,12 @@ def test_bounds_allow_for_a_game_winning_declaration(game, hand_a, hand_b, turn)
 
 # Solved one after the other with one table, these once lost the last one's principal
 # variation: plain play's table narrowed a window to nothing on an exact entry.
-WARM_SEQUENCE = ["brisque J87.J..K7/ATQ.K.T.9 S 0 K9.ATQ987.AKQJ987.ATQJ8 - b 72:2",
-                 "brisque AJ.T.QJ9./KQ.A..J87 D 0 T987.KQJ987.ATK87.ATKQ9 - a 31:41",
-                 "brisque 9.K.AQ.AT/KQJ..K8.9 S 0 AT87.ATQJ987.TJ97.KQJ87 - a 68:0",
-                 "brisque J87.J..K7/ATQ.K.T.9 S 0 K9.ATQ987.AKQJ987.ATQJ8 - b 72:2"]
+WARM_SEQUENCE = [
+    "brisque J87.J..K7/ATQ.K.T.9 S 0 K9.ATQ987.AKQJ987.ATQJ8 - b 72:2",
+    "brisque AJ.T.QJ9./KQ.A..J87 D 0 T987.KQJ987.ATK87.ATKQ9 - a 31:41",
+    "brisque 9.K.AQ.AT/KQJ..K8.9 S 0 AT87.ATQJ987.TJ97.KQJ87 - a 68:0",
+    "brisque J87.J..K7/ATQ.K.T.9 S 0 K9.ATQ987.AKQJ987.ATQJ8 - b 72:2",
+]
 
 
 def test_a_warm_table_keeps_principal_variations():
@@ -194,8 +215,7 @@ def test_a_warm_table_keeps_principal_variations():
         assert a.pv and a.pv[0] in a.best
 
 
-@pytest.mark.parametrize("game", ["brisque", "brisque(one_declaration_per_turn=yes)", "briscan",
-                                  "petite"])
+@pytest.mark.parametrize("game", ["brisque", "brisque(one_declaration_per_turn=yes)", "briscan", "petite"])
 def test_a_warm_table_gives_the_answers_of_a_fresh_one(game):
     """One solver, never cleared, over many positions: every answer (values and principal
     variation) as from an empty table."""
@@ -206,8 +226,7 @@ def test_a_warm_table_gives_the_answers_of_a_fresh_one(game):
         a = warm.solve(p)
         fresh.engine.clear()
         b = fresh.solve(p, pv=False)
-        assert [(str(m.move), m.value) for m in a.moves] == \
-            [(str(m.move), m.value) for m in b.moves], p.bpn()
+        assert [(str(m.move), m.value) for m in a.moves] == [(str(m.move), m.value) for m in b.moves], p.bpn()
         assert a.pv and a.pv[0] in a.best, p.bpn()
 
 
@@ -216,14 +235,23 @@ def test_a_warm_table_gives_the_answers_of_a_fresh_one(game):
 # at and around the win threshold once passed a meaningless upper bound of WIN_RAW up the
 # tree as a win: reaches() said yes to a move that does not win, and principal variations
 # took it.  Values at the thresholds, in the raw units of the engine:
-THRESHOLDS = [WIN_RAW + 1, WIN_RAW, WIN_RAW - 1, WIN_THRESHOLD, WIN_THRESHOLD - 1,
-              1 - WIN_THRESHOLD, -WIN_THRESHOLD, 1 - WIN_RAW, -WIN_RAW, -WIN_RAW - 1]
-WIN_GAMES = ["brisque", "brisque(exchange_points=10)", "brisque(one_declaration_per_turn=yes)",
-             "briscan"]
-WIN_COUNT = {"briscan": 6}     # Briscan's wins (all sixteen tricks) are rarer
+THRESHOLDS = [
+    WIN_RAW + 1,
+    WIN_RAW,
+    WIN_RAW - 1,
+    WIN_THRESHOLD,
+    WIN_THRESHOLD - 1,
+    1 - WIN_THRESHOLD,
+    -WIN_THRESHOLD,
+    1 - WIN_RAW,
+    -WIN_RAW,
+    -WIN_RAW - 1,
+]
+WIN_GAMES = ["brisque", "brisque(exchange_points=10)", "brisque(one_declaration_per_turn=yes)", "briscan"]
+WIN_COUNT = {"briscan": 6}  # Briscan's wins (all sixteen tricks) are rarer
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def win_positions(game: str) -> tuple:
     """Seeded positions where some move wins or loses the game outright (at most
     WIN_COUNT of them; shared by the tests below, which leave them unchanged)."""
@@ -232,8 +260,8 @@ def win_positions(game: str) -> tuple:
     out = []
     for p in seeded_positions(game, 1000, 9000):
         eng.clear()
-        eng.load(engine_state(p))
-        if any(abs(v) >= WIN_THRESHOLD for _, v in eng.move_values()):
+        eng.load(engine_root(p))
+        if any(is_raw_game_win(v) for _, v in eng.move_values()):
             out.append(p)
             if len(out) == count:
                 break
@@ -261,13 +289,13 @@ def test_zero_windows_at_the_win_thresholds(game):
     bad = []
     for p in positions:
         off.clear()
-        off.load(engine_state(p))
+        off.load(engine_root(p))
         exact = off.move_values()
         for eng in (on, off):
             for move, v in exact:
                 for t in THRESHOLDS + [v, v + 1]:
                     eng.clear()
-                    eng.load(engine_state(p))
+                    eng.load(engine_root(p))
                     if eng.reaches(move, t) != (v >= t):
                         bad.append(f"{p.bpn()}: move {move} worth {v}, reaches({t}) wrong")
     assert not bad, f"{len(bad)} wrong zero-window tests:\n" + "\n".join(bad[:5])

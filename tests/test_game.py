@@ -1,10 +1,12 @@
-"""Deals, players, deal records and matches (solver.game)."""
+"""Deals, players, deal records and matches (solver.play)."""
+
 import pytest
-from conftest import make
+from helpers import make
 
 from solver import Position, PositionError, Rules, parse_move
-from solver.game import (DealRecord, GreedyPlayer, RandomPlayer, deal, play_deal, play_match,
-                         random_position)
+from solver.formats.records import DealRecord
+from solver.play.dealing import deal, play_deal, play_match, random_position
+from solver.play.players import GreedyPlayer, RandomPlayer
 
 
 @pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
@@ -21,7 +23,7 @@ def test_replaying_a_record_gives_every_position(game, seed):
     start = deal(seed, game)
     record = play_deal(start, players)
     assert record.start == start.bpn()
-    assert start.move_stack == [] and start.bpn() == deal(seed, game).bpn()   # untouched
+    assert start.move_stack == [] and start.bpn() == deal(seed, game).bpn()  # untouched
     assert record.players == (players[0].name, players[1].name)
     # replay by hand
     p = Position(record.start)
@@ -40,7 +42,7 @@ def test_replaying_a_record_gives_every_position(game, seed):
 
 
 def test_a_bad_record_names_the_move():
-    record = DealRecord(deal(1).bpn(), [str(deal(1).legal_moves()[0]), "ZZ"])
+    record = DealRecord(start=deal(1).bpn(), moves=[str(deal(1).legal_moves()[0]), "ZZ"])
     with pytest.raises(PositionError) as info:
         record.replay()
     assert "move 2 ('ZZ')" in str(info.value)
@@ -60,7 +62,7 @@ def test_players_choose_legal_moves():
 
 def test_greedy_declares_and_exchanges():
     p = Position(make("brisque", "KQ7.KQ.A.", "9.7.K9.K9", "TS", talon=17, turn="a"))
-    assert str(GreedyPlayer().choose(p)) == "+mS"        # the trump marriage first (40)
+    assert str(GreedyPlayer().choose(p)) == "+mS"  # the trump marriage first (40)
     p.push("+mS")
     p.push("+mH")
     assert str(GreedyPlayer().choose(p)) == "x"
@@ -102,8 +104,9 @@ def test_play_match_is_deterministic():
     assert a.totals == b.totals and a.winner == b.winner
 
 
-@pytest.mark.parametrize("game, trick", [("brisque", 1), ("brisque", 11), ("brisque", 16),
-                                         ("briscan", 12), ("petite", 5)])
+@pytest.mark.parametrize(
+    "game, trick", [("brisque", 1), ("brisque", 11), ("brisque", 16), ("briscan", 12), ("petite", 5)]
+)
 def test_random_position_reaches_the_trick(game, trick):
     for seed in range(10):
         p = random_position(seed, game, trick)

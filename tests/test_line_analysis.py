@@ -1,4 +1,5 @@
 """``analyse_line`` and ``brisque line``: the value of every move of a played line and what it lost."""
+
 from __future__ import annotations
 
 import json
@@ -8,18 +9,18 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.cards import NotationError
+from solver.analysis.line import analyse_line, losses_by_player
 from solver.cli import main
-from solver.game import DealRecord
-from solver.line import analyse_line, losses_by_player
-from solver.match import record_to_deal, run_match, write_records
-from solver.moves import parse_move
-from solver.position import Position, PositionError
-from solver.puzzles import read_bpd
-from solver.search import solve
+from solver.engine.api import solve
+from solver.errors import NotationError, PositionError
+from solver.formats.bpd import read_bpd
+from solver.formats.records import DealRecord, record_to_deal, write_records
+from solver.model.moves import parse_move
+from solver.model.position import Position
+from solver.play.match import run_match
 
 POSITIONS = Path(__file__).parent.parent / "positions"
-FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"    # b to lead, v 44
+FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # b to lead, v 44
 
 
 def run(*args):
@@ -133,12 +134,12 @@ def test_losses_by_player_sums_each_players_losses():
 
 def test_illegal_move_raises_a_clear_error():
     with pytest.raises(PositionError) as exc:
-        analyse_line(FP, ["QD", "9D"])          # a has no diamond: 9D is not in his hand
+        analyse_line(FP, ["QD", "9D"])  # a has no diamond: 9D is not in his hand
     msg = str(exc.value)
     assert "move 2" in msg and "9D" in msg and "not legal" in msg
-    assert "legal:" in msg and "9S" in msg     # it lists what is legal
+    assert "legal:" in msg and "9S" in msg  # it lists what is legal
     with pytest.raises(PositionError) as exc:
-        analyse_line(FP, ["AS"])                # a's card, but b is to play
+        analyse_line(FP, ["AS"])  # a's card, but b is to play
     assert "move 1" in str(exc.value) and "AS" in str(exc.value)
 
 
@@ -229,7 +230,7 @@ def test_line_record_replays_the_deal(match_file):
         assert d["bpn"] == Position(rec["start"]).bpn()
         assert len(d["steps"]) == len(rec["moves"])
         assert [s["move"] for s in d["steps"]] == rec["moves"]
-        bpns = DealRecord(rec["start"], rec["moves"]).bpns()
+        bpns = DealRecord(start=rec["start"], moves=rec["moves"]).bpns()
         assert [s["bpn"] for s in d["steps"]] == bpns[:-1]
         assert all(s["loss"] >= 0 for s in d["steps"])
         late = [s for s in d["steps"] if s["exact"]]
@@ -275,7 +276,7 @@ def test_line_record_petite(tmp_path):
     assert res.exit_code == 0, res.stderr
     d = json.loads(res.stdout)
     assert len(d["steps"]) == len(result.records[0]["moves"])
-    assert all(s["exact"] for s in d["steps"])     # Petite deals are solved exactly
+    assert all(s["exact"] for s in d["steps"])  # Petite deals are solved exactly
     p = Position(result.records[0]["start"])
     for s in d["steps"]:
         a = solve(p, pv=False)

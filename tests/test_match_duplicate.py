@@ -1,4 +1,5 @@
 """Duplicate matches: run_match, duplicate_summary, wilson, the records, and ``brisque match``."""
+
 from __future__ import annotations
 
 import json
@@ -8,10 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from solver.game import DealRecord, deal
-from solver.match import duplicate_summary, record_to_deal, run_match, wilson, write_records
-from solver.players import make_player
-from solver.position import Position
+from solver.formats.records import DealRecord, record_to_deal, write_records
+from solver.model.position import Position
+from solver.play.dealing import deal
+from solver.play.match import duplicate_summary, run_match, wilson
+from solver.play.players import make_player
 
 Z = 1.959963984540054
 
@@ -27,20 +29,17 @@ def run(*args):
 def hand_wilson(k: int, n: int) -> tuple[float, float]:
     """The Wilson score interval, written out from its textbook formula."""
     p = k / n
-    denom = 1 + Z ** 2 / n
-    centre = p + Z ** 2 / (2 * n)
-    spread = Z * math.sqrt(p * (1 - p) / n + Z ** 2 / (4 * n ** 2))
+    denom = 1 + Z**2 / n
+    centre = p + Z**2 / (2 * n)
+    spread = Z * math.sqrt(p * (1 - p) / n + Z**2 / (4 * n**2))
     return (max(0.0, (centre - spread) / denom), min(1.0, (centre + spread) / denom))
 
 
 def margin_from_replay(rec: dict) -> int:
     """The first player's margin, from the replayed final position (not from the record's fields)."""
-    final = DealRecord(rec["start"], rec["moves"]).final()
+    final = DealRecord(start=rec["start"], moves=rec["moves"]).final()
     seat = "ab".index(rec["first_at"])
-    if final.win >= 0:
-        return 10000 if final.win == seat else -10000
-    key = final.tricks if final.rules.objective == "tricks" else final.score
-    return key[seat] - key[1 - seat]
+    return int(final.value(seat))  # the answers' number: +-10000 for a game won
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +57,7 @@ def test_summary_against_a_hand_computation(small):
     pair_means = [(a + b) / 2 for a, b in pairs]
     mean = sum(margins) / 6
     pm = sum(pair_means) / 3
-    sd = math.sqrt(sum((x - pm) ** 2 for x in pair_means) / 2)      # sample sd, n - 1
+    sd = math.sqrt(sum((x - pm) ** 2 for x in pair_means) / 2)  # sample sd, n - 1
     half = Z * sd / math.sqrt(3)
     won = sum(m > 0 for m in margins)
     lost = sum(m < 0 for m in margins)
@@ -83,13 +82,13 @@ def test_duplicate_summary_hand_made_numbers():
     assert s["mean_margin"] == pytest.approx(26 / 3)
     assert s["ci95"] == pytest.approx([26 / 3 - Z * 17 / 3, 26 / 3 + Z * 17 / 3])
     assert (s["won"], s["lost"], s["drawn"]) == (4, 1, 1)
-    assert s["won_share_ci95"] == pytest.approx([0.29999, 0.90323], abs=1e-4)   # Wilson 4/6
+    assert s["won_share_ci95"] == pytest.approx([0.29999, 0.90323], abs=1e-4)  # Wilson 4/6
 
 
 def test_duplicate_summary_docstring_and_equal_pairs():
     s = duplicate_summary([[10, -4], [0, 6]])
     assert (s["deals"], s["mean_margin"], s["won"], s["lost"], s["drawn"]) == (4, 3.0, 2, 1, 1)
-    assert s["ci95"] == pytest.approx([3.0, 3.0])          # both pair means are 3: no spread
+    assert s["ci95"] == pytest.approx([3.0, 3.0])  # both pair means are 3: no spread
     s = duplicate_summary([[-2, -8], [4, 0]])
     # pair means -5, 2: sd = 7/sqrt(2), half = Z * 7 / 2
     assert s["mean_margin"] == pytest.approx(-1.5)
@@ -120,7 +119,7 @@ def test_wilson_against_known_values():
 # ---------------------------------------------------------------------------- the records
 def test_records_replay_to_their_scores(small):
     for rec in small.records:
-        positions = DealRecord(rec["start"], rec["moves"]).replay()
+        positions = DealRecord(start=rec["start"], moves=rec["moves"]).replay()
         final = positions[-1]
         assert final.is_over()
         assert not any(p.is_over() for p in positions[:-1])
@@ -179,9 +178,9 @@ def test_other_games(rules):
     for rec in r.records:
         assert rec["start"].startswith(rules)
         assert rec["margin_first"] == margin_from_replay(rec)
-        final = DealRecord(rec["start"], rec["moves"]).final()
+        final = DealRecord(start=rec["start"], moves=rec["moves"]).final()
         assert list(final.score) == rec["score"] and list(final.tricks) == rec["tricks"]
-    if rules == "petite":   # the objective is tricks: the margins are trick differences
+    if rules == "petite":  # the objective is tricks: the margins are trick differences
         assert all(abs(rec["margin_first"]) <= 5 for rec in r.records)
 
 
@@ -190,8 +189,8 @@ def test_pimc_and_clairvoyant_players_tiny():
     assert len(r.records) == 2
     for rec in r.records:
         assert rec["margin_first"] == margin_from_replay(rec)
-        assert DealRecord(rec["start"], rec["moves"]).final().is_over()
-        assert list(DealRecord(rec["start"], rec["moves"]).final().score) == rec["score"]
+        assert DealRecord(start=rec["start"], moves=rec["moves"]).final().is_over()
+        assert list(DealRecord(start=rec["start"], moves=rec["moves"]).final().score) == rec["score"]
     assert r.records[0]["players"] == ["pimc:3", "clairvoyant"]
     assert r.records[1]["players"] == ["clairvoyant", "pimc:3"]
 
@@ -277,7 +276,7 @@ def test_cli_match_unknown_player(tmp_path):
     res = run("match", "greedy", "wizard", "--deals", 1, "--records", records)
     assert res.exit_code != 0
     assert "unknown player 'wizard'" in res.stderr
-    assert "greedy" in res.stderr and "pimc" in res.stderr       # it lists the valid kinds
+    assert "greedy" in res.stderr and "pimc" in res.stderr  # it lists the valid kinds
     assert "Traceback" not in res.stderr + res.stdout
     assert not records.exists()
     res = run("match", "pimc:0", "random", "--deals", 1, "--records", records)

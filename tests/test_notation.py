@@ -1,9 +1,20 @@
 """BPN, cards, moves and rules notation: the examples of NOTATION.md and canonical printing."""
-import pytest
-from conftest import NOTATION_EXAMPLES, names
 
-from solver import (BPNError, NotationError, Position, Rules, RulesError, card_str, format_hand,
-                    parse_card, parse_hand, parse_move)
+import pytest
+from helpers import NOTATION_EXAMPLES, names
+
+from solver import (
+    BPNError,
+    NotationError,
+    Position,
+    Rules,
+    RulesError,
+    card_str,
+    format_hand,
+    parse_card,
+    parse_hand,
+    parse_move,
+)
 
 
 # ---------------------------------------------------------------- the three examples
@@ -49,13 +60,17 @@ def test_bpn_input_is_liberal_output_canonical():
 
 
 def test_optional_fields_print_in_fixed_order():
-    b = ("briscan .Q.T98.T/T.AJ87.. 7D 8SKHQCAC7C AKQJ97.T9.AKQJ.KJ98 - a 126:0 "
-         "tricks=8:0 melds=mD+at/- exchanged=a taken=8D")
+    b = (
+        "briscan .Q.T98.T/T.AJ87.. 7D 8SKHQCAC7C AKQJ97.T9.AKQJ.KJ98 - a 126:0 "
+        "tricks=8:0 melds=mD+at/- exchanged=a taken=8D"
+    )
     p = Position(b)
     assert p.problems() == []
     assert p.bpn() == b
-    shuffled = ("briscan .Q.T98.T/T.AJ87.. 7D 8SKHQCAC7C AKQJ97.T9.AKQJ.KJ98 - a 126:0 "
-                "taken=8D exchanged=a melds=mD+at/- tricks=8:0")
+    shuffled = (
+        "briscan .Q.T98.T/T.AJ87.. 7D 8SKHQCAC7C AKQJ97.T9.AKQJ.KJ98 - a 126:0 "
+        "taken=8D exchanged=a melds=mD+at/- tricks=8:0"
+    )
     assert Position(shuffled).bpn() == b
 
 
@@ -75,10 +90,20 @@ def test_rules_field_prints_options_in_fixed_order_and_only_non_defaults():
     assert Position(b).bpn().split()[0] == "brisque(target=300,exchange_points=10)"
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("AS", "AS"), ("10h", "TH"), ("th", "TH"), ("Q♥", "QH"), ("q♥", "QH"), ("7♣", "7C"),
-    ("a♠", "AS"), ("9♦", "9D"), (" KD ", "KD"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("AS", "AS"),
+        ("10h", "TH"),
+        ("th", "TH"),
+        ("Q♥", "QH"),
+        ("q♥", "QH"),
+        ("7♣", "7C"),
+        ("a♠", "AS"),
+        ("9♦", "9D"),
+        (" KD ", "KD"),
+    ],
+)
 def test_card_input_forms(text, expected):
     assert card_str(parse_card(text)) == expected
 
@@ -90,19 +115,39 @@ def test_bad_cards(text):
     assert repr(text) in str(info.value)
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("AS", "AS"), ("10h", "TH"), ("x", "x"), ("X", "x"), ("pass", "pass"), ("PASS", "pass"),
-    ("+mh", "+mH"), ("+MH", "+mH"), ("+kk", "+kK"), ("+kt", "+kT"), ("+k10", "+kT"), ("+3ks", "+3KS"),
-    ("+5ah", "+5AH"), ("+4th", "+4TH"), ("+410h", "+4TH"), ("+AT", "+at"), ("+bc", "+bc"),
-    ("+BP", "+bp"), ("q♥", "QH"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("AS", "AS"),
+        ("10h", "TH"),
+        ("x", "x"),
+        ("X", "x"),
+        ("pass", "pass"),
+        ("PASS", "pass"),
+        ("+mh", "+mH"),
+        ("+MH", "+mH"),
+        ("+kk", "+kK"),
+        ("+kt", "+kT"),
+        ("+k10", "+kT"),
+        ("+3ks", "+3KS"),
+        ("+5ah", "+5AH"),
+        ("+4th", "+4TH"),
+        ("+410h", "+4TH"),
+        ("+AT", "+at"),
+        ("+bc", "+bc"),
+        ("+BP", "+bp"),
+        ("q♥", "QH"),
+    ],
+)
 def test_move_input_forms(text, expected):
     assert str(parse_move(text)) == expected
     assert parse_move(expected) == parse_move(text)
 
 
-@pytest.mark.parametrize("text", ["", "+", "+m", "+mX", "+kZ", "+6AS", "+2AS", "+3AX", "+58S",
-                                  "+49S", "+bz", "xx", "passs", "AS AH"])
+@pytest.mark.parametrize(
+    "text",
+    ["", "+", "+m", "+mX", "+kZ", "+6AS", "+2AS", "+3AX", "+58S", "+49S", "+bz", "xx", "passs", "AS AH"],
+)
 def test_bad_moves(text):
     with pytest.raises(NotationError) as info:
         parse_move(text)
@@ -119,35 +164,47 @@ def test_hand_form():
 
 
 # ---------------------------------------------------------------- malformed BPN: quote the field
-@pytest.mark.parametrize("bpn, quoted", [
-    ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b", "got 7"),
-    ("brisk AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", "'brisk'"),
-    ("brisque(target=x) AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", "target"),
-    ("brisque AK9.97..9 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", "'AK9.97..9'"),
-    ("brisque AK9.97..9/7..KQ9.X7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", "'7..KQ9.X7'"),
-    ("brisque AK9.97..9/7..KQ9.A7 Z 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", "'Z'"),
-    ("brisque AK9.97..9/7..KQ9.A7 D 0x TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", "'0x'"),
-    ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87 - b 52:35", "'TQJ8.ATKQJ8.ATJ87'"),
-    ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 K b 52:35", "'K'"),
-    ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - c 52:35", "'c'"),
-    ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52-35", "'52-35'"),
-    ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 foo=1", "'foo=1'"),
-    ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 melds=mZ/-", "melds=mZ/-"),
-    ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 tricks=1:1 tricks=1:1",
-     "twice"),
-    ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 taken=AD", "taken=AD"),
-    ("petite 9...Q7/.8.K.J JD 7S8S - - a 0:0", "'7S8S'"),
-])
+@pytest.mark.parametrize(
+    "bpn, quoted",
+    [
+        ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b", "got 7"),
+        ("brisk AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", "'brisk'"),
+        ("brisque(target=x) AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", "target"),
+        ("brisque AK9.97..9 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", "'AK9.97..9'"),
+        ("brisque AK9.97..9/7..KQ9.X7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", "'7..KQ9.X7'"),
+        ("brisque AK9.97..9/7..KQ9.A7 Z 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", "'Z'"),
+        ("brisque AK9.97..9/7..KQ9.A7 D 0x TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", "'0x'"),
+        ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87 - b 52:35", "'TQJ8.ATKQJ8.ATJ87'"),
+        ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 K b 52:35", "'K'"),
+        ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - c 52:35", "'c'"),
+        ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52-35", "'52-35'"),
+        ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 foo=1", "'foo=1'"),
+        ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 melds=mZ/-", "melds=mZ/-"),
+        ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 tricks=1:1 tricks=1:1", "twice"),
+        ("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 taken=AD", "taken=AD"),
+        ("petite 9...Q7/.8.K.J JD 7S8S - - a 0:0", "'7S8S'"),
+    ],
+)
 def test_malformed_bpn_quotes_the_field(bpn, quoted):
     with pytest.raises(BPNError) as info:
         Position(bpn)
     assert quoted in str(info.value)
 
 
-@pytest.mark.parametrize("text", ["brisk", "brisque(target=0)", "brisque(draw=yes)",
-                                  "brisque(target=300", "brisque(target)", "petite(quartet_win=deal)",
-                                  "brisque(target=300,target=400)", "brisque(exchange=maybe)",
-                                  "briscan(objective=points)"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "brisk",
+        "brisque(target=0)",
+        "brisque(draw=yes)",
+        "brisque(target=300",
+        "brisque(target)",
+        "petite(quartet_win=deal)",
+        "brisque(target=300,target=400)",
+        "brisque(exchange=maybe)",
+        "briscan(objective=points)",
+    ],
+)
 def test_bad_rules(text):
     with pytest.raises(RulesError) as info:
         Rules.parse(text)
@@ -156,8 +213,7 @@ def test_bad_rules(text):
 
 # ---------------------------------------------------------------- more worked examples (docs/notation.md)
 def test_double_dummy_position_and_its_view():
-    dd = ("brisque 9.AQ.8.Q7/.K8.J9.KJ TS JSKS8SASTH7SACQDTC9CTD8CJHAD7D Q.97.K. - a 7:0 "
-          "tricks=2:0")
+    dd = "brisque 9.AQ.8.Q7/.K8.J9.KJ TS JSKS8SASTH7SACQDTC9CTD8CJHAD7D Q.97.K. - a 7:0 tricks=2:0"
     p = Position(dd)
     assert p.problems() == [] and p.bpn() == dd and not p.has_hidden
     assert p.view("a").bpn() == "brisque 9.AQ.8.Q7/?6 TS 15 Q.97.K. - a 7:0 tricks=2:0"
@@ -168,15 +224,19 @@ def test_last_pickup_example():
     p = Position(window)
     assert p.problems() == [] and p.in_window
     assert [str(m) for m in p.legal_moves()] == ["x", "pass"]
-    assert p.apply("x").bpn() == ("brisque T8.AJ7..J/9.KQ.97.7 C 0 AKQJ7.T98.ATKQJ8.ATKQ98 - a "
-                                  "29:59 tricks=3:7 exchanged=a taken=JC")
-    assert p.apply("pass").bpn() == ("brisque T8.AJ7..7/9.KQ.97.J C 0 AKQJ7.T98.ATKQJ8.ATKQ98 - a "
-                                     "29:59 tricks=3:7")
+    assert p.apply("x").bpn() == (
+        "brisque T8.AJ7..J/9.KQ.97.7 C 0 AKQJ7.T98.ATKQJ8.ATKQ98 - a 29:59 tricks=3:7 exchanged=a taken=JC"
+    )
+    assert p.apply("pass").bpn() == (
+        "brisque T8.AJ7..7/9.KQ.97.J C 0 AKQJ7.T98.ATKQJ8.ATKQ98 - a 29:59 tricks=3:7"
+    )
 
 
 def test_briscan_example_and_view():
-    b = ("briscan .Q.T98.T/T.AJ87.. 7D 8SKHQCAC7C AKQJ97.T9.AKQJ.KJ98 - a 126:0 tricks=8:0 "
-         "melds=mD+at/- exchanged=a taken=8D")
+    b = (
+        "briscan .Q.T98.T/T.AJ87.. 7D 8SKHQCAC7C AKQJ97.T9.AKQJ.KJ98 - a 126:0 tricks=8:0 "
+        "melds=mD+at/- exchanged=a taken=8D"
+    )
     p = Position(b)
     assert p.problems() == [] and p.bpn() == b
     assert p.view("b").bpn().split()[1] == "..8.+?4/T.AJ87.."
@@ -187,4 +247,4 @@ def test_petite_example():
     p = Position(b)
     assert p.problems() == [] and p.bpn() == b
     p.push("9S")
-    assert [str(m) for m in p.legal_moves()] == ["KD"]     # no spade: must trump
+    assert [str(m) for m in p.legal_moves()] == ["KD"]  # no spade: must trump

@@ -1,22 +1,33 @@
 """One test (at least) per rules option, showing its effect."""
+
 import pytest
-from conftest import card_names, make, names, play_random
+from helpers import card_names, make, names, play_random
 
 from solver import EXCHANGE, PASS, WIN_VALUE, Position, Rules
-from solver.bits import points_of
-from solver.game import GreedyPlayer, RandomPlayer, play_match
-from solver.rules import OPTIONS
+from solver.model.bits import points_of
+from solver.model.rules import OPTIONS
+from solver.play.dealing import play_match
+from solver.play.players import GreedyPlayer, RandomPlayer
 
 
 def test_every_option_is_covered_here():
-    tested = {"target", "exchange", "exchange_points", "quartet_win", "final_declarations",
-              "one_declaration_per_turn", "draw", "next_dealer", "objective"}
+    tested = {
+        "target",
+        "exchange",
+        "exchange_points",
+        "quartet_win",
+        "final_declarations",
+        "one_declaration_per_turn",
+        "draw",
+        "next_dealer",
+        "objective",
+    }
     assert {o.name for o in OPTIONS} == tested
 
 
 def with_rules(bpn: str, rules: str) -> Position:
     """The same position under other rules (the rules field replaced)."""
-    return Position(rules + bpn[bpn.index(" "):])
+    return Position(rules + bpn[bpn.index(" ") :])
 
 
 # Brisque, trick 3, spades trumps (turnup TS), a to lead holding the 7S and two marriages.
@@ -45,9 +56,16 @@ def _running_totals(result):
     return out
 
 
-@pytest.mark.parametrize("rules, target", [("brisque(target=100)", 100), ("brisque", 500),
-                                           ("briscan(target=150)", 150), ("petite", 3),
-                                           ("petite(target=1)", 1)])
+@pytest.mark.parametrize(
+    "rules, target",
+    [
+        ("brisque(target=100)", 100),
+        ("brisque", 500),
+        ("briscan(target=150)", 150),
+        ("petite", 3),
+        ("petite(target=1)", 1),
+    ],
+)
 @pytest.mark.parametrize("seed", [0, 2, 5])
 def test_target_decides_when_the_match_ends(rules, target, seed):
     result = play_match([GreedyPlayer(), RandomPlayer(seed)], seed=seed, rules=rules)
@@ -56,7 +74,7 @@ def test_target_decides_when_the_match_ends(rules, target, seed):
     assert running[-1] == result.totals
     if result.by_event:
         return
-    for totals in running[:-1]:        # nobody had won yet
+    for totals in running[:-1]:  # nobody had won yet
         assert max(totals) < target or totals[0] == totals[1]
     assert max(result.totals) >= target
     assert result.totals[result.winner] == max(result.totals) > min(result.totals)
@@ -93,8 +111,9 @@ def test_exchange_no_skips_the_last_pickup_window():
 
 
 # ---------------------------------------------------------------- exchange_points
-@pytest.mark.parametrize("rules, points", [("brisque", 0), ("brisque(exchange_points=10)", 10),
-                                            ("brisque(exchange_points=7)", 7)])
+@pytest.mark.parametrize(
+    "rules, points", [("brisque", 0), ("brisque(exchange_points=10)", 10), ("brisque(exchange_points=7)", 7)]
+)
 def test_exchange_points_are_scored(rules, points):
     p = with_rules(TALON_PHASE, rules)
     before = p.score[:]
@@ -127,20 +146,24 @@ def test_quartet_win_deal_credits_the_remaining_points():
     assert p.is_over() and p.legal_moves() == []
     assert p.outcome().win is None and p.win == -1
     assert p.score == [before[0] + remaining + 10, before[1]]
-    assert abs(p.value()) != WIN_VALUE
+    assert not p.value().is_game_win
     assert p.value() == p.score[0] - p.score[1]
     assert p.problems() == []
     assert Position(p.bpn()).bpn() == p.bpn() and Position(p.bpn()).is_over()
 
 
 # ---------------------------------------------------------------- final_declarations
-@pytest.mark.parametrize("rules, allowed", [("brisque", True),
-                                             ("brisque(final_declarations=no)", False),
-                                             ("briscan(final_declarations=no)", False)])
+@pytest.mark.parametrize(
+    "rules, allowed",
+    [("brisque", True), ("brisque(final_declarations=no)", False), ("briscan(final_declarations=no)", False)],
+)
 def test_final_declarations(rules, allowed):
     game = rules.split("(")[0]
-    p = Position(make(rules, "KQ.9..8", "A.7.9.9", "D", turn="a") if game == "brisque"
-                 else make(rules, "KQ.9..", "A.7.9.", "D", turn="a"))
+    p = Position(
+        make(rules, "KQ.9..8", "A.7.9.9", "D", turn="a")
+        if game == "brisque"
+        else make(rules, "KQ.9..", "A.7.9.", "D", turn="a")
+    )
     assert p.problems() == [] and p.in_final_phase
     assert ("+mS" in card_names(p.legal_moves())) is allowed
 
@@ -166,17 +189,16 @@ def test_one_declaration_per_turn():
     p.push("+mS")
     assert not any(m.is_declaration for m in p.legal_moves())
     assert "declared=1" in p.bpn().split()
-    again = Position(p.bpn())           # the BPN carries the count
+    again = Position(p.bpn())  # the BPN carries the count
     assert not any(m.is_declaration for m in again.legal_moves())
     # the next turn on lead may declare again
     p.push("AD")
-    p.push("9D")                        # b follows low, a wins and leads again
+    p.push("9D")  # b follows low, a wins and leads again
     assert p.turn == 0 and "+mH" in card_names(p.legal_moves())
 
 
 # ---------------------------------------------------------------- draw (Petite Brisque)
-@pytest.mark.parametrize("rules, tricks", [("petite", 5), ("petite(draw=yes)", 16),
-                                            ("petite(draw=no)", 5)])
+@pytest.mark.parametrize("rules, tricks", [("petite", 5), ("petite(draw=yes)", 16), ("petite(draw=no)", 5)])
 def test_petite_draw(rules, tricks):
     r = Rules.parse(rules)
     assert r.tricks_per_deal == tricks
@@ -188,7 +210,8 @@ def test_petite_draw(rules, tricks):
 
 
 def test_petite_draw_keeps_the_talon_dead_by_default():
-    from solver.game import deal
+    from solver.play.dealing import deal
+
     p = deal(3, "petite")
     assert p.talon is None and p.talon_count == 21
     q = deal(3, "petite(draw=yes)")
@@ -204,8 +227,9 @@ def test_petite_draw_keeps_the_talon_dead_by_default():
 # ---------------------------------------------------------------- next_dealer
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_next_dealer_winner(seed):
-    result = play_match([GreedyPlayer(), RandomPlayer(seed)], seed=seed,
-                        rules="brisque(next_dealer=winner,target=400)")
+    result = play_match(
+        [GreedyPlayer(), RandomPlayer(seed)], seed=seed, rules="brisque(next_dealer=winner,target=400)"
+    )
     for k in range(len(result.deals) - 1):
         at_a = result.seats[k]
         winner_seat = result.deals[k].final().outcome().winner

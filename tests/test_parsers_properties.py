@@ -3,16 +3,17 @@
 ``solver.NotationError`` is a ``ValueError``; ``BPNError`` and ``RulesError`` subclass it.
 Any other exception escaping ``Position``, ``Rules.parse`` or ``parse_move`` is a bug.
 """
+
 import random
 
-from conftest import NOTATION_EXAMPLES
+from helpers import NOTATION_EXAMPLES
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 import solver
 from solver import NotationError, Position, Rules, parse_move
-from solver.game import deal
-from solver.position import HiddenInformationError, PositionError
+from solver.errors import HiddenInformationError, PositionError
+from solver.play.dealing import deal
 
 
 def test_error_classes():
@@ -24,8 +25,14 @@ def test_error_classes():
 # ---------------------------------------------------------------- a pool of valid BPNs
 def _pool() -> list[str]:
     out = list(NOTATION_EXAMPLES)
-    for game in ("brisque", "briscan", "petite", "brisque(target=300,exchange_points=10)",
-                 "petite(draw=yes)", "briscan(one_declaration_per_turn=yes)"):
+    for game in (
+        "brisque",
+        "briscan",
+        "petite",
+        "brisque(target=300,exchange_points=10)",
+        "petite(draw=yes)",
+        "briscan(one_declaration_per_turn=yes)",
+    ):
         for seed in range(6):
             p = deal(seed, game)
             rng = random.Random(seed)
@@ -43,8 +50,7 @@ POOL = _pool()
 FIELDS = sorted({f for b in POOL for f in b.split()})
 ALPHABET = "AKQJT987610SHDCshdcx.?+/-:=() ,abmkp♠♥♦♣²٣\t\n\x00éİſK"
 
-fields = st.one_of(st.sampled_from(FIELDS), st.text(alphabet=ALPHABET, max_size=12),
-                   st.text(max_size=8))
+fields = st.one_of(st.sampled_from(FIELDS), st.text(alphabet=ALPHABET, max_size=12), st.text(max_size=8))
 
 
 @st.composite
@@ -65,7 +71,7 @@ def mutated_bpn(draw) -> str:
         elif op == "char" and parts and parts[i]:
             f = parts[i]
             k = draw(st.integers(0, len(f) - 1))
-            parts[i] = f[:k] + draw(st.sampled_from(ALPHABET + "")) + f[k + 1:]
+            parts[i] = f[:k] + draw(st.sampled_from(ALPHABET + "")) + f[k + 1 :]
         elif op == "insert":
             parts.insert(i, draw(fields))
     return " ".join(parts)
@@ -76,7 +82,7 @@ def check_position_string(text: str) -> None:
     try:
         p = Position(text)
     except NotationError as exc:
-        assert str(exc)                      # the message says something
+        assert str(exc)  # the message says something
         return
     probs = p.problems()
     assert isinstance(probs, list) and all(isinstance(m, str) and m for m in probs)
@@ -90,7 +96,7 @@ def check_position_string(text: str) -> None:
     except HiddenInformationError:
         return
     assert moves, f"a valid position that is not over has no legal move: {b}"
-    for m in moves:                          # a legal move from a valid position stays valid
+    for m in moves:  # a legal move from a valid position stays valid
         q = p.apply(m)
         assert q.problems() == [], (b, str(m), q.bpn(), q.problems())
         assert Position(q.bpn()).bpn() == q.bpn()
@@ -124,10 +130,37 @@ def test_pool_is_valid():
 
 
 # ---------------------------------------------------------------- rules field
-RULES_WORDS = ["brisque", "briscan", "petite", "target", "exchange", "exchange_points",
-               "quartet_win", "final_declarations", "one_declaration_per_turn", "draw",
-               "next_dealer", "objective", "yes", "no", "game", "deal", "winner", "alternate",
-               "margin", "tricks", "0", "1", "300", "-1", "=", ",", "(", ")", " "]
+RULES_WORDS = [
+    "brisque",
+    "briscan",
+    "petite",
+    "target",
+    "exchange",
+    "exchange_points",
+    "quartet_win",
+    "final_declarations",
+    "one_declaration_per_turn",
+    "draw",
+    "next_dealer",
+    "objective",
+    "yes",
+    "no",
+    "game",
+    "deal",
+    "winner",
+    "alternate",
+    "margin",
+    "tricks",
+    "0",
+    "1",
+    "300",
+    "-1",
+    "=",
+    ",",
+    "(",
+    ")",
+    " ",
+]
 
 
 def check_rules_string(text: str) -> None:
@@ -178,8 +211,7 @@ def test_move_small_alphabet(text):
 
 
 def test_parse_moves_rejects_the_whole_line():
-    assert [str(m) for m in solver.parse_moves("+mh +3ks 10s x pass")] == ["+mH", "+3KS", "TS", "x",
-                                                                        "pass"]
+    assert [str(m) for m in solver.parse_moves("+mh +3ks 10s x pass")] == ["+mH", "+3KS", "TS", "x", "pass"]
     try:
         solver.parse_moves("+mH ZZ AS")
     except NotationError as exc:

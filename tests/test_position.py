@@ -1,11 +1,12 @@
 """Position mechanics: push/pop, apply, copy, equality, views and hidden information."""
+
 import random
 
 import pytest
-from conftest import NOTATION_EXAMPLES, make, names
+from helpers import NOTATION_EXAMPLES, make, names
 
 from solver import HiddenInformationError, Position, PositionError, parse_move
-from solver.game import deal
+from solver.play.dealing import deal
 
 
 @pytest.mark.parametrize("game", ["brisque", "briscan", "petite", "petite(draw=yes)"])
@@ -18,7 +19,7 @@ def test_push_pop_restores_the_exact_bpn(game):
             m = rng.choice(p.legal_moves())
             p.push(m)
             history.append(p.bpn())
-            p.pop()                                 # take back and replay: same position
+            p.pop()  # take back and replay: same position
             assert p.bpn() == history[-2]
             p.push(m)
             assert p.bpn() == history[-1]
@@ -62,7 +63,7 @@ def test_apply_and_copy_leave_the_original_alone():
 
 
 def test_illegal_moves_are_refused_without_side_effects():
-    p = Position(NOTATION_EXAMPLES[1])          # a must answer KD in the final phase
+    p = Position(NOTATION_EXAMPLES[1])  # a must answer KD in the final phase
     assert {str(m) for m in p.legal_moves()} == {"AS", "KS", "9S", "9H", "7H", "9C"}
     for bad in ("AH", "x", "pass", "+mS", "KD"):
         with pytest.raises(PositionError) as info:
@@ -94,7 +95,7 @@ def test_view_hides_the_opponent_and_the_talon_order():
         assert fields[1].split("/")[other] == "?6"
         assert v.problems() == [] and v.has_hidden and not p.has_hidden
     with pytest.raises(HiddenInformationError):
-        p.view(1).legal_moves()                  # a to move, a's hand hidden in b's view
+        p.view(1).legal_moves()  # a to move, a's hand hidden in b's view
     assert p.view(0).legal_moves() == p.legal_moves()
 
 
@@ -126,12 +127,12 @@ def test_view_is_the_whole_position_once_the_talon_is_empty():
 
 def test_playing_for_a_hidden_hand():
     v = Position(NOTATION_EXAMPLES[2]).view("a")
-    v.push("AS")                     # a leads; b's hand is hidden
+    v.push("AS")  # a leads; b's hand is hidden
     with pytest.raises(HiddenInformationError):
         v.legal_moves()
     with pytest.raises(HiddenInformationError):
-        v.push("KS")                 # a's card, visible: b cannot hold it
-    v.push("QS")                     # any unseen card is possible
+        v.push("KS")  # a's card, visible: b cannot hold it
+    v.push("QS")  # any unseen card is possible
     # a won the trick; both drew from the hidden talon
     assert v.trick == -1 and v.turn == 0 and v.talon_count == 11
     assert v.unknown == [1, 6] and v.hand_size("a") == 6
@@ -145,19 +146,28 @@ def test_a_partly_hidden_hand_may_play_its_known_cards():
     # a knows five of his cards; the sixth (drawn from a hidden talon) is unknown
     v = Position("brisque AK.T9.J.+?1/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1")
     assert v.problems() == []
-    v.push("AS")                          # a known card
+    v.push("AS")  # a known card
     assert v.hands[0] & 1 << 7 == 0 and v.unknown[0] == 1 and v.trick == 7
     v.pop()
-    v.push("7H")                          # or an unseen one
+    v.push("7H")  # or an unseen one
     assert v.unknown[0] == 0 and v.hand_size("a") == 5
     with pytest.raises(HiddenInformationError):
-        v.push("9C")                      # the turnup cannot be in a hand
+        v.push("9C")  # the turnup cannot be in a hand
 
 
 def _trick10_view(hand_b: str) -> Position:
     """b's view of trick 10 (spades trumps, turnup KS); a has led AH, b answers 7H and loses."""
-    full = Position(make("brisque", "Q.KQ.A.A", hand_b, "KS", talon="7S" if "7" not in
-                         hand_b.split(".")[0] else "9S", trick="AH", turn="b"))
+    full = Position(
+        make(
+            "brisque",
+            "Q.KQ.A.A",
+            hand_b,
+            "KS",
+            talon="7S" if "7" not in hand_b.split(".")[0] else "9S",
+            trick="AH",
+            turn="b",
+        )
+    )
     assert full.problems() == []
     v = full.view("b")
     v.push("7H")
@@ -165,12 +175,12 @@ def _trick10_view(hand_b: str) -> Position:
 
 
 def test_view_at_the_last_pickup_with_a_hidden_hand():
-    v = _trick10_view("9.7.K9.K9")         # the 7S is unseen: a may have drawn it
+    v = _trick10_view("9.7.K9.K9")  # the 7S is unseen: a may have drawn it
     assert v.in_window and v.turn == 0 and v.unknown[0] == 6
     with pytest.raises(HiddenInformationError):
         v.legal_moves()
     with pytest.raises(HiddenInformationError):
-        v.push("QH")                      # no card may be played at the last pickup
+        v.push("QH")  # no card may be played at the last pickup
     passed = v.apply("pass")
     assert "KS" in names(passed.hands[1]) and passed.unknown[0] == 6
     assert passed.in_final_phase and passed.problems() == []
@@ -181,6 +191,6 @@ def test_view_at_the_last_pickup_with_a_hidden_hand():
 
 
 def test_view_skips_the_last_pickup_when_the_seven_is_seen():
-    v = _trick10_view("7.7.K9.K9")         # b holds the 7S: a cannot exchange
+    v = _trick10_view("7.7.K9.K9")  # b holds the 7S: a cannot exchange
     assert not v.in_window and v.turnup == -1
     assert "KS" in names(v.hands[1]) and v.problems() == []

@@ -1,5 +1,6 @@
 """Puzzle files (.bpd): reading, writing, malformed records, check_record, the collections of
 positions/ and the ``brisque puzzles`` command (text and --json)."""
+
 from __future__ import annotations
 
 import json
@@ -11,17 +12,18 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
+from solver.analysis.puzzles import check_record
 from solver.cli import main
-from solver.moves import parse_move
-from solver.position import Position
-from solver.puzzles import (OPCODES, PuzzleError, Record, check_record, format_record, parse_record,
-                            read_bpd, write_bpd)
-from solver.search import solve
+from solver.engine.api import solve
+from solver.errors import PuzzleError
+from solver.formats.bpd import OPCODES, Record, format_record, parse_record, read_bpd, write_bpd
+from solver.model.moves import parse_move
+from solver.model.position import Position
 
 POSITIONS = Path(__file__).parent.parent / "positions"
 COLLECTIONS = sorted(POSITIONS.glob("*.bpd"))
 
-FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"   # NOTATION.md, v 44
+FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # NOTATION.md, v 44
 FP_RECORD = f'{FP} ; id "fp-001" ; bm +mD 7S 9D 7C AC ; v 44'
 HIDDEN = "brisque AK.T9.J.8/?6 9C 13 TJ..Q8.AK - a 18:12 tricks=2:1"
 
@@ -71,7 +73,7 @@ def test_parse_format_parse_round_trip_on_every_collection_record():
             line = format_record(r1)
             r2 = parse_record(line, f"{path}:{no}")
             assert r2 == r1, (text, line)
-            assert format_record(r2) == line          # the canonical line is a fixed point
+            assert format_record(r2) == line  # the canonical line is a fixed point
             n += 1
     assert n >= 130
 
@@ -79,8 +81,10 @@ def test_parse_format_parse_round_trip_on_every_collection_record():
 def test_format_record_is_canonical():
     """Operations come out in the order of OPCODES, whatever the input order, and the BPN
     in its canonical form."""
-    text = (f'{HIDDEN.replace("TJ..", "JT..")} ; c1 "second" ; seed 3 ; v -2 ; id "k" ; '
-            f'worlds 8 ; am AS ; bm KS ; ev -1.5 ; evtol 2 ; pv 9H ; c0 "first"')
+    text = (
+        f'{HIDDEN.replace("TJ..", "JT..")} ; c1 "second" ; seed 3 ; v -2 ; id "k" ; '
+        f'worlds 8 ; am AS ; bm KS ; ev -1.5 ; evtol 2 ; pv 9H ; c0 "first"'
+    )
     r = parse_record(text)
     line = format_record(r)
     assert line.startswith(HIDDEN + " ; ")
@@ -105,10 +109,10 @@ def test_quoted_strings_with_semicolons():
 def test_blank_and_comment_lines_are_ignored(tmp_path):
     assert parse_record("") is None
     assert parse_record("   \n") is None
-    assert parse_record("# a comment ; id \"x\"") is None
+    assert parse_record('# a comment ; id "x"') is None
     assert parse_record("   # indented comment") is None
     f = tmp_path / "c.bpd"
-    f.write_text(f"# header\n\n   \n{FP_RECORD}\n# between\n\n{FP} ; id \"two\"\n", encoding="utf-8")
+    f.write_text(f'# header\n\n   \n{FP_RECORD}\n# between\n\n{FP} ; id "two"\n', encoding="utf-8")
     items = read_bpd(str(f))
     assert [type(i) for i in items] == [Record, Record]
     assert [i.id for i in items] == ["fp-001", "two"]
@@ -131,9 +135,22 @@ def test_write_then_read_gives_the_same_records(tmp_path):
 
 
 def test_round_trip_keeps_every_opcode_kind(tmp_path):
-    r = Record(HIDDEN, {"id": "with ; semicolon", "bm": [parse_move("KS")], "am": [parse_move("AS")],
-                        "v": -7, "ev": -3.25, "evtol": 0.5, "pv": [parse_move("KS"), parse_move("9C")],
-                        "worlds": 40, "seed": 12345, "c0": "zero", "c9": "nine ; last"})
+    r = Record(
+        bpn=HIDDEN,
+        ops={
+            "id": "with ; semicolon",
+            "bm": [parse_move("KS")],
+            "am": [parse_move("AS")],
+            "v": -7,
+            "ev": -3.25,
+            "evtol": 0.5,
+            "pv": [parse_move("KS"), parse_move("9C")],
+            "worlds": 40,
+            "seed": 12345,
+            "c0": "zero",
+            "c9": "nine ; last",
+        },
+    )
     f = tmp_path / "one.bpd"
     write_bpd(str(f), [r, r])
     back = read_bpd(str(f))
@@ -152,15 +169,33 @@ def test_round_trip_keeps_the_precision_of_ev():
     assert r2 == r1
 
 
-_text = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, blacklist_characters='"\n\r'),
-                max_size=20).map(str.strip)
+_text = st.text(
+    st.characters(min_codepoint=32, max_codepoint=0x2FF, blacklist_characters='"\n\r'), max_size=20
+).map(str.strip)
 
 
-@given(ident=_text, comment=_text, v=st.integers(-10000, 10000), worlds=st.integers(1, 10**6),
-       ev=st.integers(-20000, 20000).map(lambda x: x / 100), tol=st.integers(0, 1000).map(lambda x: x / 10))
+@given(
+    ident=_text,
+    comment=_text,
+    v=st.integers(-10000, 10000),
+    worlds=st.integers(1, 10**6),
+    ev=st.integers(-20000, 20000).map(lambda x: x / 100),
+    tol=st.integers(0, 1000).map(lambda x: x / 10),
+)
 def test_round_trip_property(ident, comment, v, worlds, ev, tol):
-    r = Record(FP, {"id": ident, "bm": [parse_move("+mD"), parse_move("7S")], "v": v, "ev": ev,
-                    "evtol": tol, "worlds": worlds, "seed": v + 10**6, "c3": comment})
+    r = Record(
+        bpn=FP,
+        ops={
+            "id": ident,
+            "bm": [parse_move("+mD"), parse_move("7S")],
+            "v": v,
+            "ev": ev,
+            "evtol": tol,
+            "worlds": worlds,
+            "seed": v + 10**6,
+            "c3": comment,
+        },
+    )
     back = parse_record(format_record(r))
     assert back.ops == r.ops
     assert back.bpn == r.bpn
@@ -170,7 +205,7 @@ def test_round_trip_property(ident, comment, v, worlds, ev, tol):
 MALFORMED = {
     "bad BPN": ("brisque AK9.97..9/7..KQ9.A7 Z 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 ; v 1", "trump"),
     "bad BPN fields": ("brisque XX ; v 1", "BPN"),
-    "unknown opcode": (f"{FP} ; id \"u\" ; foo 3", "foo"),
+    "unknown opcode": (f'{FP} ; id "u" ; foo 3', "foo"),
     "bad integer": (f"{FP} ; v forty", "v"),
     "bad float": (f"{FP} ; ev 1.2.3", "ev"),
     "bad move": (f"{FP} ; bm ZZ", "ZZ"),
@@ -263,10 +298,10 @@ def test_cli_puzzles_json_with_errors(tmp_path):
 def test_cli_puzzles_impossible_position_is_a_failure_not_a_crash(tmp_path):
     """A well-formed but impossible position must be reported (FAIL) and counted; the
     command must not die with a traceback."""
-    impossible = FP.replace("TKQJ8 - b", "TKQ8 - b")   # the jack of clubs is nowhere
+    impossible = FP.replace("TKQJ8 - b", "TKQ8 - b")  # the jack of clubs is nowhere
     assert Position(impossible).problems()
     f = tmp_path / "imp.bpd"
-    f.write_text(f"{FP_RECORD}\n{impossible} ; id \"imp\" ; v 44\n", encoding="utf-8")
+    f.write_text(f'{FP_RECORD}\n{impossible} ; id "imp" ; v 44\n', encoding="utf-8")
     verdict = check_record(read_bpd(str(f))[1])
     assert not verdict.ok and "impossible" in verdict.failures[0]
     res = run("puzzles", "-q", f)
@@ -347,8 +382,13 @@ def test_check_record_reports_every_failure_at_once():
 # ---------------------------------------------------------------------------- the collections
 def test_the_collections_exist():
     names = {p.name for p in COLLECTIONS}
-    assert {"brisque-endgames.bpd", "briscan-endgames.bpd", "petite-deals.bpd", "double-dummy.bpd",
-            "hidden-cards.bpd"} <= names
+    assert {
+        "brisque-endgames.bpd",
+        "briscan-endgames.bpd",
+        "petite-deals.bpd",
+        "double-dummy.bpd",
+        "hidden-cards.bpd",
+    } <= names
 
 
 @pytest.mark.parametrize("path", COLLECTIONS, ids=[p.name for p in COLLECTIONS])
@@ -366,7 +406,7 @@ def test_collection_file_is_well_formed(path):
         legal = {int(m) for m in r.position.legal_moves()} if not r.position.has_hidden else None
         if legal is not None:
             assert {int(m) for m in r.moves("bm")} <= legal
-        if r.moves("pv"):        # the principal variation replays from the position
+        if r.moves("pv"):  # the principal variation replays from the position
             q = r.position.copy()
             for m in r.moves("pv"):
                 assert q.is_legal(m), (r.source, str(m))
@@ -378,7 +418,7 @@ def test_every_collection_record_checks(record):
     assert isinstance(record, Record), str(record)
     verdict = check_record(record)
     assert verdict.ok, (record.source, verdict.failures)
-    if not record.position.has_hidden:     # and independently of check_record
+    if not record.position.has_hidden:  # and independently of check_record
         a = solve(record.position)
         assert a.value == record.int_op("v")
         assert {int(m) for m in record.moves("bm")} <= {int(m) for m in a.best}
@@ -395,7 +435,8 @@ def test_brisque_endgames_are_sixty_final_phase_positions():
     not_final = [r.id for r in recs if not r.position.in_final_phase]
     assert len(final) >= 60 and not not_final, (
         f"{len(final)} final-phase records; not in the final phase (turnup still on the table, "
-        f"Brisque's last-pickup window): {not_final}")
+        f"Brisque's last-pickup window): {not_final}"
+    )
     assert all(r.int_op("v") is not None and not r.position.has_hidden for r in recs)
 
 
@@ -415,7 +456,7 @@ def test_petite_deals():
     for r in recs:
         p = r.position
         assert p.rules.game == "petite"
-        assert p.trick_number == 1 and p.out == 0      # whole deals, from the first lead
+        assert p.trick_number == 1 and p.out == 0  # whole deals, from the first lead
         assert not p.has_hidden and r.int_op("v") is not None
 
 
@@ -425,8 +466,8 @@ def test_double_dummy_talon_phase_positions():
     for r in recs:
         p = r.position
         assert p.rules.game == "brisque"
-        assert p.turnup >= 0 and p.talon_count > 0          # talon phase
-        assert p.talon is not None and len(p.talon) == p.talon_count   # order known
+        assert p.turnup >= 0 and p.talon_count > 0  # talon phase
+        assert p.talon is not None and len(p.talon) == p.talon_count  # order known
         assert not p.has_hidden and r.int_op("v") is not None
         assert not r.bpn.split()[3].isdigit()
 

@@ -6,16 +6,17 @@ is checked: card points, last-trick and Briscan bonuses, number of tricks.
 
 The default run plays 1000 deals per game; ``-m slow`` adds 3000 more per game.
 """
+
 import random
 
 import pytest
-from conftest import assert_conserved, expected_hand_sizes
+from helpers import assert_conserved, expected_hand_sizes
 
 from solver import Position
-from solver.bits import points_of, popcount
-from solver.cards import FULL_DECK, suit_mask
-from solver.game import deal
-from solver.melds import MELDS, QUARTET
+from solver.model.bits import points_of, popcount
+from solver.model.cards import FULL_DECK, suit_mask
+from solver.model.melds import MELDS, QUARTET
+from solver.play.dealing import deal
 
 GAMES = ["brisque", "briscan", "petite"]
 DEFAULT_SEEDS = range(1000)
@@ -36,7 +37,7 @@ def play_and_check(seed: int, game: str) -> Position:
     p = deal(seed, game)
     r = p.rules
     rng = random.Random(seed)
-    honour = p.score[1]                           # Briscan: 10 for the dealer's honour turnup
+    honour = p.score[1]  # Briscan: 10 for the dealer's honour turnup
     dead = FULL_DECK & ~(p.hands[0] | p.hands[1] | 1 << p.turnup)
     if r.draws:
         for c in p.talon:
@@ -65,7 +66,7 @@ def play_and_check(seed: int, game: str) -> Position:
                 if game == "briscan":
                     bonus += 20 * sum(f == 5 for f in p.final) + 10 * sum(t >= 9 for t in p.tricks)
             if game == "briscan" and turnup_before and p.turnup < 0:
-                n = _five_trump_hands(p)   # last five cards: 30 for a final-phase hand of trumps
+                n = _five_trump_hands(p)  # last five cards: 30 for a final-phase hand of trumps
                 five_trumps += 30 * n
                 bonus += 30 * n
             assert gained == trick_points + bonus, p.bpn()
@@ -73,7 +74,7 @@ def play_and_check(seed: int, game: str) -> Position:
             assert gained == 0
     # ---- the end of the deal
     quartet = game == "brisque" and any(MELDS[i].kind == QUARTET for ms in p.melds for i in ms)
-    if quartet:                                   # four kings/queens win the game at once
+    if quartet:  # four kings/queens win the game at once
         assert p.win == p.turn and p.completed < r.tricks_per_deal
         assert sum(p.score) == points_of(p.out) + _meld_points(p)
         return p
@@ -88,8 +89,9 @@ def play_and_check(seed: int, game: str) -> Position:
         assert sum(p.score) == 120 + 10 + _meld_points(p)
         assert p.win == -1
     elif game == "briscan":
-        bonuses = (20 * sum(f == 5 for f in p.final) + 10 * sum(t >= 9 for t in p.tricks)
-                   + five_trumps + honour)
+        bonuses = (
+            20 * sum(f == 5 for f in p.final) + 10 * sum(t >= 9 for t in p.tricks) + five_trumps + honour
+        )
         assert sum(p.score) == 120 + 10 + _meld_points(p) + bonuses
         assert sum(p.final) == 5
         assert (p.win >= 0) is (max(p.tricks) == 16)
@@ -98,7 +100,7 @@ def play_and_check(seed: int, game: str) -> Position:
         assert p.win == -1 and p.melds == [[], []]
         t = p.tricks
         assert p.outcome().winner == (None if t[0] == t[1] else 0 if t[0] > t[1] else 1)
-        if not r.draws:   # five tricks: whoever takes 3 or more wins the deal
+        if not r.draws:  # five tricks: whoever takes 3 or more wins the deal
             assert p.outcome().winner == (0 if t[0] >= 3 else 1)
     assert sum(p.tricks) == r.tricks_per_deal
     return p
@@ -146,7 +148,7 @@ def roundtrip_and_views(seed: int, game: str) -> int:
             assert v.hands[o] & ~p.hands[o] == 0
             assert v.hand_size(o) == p.hand_size(o)
             if p.rules.draws and p.talon_count == 0:
-                assert vb == b                        # nothing left to hide
+                assert vb == b  # nothing left to hide
             elif p.rules.draws:
                 assert v.talon is None and vb.split()[3] == str(p.talon_count)
             if not p.is_over() and p.turn == who:

@@ -1,14 +1,16 @@
 """The checks of RULES.md section 6, one by one."""
+
 import random
 
 import pytest
-from conftest import assert_conserved, card_names, make, names
+from helpers import assert_conserved, card_names, make, names
 
 from solver import EXCHANGE, PASS, Position
-from solver.bits import points_of, popcount
-from solver.cards import FULL_DECK, card_str
-from solver.game import GreedyPlayer, RandomPlayer, deal, play_deal
-from solver.melds import MELDS
+from solver.model.bits import points_of, popcount
+from solver.model.cards import FULL_DECK, card_str
+from solver.model.melds import MELDS
+from solver.play.dealing import deal, play_deal
+from solver.play.players import GreedyPlayer, RandomPlayer
 
 
 # ---------------------------------------------------------------- card conservation
@@ -39,7 +41,7 @@ def test_draw_rounds_and_sixteen_tricks(game, rounds):
             completes_trick = m.is_card and p.trick >= 0
             before = p.talon_count + (p.turnup >= 0)
             p.push(m)
-            while p.in_window:          # Brisque's last pickup: resolve it like a player would
+            while p.in_window:  # Brisque's last pickup: resolve it like a player would
                 p.push(rng.choice(p.legal_moves()))
             after = p.talon_count + (p.turnup >= 0)
             if completes_trick and before and not p.is_over():
@@ -62,7 +64,7 @@ def test_finished_deal_card_points(game):
     for seed in range(60):
         record = play_deal(deal(seed, game), [GreedyPlayer(), RandomPlayer(seed)])
         p = record.final()
-        if p.completed < 16:       # a game-winning event stopped play
+        if p.completed < 16:  # a game-winning event stopped play
             continue
         finished += 1
         assert points_of(p.out) == 120
@@ -77,10 +79,10 @@ def test_finished_deal_card_points(game):
 # ---------------------------------------------------------------- forced follow
 # Final phase, spades trumps, QH led by a; b follows with the hand given.
 FOLLOW_CASES = [
-    ("A.K7..", "..8.8", {"KH"}),            # {7H KH AS}: must beat in the suit led
-    ("A.7..", "...8", {"7H"}),              # {7H AS}: must follow suit, even though AS would win
-    ("A...9", "...8", {"AS"}),              # {9C AS}: no heart, so trump
-    ("..8.9", "...8", {"9C", "8D"}),        # {9C 8D}: anything
+    ("A.K7..", "..8.8", {"KH"}),  # {7H KH AS}: must beat in the suit led
+    ("A.7..", "...8", {"7H"}),  # {7H AS}: must follow suit, even though AS would win
+    ("A...9", "...8", {"AS"}),  # {9C AS}: no heart, so trump
+    ("..8.9", "...8", {"9C", "8D"}),  # {9C 8D}: anything
 ]
 
 
@@ -93,7 +95,7 @@ def test_forced_follow_examples(follower, leader, legal):
 
 
 def _expected_follow(hand: int, led: int, trump: int, must_beat: bool) -> int:
-    """RULES.md's follow rule, written independently of solver.bits.follow_mask."""
+    """RULES.md's follow rule, written independently of solver.model.bits.follow_mask."""
     suit = [c for c in range(32) if hand >> c & 1 and c >> 3 == led >> 3]
     higher = [c for c in suit if (c & 7) > (led & 7)]
     trumps = [c for c in range(32) if hand >> c & 1 and c >> 3 == trump]
@@ -116,8 +118,9 @@ def test_follow_rule_on_random_deals(game):
                 hand = p.hands[p.turn]
                 if p.in_final_phase or game.startswith("petite"):
                     forced += 1
-                    assert played == _expected_follow(hand, p.trick, p.trump,
-                                                      not game.startswith("petite")), p.bpn()
+                    assert played == _expected_follow(
+                        hand, p.trick, p.trump, not game.startswith("petite")
+                    ), p.bpn()
                 else:
                     free += 1
                     assert played == hand, p.bpn()
@@ -152,7 +155,7 @@ def test_brisque_last_pickup_window_after_drawing_the_seven():
     assert x.hand_size("a") == x.hand_size("b") == 6
     assert x.exchanged == 0 and card_str(x.taken) == "KS"
     assert x.in_final_phase and x.problems() == []
-    assert "+mS" in card_names(x.legal_moves())      # a now holds KS QS and leads trick 11
+    assert "+mS" in card_names(x.legal_moves())  # a now holds KS QS and leads trick 11
 
     q = p.apply("pass")
     assert "KS" in names(q.hands[1]), "the loser takes the turnup"
@@ -199,10 +202,10 @@ def test_briscan_exchange_allowed_on_lead_at_trick_11():
 def test_briscan_no_exchange_once_trick_11_is_led():
     p = _briscan_trick11()
     p.push("AD")
-    assert EXCHANGE not in p.legal_moves()            # b to follow
+    assert EXCHANGE not in p.legal_moves()  # b to follow
     p.push("7H")
-    assert p.turnup == -1 and p.in_final_phase         # the turnup is gone after trick 11
-    assert p.turn == 0 and "7S" in names(p.hands[0])   # a still holds the 7 but it is too late
+    assert p.turnup == -1 and p.in_final_phase  # the turnup is gone after trick 11
+    assert p.turn == 0 and "7S" in names(p.hands[0])  # a still holds the 7 but it is too late
     assert EXCHANGE not in p.legal_moves()
     assert p.problems() == []
 

@@ -1,5 +1,6 @@
-"""The sampling analysis (solver.sampling.analyse): determinism, exact answers without
+"""The sampling analysis (solver.analysis.sampling.analyse): determinism, exact answers without
 hidden cards, every move scored on the same worlds, and the stopping rules."""
+
 from __future__ import annotations
 
 import json
@@ -10,27 +11,27 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
-from conftest import NOTATION_EXAMPLES
+from helpers import NOTATION_EXAMPLES
 
-from solver.bits import popcount
-from solver.cards import parse_card
-from solver.game import random_position
-from solver.position import Position, PositionError
-from solver.sampling import SampledAnalysis, analyse
-from solver.search import Analysis, solve
-from solver.worlds import sample_worlds, world_count
+from solver.analysis.sampling import SampledAnalysis, analyse
+from solver.analysis.worlds import sample_worlds, world_count
+from solver.engine.api import solve
+from solver.engine.results import Analysis
+from solver.errors import PositionError
+from solver.model.bits import popcount
+from solver.model.cards import parse_card
+from solver.model.position import Position
+from solver.play.dealing import random_position
 
 # a's view at trick 4 (NOTATION.md): 19 unseen cards, depth-limited search per world
 EARLY_VIEW = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
 # the last two talon tricks: every world is solved exactly
 BRISCAN_T10_VIEW = "briscan ?5/AT.A..A7 8H 3 KQ8.TKQJ9.ATKQ87.TKQ9 - b 27:44 tricks=6:3"
-BRISQUE_T9_VIEW = ("brisque A97.J.QJ./?6 7D 3 TK8.TKQ987.ATK.KQJ7 - a 13:52 tricks=1:7 "
-                   "exchanged=b taken=AD")
+BRISQUE_T9_VIEW = "brisque A97.J.QJ./?6 7D 3 TK8.TKQ987.ATK.KQJ7 - a 13:52 tricks=1:7 exchanged=b taken=AD"
 PETITE_T2_VIEW = "petite .J9.8.9/?4 8H 21 8...Q - a 3:0 tricks=1:0"
 BRISQUE_T10 = "brisque 7.A.8.AJ7/J9.8.9.K8 TC 7H ATKQ8.TKQJ9.ATKQJ7.Q9 - a 41:39 tricks=6:3"
 BRISQUE_WINDOW = "brisque AJ.Q..A87/T87.8..Q JC 0 KQ9.ATKJ97.ATKQJ987.TK9 - a 57:21 tricks=8:2"
-BRISCAN_FINAL = ("briscan .TJ8..K/J.9..Q9 H 0 ATKQ987.AKQ7.ATKQJ987.ATJ87 - b 47:62 "
-                 "tricks=5:7 final=0:1")
+BRISCAN_FINAL = "briscan .TJ8..K/J.9..Q9 H 0 ATKQ987.AKQ7.ATKQJ987.ATJ87 - b 47:62 tricks=5:7 final=0:1"
 
 
 def key(a) -> tuple:
@@ -70,8 +71,9 @@ def test_same_seed_same_answer_and_other_seeds_differ():
     c = analyse(EARLY_VIEW, worlds=30, seed=8)
     assert c.seed == 8 and a.seed == 7
     assert per_move(a) != per_move(c), "another seed gave exactly the same values"
-    assert [w.bpn() for w in sample_worlds(Position(EARLY_VIEW), 30, 7)] != \
-        [w.bpn() for w in sample_worlds(Position(EARLY_VIEW), 30, 8)]
+    assert [w.bpn() for w in sample_worlds(Position(EARLY_VIEW), 30, 7)] != [
+        w.bpn() for w in sample_worlds(Position(EARLY_VIEW), 30, 8)
+    ]
 
 
 def test_workers_and_executors_do_not_change_the_answer():
@@ -92,9 +94,25 @@ def test_same_answer_in_a_fresh_process_with_another_hash_seed():
     outs = []
     for hash_seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-        r = subprocess.run([sys.executable, "-m", "solver.cli", "analyse", EARLY_VIEW, "--worlds", "20",
-                            "--seed", "5", "--json"], capture_output=True, text=True, env=env,
-                           cwd="/", timeout=120)
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "solver.cli",
+                "analyse",
+                EARLY_VIEW,
+                "--worlds",
+                "20",
+                "--seed",
+                "5",
+                "--json",
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd="/",
+            timeout=120,
+        )
         assert r.returncode == 0, r.stderr
         d = json.loads(r.stdout)
         d.pop("seconds")
@@ -107,7 +125,11 @@ def test_same_answer_in_a_fresh_process_with_another_hash_seed():
 
 # ---------------------------------------------------------------------------- 5. exact cases
 PERFECT = [
-    NOTATION_EXAMPLES[0], NOTATION_EXAMPLES[1], BRISQUE_T10, BRISQUE_WINDOW, BRISCAN_FINAL,
+    NOTATION_EXAMPLES[0],
+    NOTATION_EXAMPLES[1],
+    BRISQUE_T10,
+    BRISQUE_WINDOW,
+    BRISCAN_FINAL,
     "briscan 97..J9.8/AT.A..J7 8H 7H KQJ8.TKQJ9.ATKQ87.ATKQ9 - b 27:57 tricks=6:4",
     "petite ..8.9/A..7. 8H 21 KQ8.J9..Q - a 12:0 tricks=3:0",
     "petite .J9.8.Q9/AKQ8..7. 8H 21 - - a 0:0",
@@ -132,13 +154,18 @@ def _final_phase_cases():
     """(true position, hand-written view with the opponent's hand as ?N) pairs."""
     out = []
     ex1, ex2 = (Position(b) for b in NOTATION_EXAMPLES[:2])
-    out.append((ex1, hide(ex1, 0)))                                   # b to lead, a hidden
-    out.append((ex2, hide(ex2, 1)))                                   # a to answer KD
+    out.append((ex1, hide(ex1, 0)))  # b to lead, a hidden
+    out.append((ex2, hide(ex2, 1)))  # a to answer KD
     out.append((ex2, hide(ex2, 1, keep=1 << parse_card("QD"))))  # b showed the QD
     window = Position(BRISQUE_WINDOW)
-    out.append((window, hide(window, 1)))                             # last-pickup window
-    for game, seed, trick in (("brisque", 2, 12), ("brisque", 5, 14), ("briscan", 1, 13),
-                              ("briscan", 4, 15), ("petite(draw=yes)", 3, 13)):
+    out.append((window, hide(window, 1)))  # last-pickup window
+    for game, seed, trick in (
+        ("brisque", 2, 12),
+        ("brisque", 5, 14),
+        ("briscan", 1, 13),
+        ("briscan", 4, 15),
+        ("petite(draw=yes)", 3, 13),
+    ):
         p = random_position(seed, game, trick)
         assert p.talon_count == 0 and not p.is_over(), p.bpn()
         out.append((p, hide(p, 1 - p.turn)))
@@ -181,8 +208,9 @@ def test_a_known_talon_order_is_the_only_world():
 
 
 # ---------------------------------------------------------------------------- 6. same worlds
-@pytest.mark.parametrize("bpn, n, seed", [(BRISCAN_T10_VIEW, 20, 4), (BRISQUE_T9_VIEW, 25, 6),
-                                          (PETITE_T2_VIEW, 30, 2)])
+@pytest.mark.parametrize(
+    "bpn, n, seed", [(BRISCAN_T10_VIEW, 20, 4), (BRISQUE_T9_VIEW, 25, 6), (PETITE_T2_VIEW, 30, 2)]
+)
 def test_every_move_is_scored_on_the_same_worlds(bpn, n, seed):
     v = Position(bpn)
     a = analyse(v, worlds=n, seed=seed)
@@ -215,9 +243,15 @@ def _check_summary(a: SampledAnalysis) -> None:
     assert d["method"] == "pimc" and d["worlds"] == a.worlds and len(d["moves"]) == len(a.moves)
 
 
-@pytest.mark.parametrize("bpn", [EARLY_VIEW, PETITE_T2_VIEW,
-                                 "briscan .TQ8..Q7/?5 KH 19 .9.T. - a 10:10 tricks=1:0",
-                                 "brisque ?6/KJ.KQ.T7. AD 17 .8.K. - b 0:4 tricks=0:1"])
+@pytest.mark.parametrize(
+    "bpn",
+    [
+        EARLY_VIEW,
+        PETITE_T2_VIEW,
+        "briscan .TQ8..Q7/?5 KH 19 .9.T. - a 10:10 tricks=1:0",
+        "brisque ?6/KJ.KQ.T7. AD 17 .8.K. - b 0:4 tricks=0:1",
+    ],
+)
 def test_summary_of_a_sampled_analysis(bpn):
     v = Position(bpn)
     a = analyse(v, worlds=20, seed=1)
@@ -235,7 +269,9 @@ def test_one_world_has_zero_stderr():
 
 def test_progress_reports_every_round():
     seen = []
-    a = analyse(EARLY_VIEW, worlds=30, seed=1, batch=10, progress=lambda done, total: seen.append((done, total)))
+    a = analyse(
+        EARLY_VIEW, worlds=30, seed=1, batch=10, progress=lambda done, total: seen.append((done, total))
+    )
     assert seen and seen[-1] == (30, 30)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
     assert a.worlds == 30
@@ -297,8 +333,7 @@ def test_separation_stops_when_one_move_is_clearly_best():
 @pytest.mark.parametrize("batch", [3, 5])
 def test_separation_waits_for_two_batches(batch):
     # a position where one move leads clearly from the very first world on
-    v = Position("brisque AJ.8.7.KQ/?6 7S 3 TK8.ATQ9.ATKQ98.A98 - a 4:73 tricks=1:7 "
-                 "exchanged=a taken=KS")
+    v = Position("brisque AJ.8.7.KQ/?6 7S 3 TK8.ATQ9.ATKQ98.A98 - a 4:73 tricks=1:7 exchanged=a taken=KS")
     a = analyse(v, worlds=60, seed=1, separation=3.0, batch=batch)
     assert a.stopped == "separated"
     assert a.worlds == 2 * batch
@@ -311,6 +346,6 @@ def test_separation_waits_for_two_batches(batch):
 def test_analyse_refuses_the_wrong_view():
     p = Position(BRISQUE_T10)
     with pytest.raises(PositionError, match="player to move"):
-        analyse(p.view("b"), worlds=10)       # a to move, a's hand hidden
+        analyse(p.view("b"), worlds=10)  # a to move, a's hand hidden
     with pytest.raises(PositionError, match="impossible"):
         analyse("brisque 7.A.8.AJ7/?5 TC 1 ATKQ8.TKQJ9.ATKQJ7.Q9 - a 41:39 tricks=6:3", worlds=10)

@@ -1,4 +1,5 @@
 """``brisque analyse``: the sampling analysis from the command line (CliRunner)."""
+
 from __future__ import annotations
 
 import json
@@ -7,14 +8,14 @@ import re
 import pytest
 from click.testing import CliRunner
 
+from solver.analysis.sampling import analyse
 from solver.cli import main
-from solver.position import Position
-from solver.sampling import analyse
-from solver.search import solve
+from solver.engine.api import solve
+from solver.model.position import Position
 
 VIEW = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
 VIEW_B = "briscan ?5/AT.A..A7 8H 3 KQ8.TKQJ9.ATKQ87.TKQ9 - b 27:44 tricks=6:3"
-SMALL_VIEW = "brisque 7.A.8.AJ7/?6 TC 1 ATKQ8.TKQJ9.ATKQJ7.Q9 - a 41:39 tricks=6:3"   # 7 worlds
+SMALL_VIEW = "brisque 7.A.8.AJ7/?6 TC 1 ATKQ8.TKQJ9.ATKQJ7.Q9 - a 41:39 tricks=6:3"  # 7 worlds
 FULL = "brisque 7.A.8.AJ7/J9.8.9.K8 TC 7H ATKQ8.TKQJ9.ATKQJ7.Q9 - a 41:39 tricks=6:3"
 # the same deal as seen by b while a is to move: the mover's hand is hidden
 MOVER_HIDDEN = "brisque ?6/J9.8.9.K8 TC 1 ATKQ8.TKQJ9.ATKQJ7.Q9 - a 41:39 tricks=6:3"
@@ -26,6 +27,7 @@ def run():
 
     def invoke(*args, input=None):
         return runner.invoke(main, list(args), input=input)
+
     return invoke
 
 
@@ -74,8 +76,17 @@ def test_stopping_options(run):
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert d["stopped"] == "time" and d["worlds"] < 400 and d["enumerated"] is False
-    r = run("analyse", "brisque A97.J.QJ./?6 7D 3 TK8.TKQ987.ATK.KQJ7 - a 13:52 tricks=1:7 exchanged=b "
-            "taken=AD", "--worlds", "200", "--seed", "3", "--separation", "3", "--json")
+    r = run(
+        "analyse",
+        "brisque A97.J.QJ./?6 7D 3 TK8.TKQ987.ATK.KQJ7 - a 13:52 tricks=1:7 exchanged=b taken=AD",
+        "--worlds",
+        "200",
+        "--seed",
+        "3",
+        "--separation",
+        "3",
+        "--json",
+    )
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert d["stopped"] == "separated" and 20 <= d["worlds"] < 200
@@ -141,12 +152,17 @@ def test_human_output_lists_every_move_with_its_standard_error(run):
     a = analyse(VIEW, worlds=20, seed=4)
     assert "20 worlds" in out and "seed 4" in out
     for mv in a.moves:
-        pat = (rf"^\s*{re.escape(str(mv.move))}\s+{re.escape(f'{mv.value:+.2f}')}\s+(\+-|±)\s*"
-               rf"{re.escape(f'{mv.stderr:.2f}')}\b")
+        pat = (
+            rf"^\s*{re.escape(str(mv.move))}\s+{re.escape(f'{mv.value:+.2f}')}\s+(\+-|±)\s*"
+            rf"{re.escape(f'{mv.stderr:.2f}')}\b"
+        )
         assert re.search(pat, out, re.M), f"no line for {mv.move} in\n{out}"
     # best first
-    shown = [line.split()[0] for line in out.splitlines() if re.search(r"(\+-|±)\s*\d", line)
-             and not line.startswith("Expected")]
+    shown = [
+        line.split()[0]
+        for line in out.splitlines()
+        if re.search(r"(\+-|±)\s*\d", line) and not line.startswith("Expected")
+    ]
     assert len(shown) == len(a.moves)
     order = sorted(a.moves, key=lambda m: -m.value)
     assert [str(m.move) for m in order][0] == shown[0]

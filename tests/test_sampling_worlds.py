@@ -1,9 +1,10 @@
-"""Worlds consistent with a view (solver.worlds): validity, enumeration, uniformity.
+"""Worlds consistent with a view (solver.analysis.worlds): validity, enumeration, uniformity.
 
 A *view* is a position as one player sees it (the opponent's unseen cards as ``?N``, the
 talon as a count).  A *world* fills in the hidden cards; every world must be a valid
 position that agrees with the view on everything public, and sampling must be uniform.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -11,16 +12,17 @@ import math
 from collections import Counter
 
 import pytest
-from conftest import assert_conserved
+from helpers import assert_conserved
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from solver.bits import popcount
-from solver.game import random_position
-from solver.position import Position, PositionError
-from solver.rules import Rules
-from solver.sampling import analyse
-from solver.worlds import all_worlds, sample_worlds, unseen, world_count
+from solver.analysis.sampling import analyse
+from solver.analysis.worlds import all_worlds, sample_worlds, unseen, world_count
+from solver.errors import PositionError
+from solver.model.bits import popcount
+from solver.model.position import Position
+from solver.model.rules import Rules
+from solver.play.dealing import random_position
 
 GAMES = ["brisque", "briscan", "petite", "petite(draw=yes)"]
 
@@ -29,10 +31,10 @@ GAMES = ["brisque", "briscan", "petite", "petite(draw=yes)"]
 BRISQUE_T10 = "brisque 7.A.8.AJ7/J9.8.9.K8 TC 7H ATKQ8.TKQJ9.ATKQJ7.Q9 - a 41:39 tricks=6:3"
 BRISQUE_T10_VIEW = "brisque 7.A.8.AJ7/?6 TC 1 ATKQ8.TKQJ9.ATKQJ7.Q9 - a 41:39 tricks=6:3"
 # brisque, trick 9, b exchanged and still holds the A of trumps it took (shown).
-BRISQUE_T9 = ("brisque A97.J.QJ./QJ...AT98 7D 8D9DAH TK8.TKQ987.ATK.KQJ7 - a 13:52 tricks=1:7 "
-              "exchanged=b taken=AD")
-BRISQUE_T9_VIEW = ("brisque A97.J.QJ./?6 7D 3 TK8.TKQ987.ATK.KQJ7 - a 13:52 tricks=1:7 "
-                   "exchanged=b taken=AD")
+BRISQUE_T9 = (
+    "brisque A97.J.QJ./QJ...AT98 7D 8D9DAH TK8.TKQ987.ATK.KQJ7 - a 13:52 tricks=1:7 exchanged=b taken=AD"
+)
+BRISQUE_T9_VIEW = "brisque A97.J.QJ./?6 7D 3 TK8.TKQ987.ATK.KQJ7 - a 13:52 tricks=1:7 exchanged=b taken=AD"
 # briscan, trick 10, b to move: a holds 5 of the 8 unseen cards, the other 3 are the talon.
 BRISCAN_T10 = "briscan J97..J.8/AT.A..A7 8H JC9D7H KQ8.TKQJ9.ATKQ87.TKQ9 - b 27:44 tricks=6:3"
 BRISCAN_T10_VIEW = "briscan ?5/AT.A..A7 8H 3 KQ8.TKQJ9.ATKQ87.TKQ9 - b 27:44 tricks=6:3"
@@ -45,11 +47,11 @@ PETITE_T5 = "petite ...9/A... 8H 21 KQ8.J9.87.Q - a 12:0 tricks=4:0"
 PETITE_T5_VIEW = "petite ...9/?1 8H 21 KQ8.J9.87.Q - a 12:0 tricks=4:0"
 
 SMALL_CASES = [
-    (BRISQUE_T10, BRISQUE_T10_VIEW, 7),                       # C(7,6) * 1!
-    (BRISQUE_T9, BRISQUE_T9_VIEW, math.comb(9, 6) * 6),       # 504
-    (BRISCAN_T10, BRISCAN_T10_VIEW, math.comb(8, 5) * 6),     # 336
+    (BRISQUE_T10, BRISQUE_T10_VIEW, 7),  # C(7,6) * 1!
+    (BRISQUE_T9, BRISQUE_T9_VIEW, math.comb(9, 6) * 6),  # 504
+    (BRISCAN_T10, BRISCAN_T10_VIEW, math.comb(8, 5) * 6),  # 336
     (BRISCAN_T11, BRISCAN_T11_VIEW, 6),
-    (PETITE_T4, PETITE_T4_VIEW, math.comb(23, 2)),            # dead cards: no order
+    (PETITE_T4, PETITE_T4_VIEW, math.comb(23, 2)),  # dead cards: no order
     (PETITE_T5, PETITE_T5_VIEW, 22),
 ]
 
@@ -67,8 +69,22 @@ def assert_world_agrees(world: Position, view: Position, from_view: bool = False
     me, opp = view.turn, 1 - view.turn
     # public state copied unchanged
     assert str(world.rules) == str(view.rules), where
-    for name in ("turn", "turnup", "trump", "out", "trick", "score", "tricks", "final", "melds",
-                 "exchanged", "taken", "game", "declared", "talon_count"):
+    for name in (
+        "turn",
+        "turnup",
+        "trump",
+        "out",
+        "trick",
+        "score",
+        "tricks",
+        "final",
+        "melds",
+        "exchanged",
+        "taken",
+        "game",
+        "declared",
+        "talon_count",
+    ):
         assert getattr(world, name) == getattr(view, name), f"{where}: {name} differs"
     # the viewer's own hand exactly, the opponent's shown cards among his cards
     assert world.hands[me] == view.hands[me], where
@@ -110,7 +126,7 @@ def chi2_critical(df: int, z: float) -> float:
     return df * (1.0 - h + z * math.sqrt(h)) ** 3
 
 
-Z_1E4 = 3.7190   # normal upper quantile for a tail of 1e-4
+Z_1E4 = 3.7190  # normal upper quantile for a tail of 1e-4
 
 
 def chi2_stat(counts: Counter, categories, n: int) -> float:
@@ -125,7 +141,7 @@ def chi2_stat(counts: Counter, categories, n: int) -> float:
 def views(draw):
     game = draw(st.sampled_from(GAMES))
     rules = Rules.parse(game)
-    seed = draw(st.integers(0, 10 ** 6))
+    seed = draw(st.integers(0, 10**6))
     trick = draw(st.integers(1, rules.tricks_per_deal))
     p = random_position(seed, rules, trick)
     assume(not p.is_over())
@@ -134,11 +150,11 @@ def views(draw):
     return p, v, seed
 
 
-@given(views(), st.integers(0, 2 ** 32))
+@given(views(), st.integers(0, 2**32))
 def test_sampled_worlds_are_valid_and_agree_with_the_view(pv, sample_seed):
     p, v, _ = pv
     assert v.problems() == [], v.bpn()
-    assert_world_agrees(p, v, True)    # the true position is itself consistent
+    assert_world_agrees(p, v, True)  # the true position is itself consistent
     worlds = sample_worlds(v, 6, sample_seed)
     assert len(worlds) == 6
     for w in worlds:
@@ -176,21 +192,27 @@ def test_sampled_worlds_respect_the_opponents_shown_cards(game):
         assert found >= 12, f"too few views with shown cards in {game}"
 
 
-@pytest.mark.parametrize("bpn, hidden, talon", [
-    ("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", 6, 13),       # NOTATION.md
-    (BRISQUE_T9_VIEW, 6, 3),
-    (BRISCAN_T10_VIEW, 5, 3),
-    (PETITE_T4_VIEW, 2, 0),
-    # both hands known, only the talon order hidden
-    ("brisque A97.J.QJ./QJ...AT98 7D 3 TK8.TKQ987.ATK.KQJ7 - a 13:52 tricks=1:7 "
-     "exchanged=b taken=AD", 0, 3),
-])
+@pytest.mark.parametrize(
+    "bpn, hidden, talon",
+    [
+        ("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", 6, 13),  # NOTATION.md
+        (BRISQUE_T9_VIEW, 6, 3),
+        (BRISCAN_T10_VIEW, 5, 3),
+        (PETITE_T4_VIEW, 2, 0),
+        # both hands known, only the talon order hidden
+        (
+            "brisque A97.J.QJ./QJ...AT98 7D 3 TK8.TKQ987.ATK.KQJ7 - a 13:52 tricks=1:7 exchanged=b taken=AD",
+            0,
+            3,
+        ),
+    ],
+)
 def test_hand_written_views(bpn, hidden, talon):
     v = Position(bpn)
     assert v.problems() == []
     u = unseen(v)
     assert u == sorted(u) and len(set(u)) == len(u)
-    assert _mask(u) & v._visible() == 0
+    assert _mask(u) & v.visible() == 0
     if v.rules.draws:
         assert len(u) == hidden + talon
         assert world_count(v) == math.comb(len(u), hidden) * math.factorial(talon)
@@ -208,7 +230,7 @@ def test_notation_example_world_count():
 
 def test_the_hidden_hand_must_not_be_the_movers():
     p = Position(BRISQUE_T10)
-    other = p.view("b")                  # b's view, but a is to move
+    other = p.view("b")  # b's view, but a is to move
     assert other.unknown[0] == 6 and other.turn == 0
     for fn in (world_count, lambda v: sample_worlds(v, 3, 0), lambda v: list(all_worlds(v))):
         with pytest.raises(PositionError, match="must see his own hand"):
@@ -235,8 +257,7 @@ def test_all_worlds_enumerates_every_consistent_world_once(true_bpn, view_bpn, c
     assert {w.bpn() for w in sample_worlds(v, 50, 5)} <= set(bpns)
 
 
-@pytest.mark.parametrize("true_bpn, view_bpn, count",
-                         [c for c in SMALL_CASES if c[2] <= 30])
+@pytest.mark.parametrize("true_bpn, view_bpn, count", [c for c in SMALL_CASES if c[2] <= 30])
 def test_analyse_enumerates_when_the_budget_covers_every_world(true_bpn, view_bpn, count):
     v = Position(view_bpn)
     a = analyse(v, worlds=count, seed=3)
@@ -247,8 +268,9 @@ def test_analyse_enumerates_when_the_budget_covers_every_world(true_bpn, view_bp
     # the seed does not matter when every world is solved
     b = analyse(v, worlds=10 * count, seed=99)
     assert b.enumerated and b.worlds == count
-    assert [(str(m.move), m.value, m.stderr) for m in a.moves] == \
-        [(str(m.move), m.value, m.stderr) for m in b.moves]
+    assert [(str(m.move), m.value, m.stderr) for m in a.moves] == [
+        (str(m.move), m.value, m.stderr) for m in b.moves
+    ]
     # one fewer than needed: sampled instead
     c = analyse(v, worlds=count - 1, seed=3)
     assert c.enumerated is False
@@ -270,12 +292,15 @@ def test_chi2_critical_value_formula():
     assert chi2_stat(skewed, cats, n) > chi2_critical(6, Z_1E4)
 
 
-@pytest.mark.parametrize("view_bpn, per_cell", [
-    (BRISQUE_T10_VIEW, 1000),    # 7 worlds
-    (BRISCAN_T11_VIEW, 1000),    # 6 worlds
-    (PETITE_T5_VIEW, 300),       # 22 worlds, dead talon
-    (BRISCAN_T10_VIEW, 30),      # 336 worlds: hand and talon order
-])
+@pytest.mark.parametrize(
+    "view_bpn, per_cell",
+    [
+        (BRISQUE_T10_VIEW, 1000),  # 7 worlds
+        (BRISCAN_T11_VIEW, 1000),  # 6 worlds
+        (PETITE_T5_VIEW, 300),  # 22 worlds, dead talon
+        (BRISCAN_T10_VIEW, 30),  # 336 worlds: hand and talon order
+    ],
+)
 def test_sampling_is_uniform_over_the_worlds(view_bpn, per_cell):
     v = Position(view_bpn)
     everything = [w.bpn() for w in all_worlds(v)]
@@ -290,8 +315,15 @@ def test_sampling_is_uniform_over_the_worlds(view_bpn, per_cell):
     assert len(counts) == k
 
 
-@pytest.mark.parametrize("view_bpn", [BRISQUE_T9_VIEW, BRISCAN_T10_VIEW, PETITE_T4_VIEW,
-                                      "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"])
+@pytest.mark.parametrize(
+    "view_bpn",
+    [
+        BRISQUE_T9_VIEW,
+        BRISCAN_T10_VIEW,
+        PETITE_T4_VIEW,
+        "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1",
+    ],
+)
 def test_sampling_is_uniform_over_the_hidden_hand_and_the_talon_top(view_bpn):
     """Marginals: which set of cards the opponent holds (when there are few sets), and which
     unseen card is on top of the talon."""
@@ -327,6 +359,6 @@ def test_sampling_is_seeded():
     c = [w.bpn() for w in sample_worlds(v, 30, 2)]
     assert a == b
     assert set(a) != set(c)
-    assert len(set(a)) == 30        # with 1.7e14 worlds, no repeat in 30 draws
+    assert len(set(a)) == 30  # with 1.7e14 worlds, no repeat in 30 draws
     # a longer draw with the same seed starts with the same worlds
     assert [w.bpn() for w in sample_worlds(v, 60, 1)][:30] == a

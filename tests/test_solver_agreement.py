@@ -1,7 +1,7 @@
 """The compiled engine agrees with the reference solver, value and every move's value.
 
-The reference (``solver.reference``) is a plain exhaustive minimax over ``Position``;
-the engine (``solver._engine`` behind ``solver.search.solve``) shares nothing with it but
+The reference (``solver.engine.reference``) is a plain exhaustive minimax over ``Position``;
+the engine (``solver.native.engine`` behind ``solver.engine.solve``) shares nothing with it but
 the rules model.  Both answer, for one position, the value for the player to move and the
 value of every legal move; the two answers must be identical.
 
@@ -15,6 +15,7 @@ talon trick left, at the start of the trick or with its lead played, and Brisque
 last-pickup window).  The ``slow`` tests (deselect with ``-m "not slow"``) add more
 positions with two talon tricks left, where the reference needs seconds per position.
 """
+
 from __future__ import annotations
 
 import collections
@@ -22,14 +23,14 @@ import concurrent.futures as cf
 import random
 
 import pytest
+from generators import mixed_final_phase, random_final_phase
 
-from solver.game import random_position
-from solver.generate import mixed_final_phase, random_final_phase
-from solver.position import Position
-from solver.reference import reference_solve
-from solver.search import solve
+from solver.engine.api import solve
+from solver.engine.reference import reference_solve
+from solver.model.position import Position
+from solver.play.dealing import random_position
 
-FINAL_PHASE_COUNT = 2000          # positions per game, as the issue asks
+FINAL_PHASE_COUNT = 2000  # positions per game, as the issue asks
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -53,7 +54,7 @@ def pool():
 def disagreements(pool, bpns: list[str], chunksize: int = 1) -> list[str]:
     """Solve every position with both solvers; describe each disagreement."""
     assert bpns, "no positions to compare"
-    for b in bpns:   # the workers rebuild the position from its BPN: it must round-trip
+    for b in bpns:  # the workers rebuild the position from its BPN: it must round-trip
         assert Position(b).bpn() == b, b
     refs = pool.map(reference_answer, bpns, chunksize=chunksize)
     bad = []
@@ -61,8 +62,11 @@ def disagreements(pool, bpns: list[str], chunksize: int = 1) -> list[str]:
         eng = engine_answer(bpn)
         if eng != (ref[0], dict(ref[1])):
             moves = sorted(set(eng[1]) | set(ref[1]))
-            diff = ", ".join(f"{m}: engine {eng[1].get(m)} reference {ref[1].get(m)}"
-                             for m in moves if eng[1].get(m) != ref[1].get(m))
+            diff = ", ".join(
+                f"{m}: engine {eng[1].get(m)} reference {ref[1].get(m)}"
+                for m in moves
+                if eng[1].get(m) != ref[1].get(m)
+            )
             bad.append(f"{bpn}\n    value: engine {eng[0]} reference {ref[0]}; moves: {diff or 'same'}")
     return bad
 
@@ -90,12 +94,13 @@ def lead_a_card(p: Position, rng: random.Random) -> Position:
     q = p.copy()
     while q.trick < 0 and not q.is_over():
         q.push(rng.choice(q.legal_moves()))
-    q._stack.clear()
+    q.clear_stack()
     return q
 
 
-def talon_positions(rules: str, trick: int, count: int, mid_trick: bool = False,
-                    first_seed: int = 0) -> list[Position]:
+def talon_positions(
+    rules: str, trick: int, count: int, mid_trick: bool = False, first_seed: int = 0
+) -> list[Position]:
     """Double-dummy talon-phase positions at the start of ``trick`` (or with its lead played)."""
     out = []
     seed = first_seed
@@ -106,7 +111,7 @@ def talon_positions(rules: str, trick: int, count: int, mid_trick: bool = False,
         seed += 1
         if p.is_over() or p.in_window or p.turnup < 0:
             continue
-        assert p.talon, p.bpn()                 # the talon order is known
+        assert p.talon, p.bpn()  # the talon order is known
         assert p.problems() == [], (p.bpn(), p.problems())
         out.append(p)
     return out
@@ -130,7 +135,7 @@ def window_positions(count: int) -> list[Position]:
 def test_final_phase_engine_matches_reference(pool, game):
     positions = final_phase_positions(game, FINAL_PHASE_COUNT)
     bpns = [p.bpn() for p in positions]
-    assert len(set(bpns)) > 0.95 * len(bpns)            # really 2,000 different positions
+    assert len(set(bpns)) > 0.95 * len(bpns)  # really 2,000 different positions
     bad = disagreements(pool, bpns, chunksize=25)
     assert not bad, report(bad, len(bpns))
 
@@ -154,7 +159,7 @@ def test_final_phase_mix_covers_the_hard_cases(game):
     assert c["full hands"] >= 200, c
     assert c["short hands"] >= 200, c
     if game == "petite":
-        assert c["exchange"] >= 50, c                   # the turnup stays on the table all deal
+        assert c["exchange"] >= 50, c  # the turnup stays on the table all deal
     else:
         assert c["marriage"] >= 200, c
         assert c["quartet"] >= 150, c
@@ -189,8 +194,9 @@ def follower_stacked(seed: int, rules: str) -> Position:
     belongs to the player NOT on lead: he must keep the right cards while following."""
     rng = random.Random(seed)
     full = 6 if rules.startswith("brisque") else 5
-    p = random_final_phase(seed, rules, cards=rng.randint(4, full),
-                           stack=rng.choice(["quartet", "marriages"]))
+    p = random_final_phase(
+        seed, rules, cards=rng.randint(4, full), stack=rng.choice(["quartet", "marriages"])
+    )
     p.hands.reverse()
     p.score.reverse()
     p.tricks.reverse()
@@ -198,9 +204,16 @@ def follower_stacked(seed: int, rules: str) -> Position:
     return Position(p.bpn())
 
 
-@pytest.mark.parametrize("rules", ["brisque", "brisque(quartet_win=deal)", "briscan",
-                                   "brisque(objective=tricks)",
-                                   "brisque(quartet_win=deal,objective=tricks)"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "brisque",
+        "brisque(quartet_win=deal)",
+        "briscan",
+        "brisque(objective=tricks)",
+        "brisque(quartet_win=deal,objective=tricks)",
+    ],
+)
 def test_stacked_hand_of_the_follower_matches_reference(pool, rules):
     positions = []
     seed = 0
@@ -243,7 +256,7 @@ def test_talon_phase_engine_matches_reference(pool, case):
             assert p.in_window and {str(m) for m in p.legal_moves()} == {"x", "pass"}, p.bpn()
         else:
             left = 3 if "trick9" in case or "briscan-trick10" in case else 1
-            assert p.talon_count == left and p.turnup >= 0, p.bpn()   # talon tricks left
+            assert p.talon_count == left and p.turnup >= 0, p.bpn()  # talon tricks left
             assert (p.trick >= 0) == case.endswith("led"), p.bpn()
     bpns = [p.bpn() for p in positions]
     bad = disagreements(pool, bpns, chunksize=1)
@@ -262,8 +275,15 @@ def test_talon_positions_include_exchanges_and_declarations():
     assert moves["decl"] >= 10, moves
 
 
-@pytest.mark.parametrize("rules", ["brisque(exchange_points=10)", "brisque(quartet_win=deal)",
-                                   "brisque(one_declaration_per_turn=yes)", "brisque(exchange=no)"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "brisque(exchange_points=10)",
+        "brisque(quartet_win=deal)",
+        "brisque(one_declaration_per_turn=yes)",
+        "brisque(exchange=no)",
+    ],
+)
 def test_talon_phase_non_default_rules_match_reference(pool, rules):
     positions = talon_positions(rules, 10, 10, mid_trick=True, first_seed=7000)
     bpns = [p.bpn() for p in positions]
@@ -275,8 +295,9 @@ def test_talon_phase_non_default_rules_match_reference(pool, rules):
 @pytest.mark.parametrize("game,trick", [("brisque", 9), ("briscan", 10)])
 def test_two_talon_tricks_engine_matches_reference(pool, game, trick):
     """Two talon tricks left: a few at the start of the trick, more with its lead played."""
-    positions = (talon_positions(game, trick, 12, first_seed=300)
-                 + talon_positions(game, trick, 24, mid_trick=True, first_seed=400))
+    positions = talon_positions(game, trick, 12, first_seed=300) + talon_positions(
+        game, trick, 24, mid_trick=True, first_seed=400
+    )
     for p in positions:
         assert p.talon_count == 3 and p.turnup >= 0, p.bpn()
     bpns = [p.bpn() for p in positions]

@@ -1,17 +1,20 @@
 """Properties of the public solver API: solve, solve_batch, can_reach, Solver, Analysis."""
+
 from __future__ import annotations
 
 import json
 import random
 
 import pytest
+from generators import mixed_final_phase
 
 import solver
-from solver.game import random_position
-from solver.generate import mixed_final_phase
-from solver.position import HiddenInformationError, Position, PositionError
-from solver.rules import Rules
-from solver.search import Analysis, Limit, Solver, can_reach, solve, solve_batch
+from solver.engine.api import Solver, can_reach, solve, solve_batch
+from solver.engine.results import Analysis, Limit
+from solver.errors import HiddenInformationError, IllegalMoveError, PositionError
+from solver.model.position import Position
+from solver.model.rules import Rules
+from solver.play.dealing import random_position
 
 NOTATION_KEYS = {"bpn", "turn", "method", "value", "best", "moves", "pv", "win", "nodes", "seconds"}
 NOTATION_JSON = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
@@ -39,7 +42,7 @@ def talon_phase(game: str, trick: int, n: int, first: int = 0) -> list[Position]
             rng = random.Random(seed)
             while p.trick < 0 and not p.is_over():
                 p.push(rng.choice(p.legal_moves()))
-            p._stack.clear()
+            p.clear_stack()
         seed += 1
         if not p.is_over():
             out.append(p)
@@ -62,8 +65,12 @@ def sample(game: str) -> list[Position]:
         return final_phase("petite", 200)
     talon_trick, deep = (10, 7) if game == "brisque" else (11, 8)
     extra = windows(10) if game == "brisque" else []
-    return (final_phase(game, 150) + talon_phase(game, talon_trick, 20, 100)
-            + talon_phase(game, deep, 6, 200) + extra)
+    return (
+        final_phase(game, 150)
+        + talon_phase(game, talon_trick, 20, 100)
+        + talon_phase(game, deep, 6, 200)
+        + extra
+    )
 
 
 def answer(a: Analysis) -> tuple:
@@ -72,7 +79,7 @@ def answer(a: Analysis) -> tuple:
 
 def quartet_positions() -> list[Position]:
     """Positions whose value is a game win for the mover (+10000) or for his opponent."""
-    wins = [p for p in final_phase("brisque", 300) if solve(p).value == 10000][:15]
+    wins = [p for p in final_phase("brisque", 300) if solve(p).value.won][:15]
     return wins + [Position(FOUR_KINGS), Position(QUARTET_AGAINST)]
 
 
@@ -102,7 +109,7 @@ def test_move_value_and_best():
     a = solve(NOTATION_JSON)
     assert a.move_value("AS") == -18
     assert a.move_value(solver.parse_move("KS")) == -4
-    with pytest.raises(KeyError):
+    with pytest.raises(IllegalMoveError):
         a.move_value("KD")
     assert a.value == max(mv.value for mv in a.moves)
     assert {str(m) for m in a.best} == {str(mv.move) for mv in a.moves if mv.value == a.value}
@@ -112,7 +119,7 @@ def test_move_value_and_best():
 def play_out(p: Position, line) -> Position:
     q = p.copy()
     for m in line:
-        q.push(m)          # checked push: every move of the line is legal
+        q.push(m)  # checked push: every move of the line is legal
     return q
 
 
@@ -129,8 +136,15 @@ def test_principal_variation_reaches_the_end_with_the_value(game):
             assert end.outcome().win == "ab".index(a.win)
 
 
-@pytest.mark.parametrize("rules", ["brisque(quartet_win=deal)", "brisque(one_declaration_per_turn=yes)",
-                                   "petite(objective=margin)", "brisque(exchange_points=10)"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "brisque(quartet_win=deal)",
+        "brisque(one_declaration_per_turn=yes)",
+        "petite(objective=margin)",
+        "brisque(exchange_points=10)",
+    ],
+)
 def test_principal_variation_with_options(rules):
     for p in final_phase(rules, 40, 900):
         a = solve(p)
@@ -146,8 +160,9 @@ def test_principal_variation_of_a_win():
         assert abs(a.value) == 10000 and end.outcome().win is not None
 
 
-@pytest.mark.parametrize("game,tricks", [("brisque", (6, 7, 8, 9)), ("briscan", (7, 8, 9, 10)),
-                                         ("petite(draw=yes)", (8, 10))])
+@pytest.mark.parametrize(
+    "game,tricks", [("brisque", (6, 7, 8, 9)), ("briscan", (7, 8, 9, 10)), ("petite(draw=yes)", (8, 10))]
+)
 def test_move_values_are_the_values_of_the_positions_they_lead_to(game, tricks):
     """Deep in the talon phase, out of the reference's reach: each move's value equals the
     value of the position after it (negated when the turn passes), and the position's
@@ -172,7 +187,7 @@ def test_solve_batch_equals_solve(game):
     ps = sample(game)
     singles = [solve(p).value for p in ps]
     assert solve_batch(ps) == singles
-    assert solve_batch([p.bpn() for p in ps[:20]]) == singles[:20]     # BPN strings too
+    assert solve_batch([p.bpn() for p in ps[:20]]) == singles[:20]  # BPN strings too
     assert solve_batch([]) == []
 
 
@@ -220,7 +235,7 @@ def test_answers_do_not_depend_on_the_table_size(game):
         big = solve(p, table_bits=20)
         small = solve(p, table_bits=8)
         assert answer(small) == answer(big), p.bpn()
-        end = play_out(p, small.pv)      # the PV of a small, crowded table still holds
+        end = play_out(p, small.pv)  # the PV of a small, crowded table still holds
         assert end.is_over() and end.value(p.turn) == small.value, p.bpn()
 
 
@@ -231,7 +246,7 @@ def test_answers_do_not_depend_on_what_the_table_held(game):
     for bits in (10, 20):
         s = Solver(rules, table_bits=bits)
         first = [answer(s.solve(p)) for p in ps[:10]]
-        for p in reversed(ps):              # fill the table with other positions
+        for p in reversed(ps):  # fill the table with other positions
             s.solve(p)
         again = [answer(s.solve(p)) for p in ps[:10]]
         assert again == first
@@ -298,9 +313,10 @@ def test_unknown_engine_is_refused():
 
 # ----------------------------------------------------------------------------- errors
 def hidden_positions() -> list[Position]:
-    views = [random_position(seed, game, trick).view(who)
-             for seed, game, trick, who in [(1, "brisque", 4, "a"), (2, "brisque", 9, "b"),
-                                            (3, "briscan", 6, "a")]]
+    views = [
+        random_position(seed, game, trick).view(who)
+        for seed, game, trick, who in [(1, "brisque", 4, "a"), (2, "brisque", 9, "b"), (3, "briscan", 6, "a")]
+    ]
     for v in views:
         assert v.has_hidden and v.turnup >= 0 and v.talon_count > 0
     return [Position(HIDDEN)] + views
@@ -314,7 +330,7 @@ def test_hidden_cards_need_the_sampling_analysis(engine):
         assert "sampling" in str(err.value), str(err.value)
         assert p.bpn() in str(err.value)
     with pytest.raises(HiddenInformationError, match="sampling"):
-        solve(HIDDEN)                          # a BPN string as well
+        solve(HIDDEN)  # a BPN string as well
 
 
 def test_hidden_cards_in_batch_and_reach():

@@ -1,4 +1,5 @@
 """`brisque solve`: the human report, --json, and one BPN a line on standard input."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from solver.game import random_position
-from solver.search import solve
+from solver.engine.api import solve
+from solver.play.dealing import random_position
 
 NOTATION_KEYS = {"bpn", "turn", "method", "value", "best", "moves", "pv", "win", "nodes", "seconds"}
 NOTATION_JSON = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
@@ -41,7 +42,7 @@ def parse_report(text: str) -> tuple[dict[str, int], set[str]]:
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("Moves, best first"))
     values, best = {}, set()
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         m = MOVE_LINE.match(line)
         if not m:
             break
@@ -60,11 +61,11 @@ def test_solve_report_lists_every_move_and_the_pv(bpn):
     values, best = parse_report(res.stdout)
     assert values == {str(mv.move): mv.value for mv in a.moves}
     assert best == {str(m) for m in a.best}
-    assert list(values.values()) == sorted(values.values(), reverse=True)   # best first
+    assert list(values.values()) == sorted(values.values(), reverse=True)  # best first
     assert f"Value for {a.turn}: {a.value:+d} (exact" in res.stdout
     assert "Principal variation:" in res.stdout
     pv_part = res.stdout.split("Principal variation:")[1]
-    assert "end:" in pv_part                    # played to the end of the deal
+    assert "end:" in pv_part  # played to the end of the deal
 
 
 def test_solve_report_of_the_notation_example():
@@ -93,7 +94,13 @@ def test_solve_json_is_one_object_in_the_notation_format():
     assert d["value"] == -4 and d["win"] is None
     assert set(d["best"]) == {"KS", "9S", "9H", "7H", "9C"}
     assert {m["move"]: m["value"] for m in d["moves"]} == {
-        "AS": -18, "KS": -4, "9S": -4, "9H": -4, "7H": -4, "9C": -4}
+        "AS": -18,
+        "KS": -4,
+        "9S": -4,
+        "9H": -4,
+        "7H": -4,
+        "9C": -4,
+    }
     assert all(set(m) == {"move", "value"} for m in d["moves"])
     assert d["pv"] and d["pv"][0] in d["best"]
     assert isinstance(d["nodes"], int) and isinstance(d["seconds"], (int, float))
@@ -120,14 +127,21 @@ def test_solve_json_with_a_small_table():
 
 def test_solve_stdin_one_json_object_a_line():
     talon = talon_bpn()
-    lines = [NOTATION_JSON, "", "# a comment", "not a position", PETITE, HIDDEN, talon,
-             "brisque AK9.97..9/A..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"]
+    lines = [
+        NOTATION_JSON,
+        "",
+        "# a comment",
+        "not a position",
+        PETITE,
+        HIDDEN,
+        talon,
+        "brisque AK9.97..9/A..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35",
+    ]
     res = run("solve", "-", input="\n".join(lines) + "\n")
     assert res.exit_code == 1
     out = [json.loads(line) for line in res.stdout.strip().splitlines()]
-    assert len(out) == 6                          # blank and comment lines are skipped
-    assert [o["bpn"] for o in out] == [NOTATION_JSON, "not a position", PETITE, HIDDEN, talon,
-                                       lines[-1]]
+    assert len(out) == 6  # blank and comment lines are skipped
+    assert [o["bpn"] for o in out] == [NOTATION_JSON, "not a position", PETITE, HIDDEN, talon, lines[-1]]
     good = [out[0], out[2], out[4]]
     for o in good:
         assert set(o) == NOTATION_KEYS
@@ -171,12 +185,15 @@ def test_solve_hidden_view_is_refused():
     assert "sampling" in res.stderr and view in res.stderr
 
 
-@pytest.mark.parametrize("bpn,quoted", [
-    ("brisque AK9.97..9/7..Q9.A7 D 0", "'brisque AK9.97..9/7..Q9.A7 D 0'"),
-    ("brisque AX9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35", "'AX9.97..9'"),
-    ("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD c 52:35", "'c'"),
-    ("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52-35", "'52-35'"),
-])
+@pytest.mark.parametrize(
+    "bpn,quoted",
+    [
+        ("brisque AK9.97..9/7..Q9.A7 D 0", "'brisque AK9.97..9/7..Q9.A7 D 0'"),
+        ("brisque AX9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35", "'AX9.97..9'"),
+        ("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD c 52:35", "'c'"),
+        ("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52-35", "'52-35'"),
+    ],
+)
 def test_solve_malformed_bpn_is_refused_with_the_field_quoted(bpn, quoted):
     res = run("solve", bpn)
     assert res.exit_code != 0

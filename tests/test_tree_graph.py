@@ -1,5 +1,6 @@
 """``solution_tree`` and ``brisque tree``: node and edge values, best edges, transpositions,
 the node bound, and every output format read back."""
+
 from __future__ import annotations
 
 import io
@@ -11,15 +12,16 @@ import networkx as nx
 import pytest
 from click.testing import CliRunner
 
+from solver.analysis.tree import solution_tree, to_dot, write_tree
 from solver.cli import main
-from solver.moves import parse_move
-from solver.position import Position, PositionError
-from solver.puzzles import read_bpd
-from solver.search import solve
-from solver.tree import solution_tree, to_dot, write_tree
+from solver.engine.api import solve
+from solver.errors import PositionError
+from solver.formats.bpd import read_bpd
+from solver.model.moves import parse_move
+from solver.model.position import Position
 
 POSITIONS = Path(__file__).parent.parent / "positions"
-FP_LED = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"   # a to answer ♦K
+FP_LED = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"  # a to answer ♦K
 FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
 # a holds AS AH, b 7S 7H, diamonds trump: AS/7S then AH/7H or the other way round -> same position
 TWO_ACES = "brisque A.A../7.7.. D 0 TKQJ98.TKQJ98.ATKQJ987.ATKQJ987 - a 98:0"
@@ -67,7 +69,7 @@ def check_tree(g, bpn: str, depth: int) -> None:
     assert g.graph["root"] == root
     assert g.graph["root_value"] == solve(Position(bpn)).value
     dist = reachable(bpn, depth)
-    assert set(g.nodes) == set(dist)               # each position once, transpositions merged
+    assert set(g.nodes) == set(dist)  # each position once, transpositions merged
     for n, attrs in g.nodes(data=True):
         p = Position(n)
         assert attrs["value"] == node_value(n), n
@@ -89,7 +91,7 @@ def check_tree(g, bpn: str, depth: int) -> None:
             assert e["player"] == "ab"[p.turn]
             assert e["value"] == a.move_value(m)
             assert e["best"] == (e["value"] == attrs["value"])
-            cv = g.nodes[child]["value"]                # the child's value, for its own mover
+            cv = g.nodes[child]["value"]  # the child's value, for its own mover
             assert e["value"] == (cv if q.turn == p.turn else -cv)
 
 
@@ -126,8 +128,10 @@ def test_card_play_transposition_is_merged():
     end = merged[0]
     assert Position(end).is_over()
     # reached by AS 7S AH 7H and by AH 7H AS 7S
-    paths = sorted(tuple(g.edges[u, v]["move"] for u, v in zip(path, path[1:]))
-                   for path in nx.all_simple_paths(g, TWO_ACES, end))
+    paths = sorted(
+        tuple(g.edges[u, v]["move"] for u, v in zip(path, path[1:]))
+        for path in nx.all_simple_paths(g, TWO_ACES, end)
+    )
     assert paths == [("AH", "7H", "AS", "7S"), ("AS", "7S", "AH", "7H")]
     assert list(g.nodes).count(end) == 1
     assert g.number_of_nodes() == len(reachable(TWO_ACES, 4)) == 8
@@ -169,7 +173,7 @@ def test_node_bound_truncates():
     g = solution_tree(FP, depth=4, max_nodes=12)
     assert g.graph["truncated"] is True
     assert 2 <= g.number_of_nodes() <= 12
-    for n, attrs in g.nodes(data=True):                  # what is there is still right
+    for n, attrs in g.nodes(data=True):  # what is there is still right
         assert attrs["value"] == node_value(n)
     full = solution_tree(FP, depth=4, max_nodes=100000)
     assert full.graph["truncated"] is False

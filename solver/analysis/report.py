@@ -1,0 +1,107 @@
+"""Human-readable reports of analyses.
+
+>>> from solver.engine.api import solve
+>>> print(format_analysis(solve("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35")).splitlines()[1])
+Value for a: -4 (exact)
+"""
+
+from __future__ import annotations
+
+from solver.analysis.sampling import SampledAnalysis
+from solver.engine.results import Analysis
+from solver.model.moves import Move
+from solver.model.position import SEATS, Position
+
+GAME_NAMES = {"brisque": "Brisque", "briscan": "Briscan", "petite": "Petite Brisque"}
+
+
+def _signed(v: int | None) -> str:
+    """``+12``, ``-4``; ``?`` for a bound that is not known."""
+    return "?" if v is None else f"{v:+d}"
+
+
+def pv_by_trick(start: Position, line: list[Move]) -> list[str]:
+    """The principal variation as one line per trick: ``11: b +mD 7S, a 9S -> b``."""
+    p = start.copy()
+    rows: list[str] = []
+    current: list[str] = []
+    trick_no = min(p.trick_number, p.rules.tricks_per_deal)
+    if p.trick >= 0:
+        current.append(f"({SEATS[p.leader]} led {Move(p.trick)})")
+    for m in line:
+        who = SEATS[p.turn]
+        completes = m.is_card and p.trick >= 0
+        p.push(m)
+        current.append(f"{who} {m}")
+        if completes or p.is_over():
+            winner = f" -> {SEATS[p.turn]}" if completes else ""
+            rows.append(f"  {trick_no}: " + ", ".join(current) + winner)
+            current = []
+            trick_no = min(p.trick_number, p.rules.tricks_per_deal)
+    if current:
+        rows.append(f"  {trick_no}: " + ", ".join(current))
+    out = p.outcome()
+    if out is not None:
+        if out.win is not None:
+            rows.append(f"  end: {SEATS[out.win]} wins the game")
+        else:
+            rows.append(f"  end: score {out.score[0]}:{out.score[1]}, tricks {out.tricks[0]}:{out.tricks[1]}")
+    return rows
+
+
+def _header(a: Analysis | SampledAnalysis, p: Position, note: str) -> tuple[list[str], str]:
+    """The first report line (game, trick, who moves, score) and the unit of the values."""
+    r = p.rules
+    unit = "tricks" if r.objective == "tricks" else "points"
+    return [
+        f"{GAME_NAMES[r.game]}, trick {min(p.trick_number, r.tricks_per_deal)}, "
+        f"{a.turn} to move, score {p.score[0]}:{p.score[1]}{note}"
+    ], unit
+
+
+def format_analysis(a: Analysis, position: Position | None = None) -> str:
+    """Every move with its value, best first, and the principal variation trick by trick."""
+    p = position or Position(a.bpn)
+    lines, unit = _header(a, p, "")
+    win = f", {a.win} wins the game" if a.win else ""
+    if a.exact:
+        lines.append(f"Value for {a.turn}: {_signed(a.value)} ({a.method}{win})")
+    else:
+        depth = f", {a.depth} tricks deep" if a.depth else ""
+        lines.append(
+            f"Value for {a.turn}: {_signed(a.value)} estimated, proven between "
+            f"{_signed(a.lower)} and {_signed(a.upper)} (search not finished{depth})"
+        )
+    if a.moves:
+        lines.append(f"Moves, best first (final {unit} margin for {a.turn}):")
+        best = set(int(m) for m in a.best)
+        for mv in sorted(a.moves, key=lambda x: -x.value):
+            mark = "  best" if int(mv.move) in best else ""
+            bounds = "" if mv.exact else f"  in [{_signed(mv.lower)}, {_signed(mv.upper)}]"
+            lines.append(f"  {str(mv.move):<6}{_signed(mv.value):>7}{bounds}{mark}")
+    if a.pv:
+        lines.append("Principal variation:")
+        lines.extend(pv_by_trick(p, a.pv))
+    lines.append(f"{a.nodes} nodes, {a.seconds * 1000:.1f} ms")
+    return "\n".join(lines)
+
+
+def format_sampled(a: SampledAnalysis, position: Position | None = None) -> str:
+    """A sampled analysis: every move's mean value and standard error, best first."""
+    p = position or Position(a.bpn)
+    lines, unit = _header(a, p, " (hidden cards)")
+    how = "all" if a.enumerated else "sampled"
+    lines.append(
+        f"Expected value for {a.turn}: {a.value:+.2f} +- {a.stderr:.2f} "
+        f"({a.worlds} worlds, {how}, seed {a.seed}, each solved {a.world_method})"
+    )
+    lines.append(f"Moves, best first (mean final {unit} margin for {a.turn}, standard error):")
+    best = set(int(m) for m in a.best)
+    for mv in sorted(a.moves, key=lambda x: -x.value):
+        mark = "  best" if int(mv.move) in best else ""
+        lines.append(f"  {str(mv.move):<6}{mv.value:>+9.2f}  +-{mv.stderr:6.2f}{mark}")
+    lines.append(f"{a.nodes} nodes, {a.seconds * 1000:.1f} ms, stopped: {a.stopped}")
+    return "\n".join(lines)
+
+
+__all__ = ["format_analysis", "format_sampled", "pv_by_trick"]

@@ -1,0 +1,313 @@
+"""Best move and expected score with hidden cards: determinization sampling (PIMC).
+
+The worlds consistent with the view of the player to move are sampled (or all
+enumerated when there are few enough), each is solved by the engine, and every legal
+move is scored by its mean value over the *same* worlds, with a standard error.
+
+>>> a = analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=20, seed=1)
+>>> a.method, a.worlds, len(a.moves)
+('pimc', 20, 6)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from solver.analysis.worlds import all_worlds, sample_worlds, world_count
+from solver.engine.api import Solver, solve
+from solver.engine.results import Analysis, Limit, lookup_move_value
+from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
+from solver.model.moves import Move, move
+from solver.model.position import SEATS, Position
+from solver.model.value import Value
+
+WORLD_TABLE_BITS = 16  # small enough to clear for every world (results then never
+# depend on which worker solved which world before)
+EXACT_TALON_TRICKS = 2  # worlds with at most this many talon tricks left are solved exactly
+DEFAULT_DEPTH = 3  # tricks of look-ahead for earlier worlds
+
+
+SampleStop = Literal["worlds", "enumerated", "time", "separated"]
+"""Why sampling stopped: the worlds asked for were solved, every consistent world was
+(``enumerated``), the time limit, or the best move separated from the runner-up."""
+
+WorldResult = tuple[dict[int, Value], int]
+"""One world solved: every root move's value (by move number), and the nodes searched."""
+
+
+@dataclass(kw_only=True)
+class SampledMove:
+    """A move's mean value over the worlds and the standard error of that mean."""
+
+    move: Move
+    value: float
+    stderr: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"move": str(self.move), "value": round(self.value, 3), "stderr": round(self.stderr, 3)}
+
+
+@dataclass(kw_only=True)
+class SampledAnalysis:
+    """The answer of :func:`analyse` for a position with hidden cards."""
+
+    bpn: str
+    turn: str
+    value: float
+    stderr: float
+    best: list[Move]
+    moves: list[SampledMove]
+    worlds: int
+    enumerated: bool
+    seed: int
+    nodes: int
+    seconds: float
+    world_method: str  # "exact" or "depth N" (the per-world search)
+    stopped: SampleStop
+    method: Literal["pimc"] = "pimc"
+    pv: list[Move] = field(default_factory=list)
+    win: str | None = None
+
+    def move_value(self, m: Move | str) -> float:
+        """The mean value of one move (a Move or move string)."""
+        return lookup_move_value(self.moves, m)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bpn": self.bpn,
+            "turn": self.turn,
+            "method": self.method,
+            "value": round(self.value, 3),
+            "stderr": round(self.stderr, 3),
+            "best": [str(m) for m in self.best],
+            "moves": [m.to_dict() for m in self.moves],
+            "pv": [str(m) for m in self.pv],
+            "win": self.win,
+            "worlds": self.worlds,
+            "enumerated": self.enumerated,
+            "seed": self.seed,
+            "world_search": self.world_method,
+            "stopped": self.stopped,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+
+def world_limit(view: Position, depth: int | None = None) -> Limit | None:
+    """The per-world search: exact late in the deal, depth-limited earlier."""
+    r = view.rules
+    if not r.draws:
+        return None
+    talon_tricks_left = (view.talon_count + 1) // 2 if view.turnup >= 0 else 0
+    if depth is None and talon_tricks_left <= EXACT_TALON_TRICKS:
+        return None
+    return Limit(depth=depth or DEFAULT_DEPTH)
+
+
+_WORKER_SOLVERS: dict[str, Solver] = {}
+
+
+def _solve_worlds(task: tuple[str, list[str], int | None]) -> list[WorldResult]:
+    """Worker: solve each world (BPN) for every root move; returns ({move: value}, nodes)."""
+    rules_text, bpns, depth = task
+    from solver.model.rules import Rules
+
+    rules = Rules.parse(rules_text)
+    solver = _WORKER_SOLVERS.get(rules_text)
+    if solver is None:
+        solver = _WORKER_SOLVERS[rules_text] = Solver(rules, WORLD_TABLE_BITS)
+    limit = Limit(depth=depth) if depth else None
+    out: list[WorldResult] = []
+    for bpn in bpns:
+        solver.engine.clear()
+        a = solver.solve(Position(bpn), every_move=True, pv=False, limit=limit)
+        out.append(({int(m.move): m.value for m in a.moves}, a.nodes))
+    return out
+
+
+def analyse(
+    position: Position | str,
+    *,
+    worlds: int = 100,
+    seed: int = 0,
+    time_limit: float | None = None,
+    workers: int = 1,
+    executor: Executor | None = None,
+    separation: float | None = None,
+    depth: int | None = None,
+    batch: int = 10,
+    progress: Callable[[int, int], object] | None = None,
+) -> Analysis | SampledAnalysis:
+    """Best move and expected score for the player to move, whose view this is.
+
+    >>> a = analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=10, seed=3)
+    >>> a.worlds, a.stopped, len(a.moves)
+    (10, 'worlds', 6)
+
+    ``worlds``: how many worlds to sample (all are enumerated when there are no more).
+    ``time_limit``: stop after this many seconds (at a batch boundary).
+    ``separation``: stop when the best move leads the runner-up by this many standard
+    errors of their paired difference (after at least 2 batches).
+    ``workers`` processes, or any ``concurrent.futures`` ``executor`` the caller passes.
+    ``depth``: tricks of look-ahead per world (default: exact in the last talon tricks,
+    three tricks with the horizon heuristic before).  A position with no hidden cards
+    gets the exact answer of :func:`solver.engine.solve`.
+    """
+    t0 = time.perf_counter()
+    if worlds < 1 or batch < 1:
+        raise ArgumentError(f"worlds={worlds}, batch={batch}: both must be at least 1")
+    p = Position(position) if isinstance(position, str) else position
+    probs = p.problems()
+    if probs:
+        raise ImpossiblePositionError(p.bpn(), probs)
+    if p.is_over():
+        raise PositionError(f"the deal is over in {p.bpn()!r}: there is nothing to analyse")
+    if not p.has_hidden:
+        return solve(p)
+    if p.unknown[p.turn]:
+        raise PositionError(
+            f"{p.bpn()!r} hides the hand of {SEATS[p.turn]}, the player to move: the sampling "
+            f"analysis needs the view of the player to move (his own hand shown)"
+        )
+    legal = [int(m) for m in p.legal_moves()]
+    total = world_count(p)
+    if total == 1:  # e.g. a final-phase view: the hidden hand is known
+        only = next(all_worlds(p))
+        a = solve(only)
+        a.bpn = p.bpn()
+        return a
+    enumerated = total <= worlds
+    pool = list(all_worlds(p)) if enumerated else sample_worlds(p, worlds, seed)
+    lim = world_limit(p, depth)
+    depth_used = lim.depth if lim else None
+    rules_text = str(p.rules)
+    size = batch
+    if time_limit is None and separation is None and (executor is not None or workers > 1):
+        # nothing needs intermediate results: a few large tasks per worker cost less
+        size = max(batch, -(-len(pool) // (2 * max(workers, 2))))
+    chunks = [pool[i : i + size] for i in range(0, len(pool), size)]
+    own_pool = None
+    if executor is None and workers > 1:
+        from concurrent.futures import ProcessPoolExecutor  # (its import costs 20 ms: only when used)
+
+        own_pool = executor = ProcessPoolExecutor(max_workers=workers)
+    results: list[WorldResult] = []
+    stopped: SampleStop = "enumerated" if enumerated else "worlds"
+    try:
+        pending = list(chunks)
+        while pending:
+            # rounds of a few chunks per worker, so that the stopping rules can act; with
+            # no stopping rule everything goes out at once
+            if time_limit is None and separation is None:
+                width = len(pending)
+            else:
+                width = max(1, 2 * workers if executor is not None else 1)
+            round_chunks, pending = pending[:width], pending[width:]
+            tasks = [(rules_text, [w.bpn() for w in ch], depth_used) for ch in round_chunks]
+            if executor is not None:
+                for part in executor.map(_solve_worlds, tasks):
+                    results.extend(part)
+            else:
+                for task in tasks:
+                    results.extend(_solve_worlds(task))
+            if progress is not None:
+                progress(len(results), len(pool))
+            if time_limit is not None and time.perf_counter() - t0 >= time_limit and pending:
+                stopped = "time"
+                break
+            if (
+                separation is not None
+                and pending
+                and len(results) >= 2 * batch
+                and _separated(results, legal, separation)
+            ):
+                stopped = "separated"
+                break
+    finally:
+        if own_pool is not None:
+            own_pool.shutdown()
+    return _summarise(
+        p,
+        legal,
+        results,
+        enumerated and stopped == "enumerated",
+        seed,
+        t0,
+        "exact" if depth_used is None else f"depth {depth_used}",
+        stopped,
+    )
+
+
+def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
+    n = len(xs)
+    mean = sum(xs) / n
+    if n < 2:
+        return mean, 0.0
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _separated(results: list[WorldResult], legal: list[int], z: float) -> bool:
+    means = {m: sum(r[0][m] for r in results) / len(results) for m in legal}
+    ranked = sorted(legal, key=lambda m: -means[m])
+    if len(ranked) < 2:
+        return True
+    a, b = ranked[0], ranked[1]
+    diff, se = _mean_se([r[0][a] - r[0][b] for r in results])
+    return se == 0.0 and diff > 0 or se > 0 and diff > z * se
+
+
+def _summarise(
+    p: Position,
+    legal: list[int],
+    results: list[WorldResult],
+    enumerated: bool,
+    seed: int,
+    t0: float,
+    world_method: str,
+    stopped: SampleStop,
+) -> SampledAnalysis:
+    moves = []
+    for m in legal:
+        mean, se = _mean_se([r[0][m] for r in results])
+        moves.append(SampledMove(move=move(m), value=mean, stderr=se))
+    top = max(mv.value for mv in moves)
+    best = [mv.move for mv in moves if mv.value == top]
+    best_mv = next(mv for mv in moves if mv.value == top)
+    nodes = sum(r[1] for r in results)
+    # a game-winning event in every world is a certain win (or loss): name the winner
+    outcomes = [r[0][int(best_mv.move)] for r in results]
+    win = None
+    if all(v.won for v in outcomes):
+        win = SEATS[p.turn]
+    elif all(v.lost for v in outcomes):
+        win = SEATS[1 - p.turn]
+    return SampledAnalysis(
+        bpn=p.bpn(),
+        turn=SEATS[p.turn],
+        value=top,
+        stderr=best_mv.stderr,
+        best=best,
+        moves=moves,
+        worlds=len(results),
+        enumerated=enumerated,
+        seed=seed,
+        nodes=nodes,
+        seconds=time.perf_counter() - t0,
+        world_method=world_method,
+        stopped=stopped,
+        pv=[best[0]],
+        win=win,
+    )
+
+
+__all__ = ["SampledAnalysis", "SampledMove", "analyse", "world_limit"]

@@ -1,0 +1,23 @@
+"""The exact solver: ``solve``, ``solve_batch``, ``can_reach``, ``Solver`` (a warm table),
+``Limit`` (budgets with proven bounds), the reference solver and the result types.
+
+>>> from solver.engine import solve
+>>> solve("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35").value
+Value.margin(-4, pov='a')
+"""
+
+from solver.engine.api import Solver, can_reach, solve, solve_batch
+from solver.engine.reference import reference_solve, reference_values
+from solver.engine.results import Analysis, Limit, MoveValue
+
+__all__ = [
+    "Analysis",
+    "Limit",
+    "MoveValue",
+    "Solver",
+    "can_reach",
+    "reference_solve",
+    "reference_values",
+    "solve",
+    "solve_batch",
+]

@@ -1,0 +1,251 @@
+"""The public face of the exact solvers: ``solve``, ``solve_batch``, ``can_reach`` and ``Solver``.
+
+>>> from solver.model.position import Position
+>>> a = solve(Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"))
+>>> a.value, [str(m) for m in a.best][:2], a.move_value("AS")
+(Value.margin(-4, pov='a'), ['9S', 'KS'], Value.margin(-18, pov='a'))
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import Literal
+
+from solver.engine.bounded import bounded_solve
+from solver.engine.reference import reference_values
+from solver.engine.results import Analysis, Limit, MoveValue, current_margin, final_value, turn_of
+from solver.engine.seam import DEFAULT_TABLE_BITS, engine_root, new_engine
+from solver.errors import (
+    ArgumentError,
+    EngineError,
+    HiddenInformationError,
+    ImpossiblePositionError,
+    PositionError,
+)
+from solver.model.moves import Move, move
+from solver.model.position import Position
+from solver.model.rules import Rules
+from solver.model.value import Value, raw_target, raw_unreachable
+
+BOUNDED_TABLE_BITS = 20  # bounded solves clear their table first (a few ms)
+
+Backend = Literal["native", "reference"]
+
+
+def require_solvable(p: Position) -> None:
+    """Raise unless ``p`` is a valid perfect-information position with moves left."""
+    if p.has_hidden:
+        raise HiddenInformationError(
+            f"position {p.bpn()!r} has hidden cards; the exact solver needs both hands and the talon "
+            f"order: use the sampling analysis (brisque analyse) for hidden cards"
+        )
+    probs = p.problems()
+    if probs:
+        raise ImpossiblePositionError(p.bpn(), probs)
+    if p.is_over():
+        raise PositionError(f"the deal is over in {p.bpn()!r}: there is nothing to solve")
+
+
+class Solver:
+    """A reusable exact solver for one set of rules; its table stays warm between calls.
+
+    >>> s = Solver(Rules())
+    >>> s.solve(Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35")).value
+    Value.margin(-4, pov='a')
+    """
+
+    def __init__(self, rules: Rules | None = None, table_bits: int = DEFAULT_TABLE_BITS):
+        self.rules = rules or Rules()
+        self.engine = new_engine(self.rules, table_bits)
+
+    def load(self, p: Position) -> None:
+        """Make ``p`` the engine's root (checked: same rules, every card known, valid, not over)."""
+        if p.rules != self.rules:
+            raise PositionError(f"position rules {p.rules} differ from this solver's {self.rules}")
+        require_solvable(p)
+        self.engine.load(engine_root(p))
+
+    def solve(
+        self, p: Position, every_move: bool = True, pv: bool = True, limit: Limit | None = None
+    ) -> Analysis:
+        """Value, best moves, every move's value and a principal variation.
+
+        With a bounded ``limit`` the answer may be inexact: see :func:`solve`."""
+        t0 = time.perf_counter()
+        self.load(p)
+        if limit is not None and limit.bounded:
+            return bounded_solve(self.engine, p, limit, every_move, t0)
+        self.engine.clear_limits()
+        n0 = self.engine.nodes
+        legal = [int(m) for m in p.legal_moves()]
+        raw: dict[int, int] = dict(self.engine.move_values()) if every_move else {}
+        if raw and set(raw) != set(legal):
+            raise EngineError(f"engine and rules model disagree on the legal moves of {p.bpn()!r}")
+        best_raw = max(raw.values()) if raw else self.engine.value()
+        value = final_value(p, best_raw)
+        moves = []
+        for m in legal:
+            if m in raw:
+                v = final_value(p, raw[m])
+                moves.append(MoveValue(move=move(m), value=v, lower=v, upper=v))
+        best = [mv.move for mv in moves if mv.value == value]
+        line = [move(m) for m in self.engine.pv(best_raw)] if pv else []
+        if not best:
+            # without every move's value, one best move: the first of a principal variation
+            # (a few zero-window tests at the root, whose subtrees the table already holds)
+            best = line[:1] or [move(m) for m in self.engine.pv(best_raw, 1)]
+        return Analysis(
+            bpn=p.bpn(),
+            turn=turn_of(p),
+            value=value,
+            best=best,
+            moves=moves,
+            pv=line,
+            nodes=self.engine.nodes - n0,
+            seconds=time.perf_counter() - t0,
+            lower=value,
+            upper=value,
+        )
+
+    def value(self, p: Position) -> Value:
+        """The value alone (one search)."""
+        self.load(p)
+        self.engine.clear_limits()
+        return final_value(p, self.engine.value())
+
+    def can_reach(self, p: Position, target: int) -> bool:
+        """Can the player to move finish with a value of at least ``target``? (zero-window search)"""
+        self.load(p)
+        self.engine.clear_limits()
+        if raw_unreachable(target):
+            return False
+        need = raw_target(target, current_margin(p))
+        if need is None:
+            return True
+        return self.engine.value(need - 1, need) >= need
+
+    def batch_values(self, positions: list[Position]) -> tuple[list[Value], list[int]]:
+        """Values of many positions in one native call; returns (values, nodes)."""
+        roots = []
+        for p in positions:
+            if p.rules != self.rules:
+                raise PositionError(f"position rules {p.rules} differ from this solver's {self.rules}")
+            require_solvable(p)
+            roots.append(engine_root(p))
+        self.engine.clear_limits()
+        raws, nodes = self.engine.solve_batch(roots)
+        return [final_value(p, r) for p, r in zip(positions, raws)], nodes
+
+
+_SOLVERS: dict[tuple[Rules, int], Solver] = {}
+
+
+def _solver_for(rules: Rules, table_bits: int) -> Solver:
+    key = (rules, table_bits)
+    if key not in _SOLVERS:
+        _SOLVERS[key] = Solver(rules, table_bits)
+    return _SOLVERS[key]
+
+
+def solve(
+    position: Position | str,
+    *,
+    every_move: bool = True,
+    pv: bool = True,
+    engine: Backend = "native",
+    table_bits: int = DEFAULT_TABLE_BITS,
+    limit: Limit | None = None,
+    nodes: int | None = None,
+    seconds: float | None = None,
+    depth: int | None = None,
+) -> Analysis:
+    """Solve a perfect-information position.
+
+    Exact by default.  A budget (``nodes``, CPU ``seconds``, or a ``Limit``) makes it stop
+    early: the answer then has ``exact=False``, proven ``lower``/``upper`` bounds for the
+    position and for every move searched, and the best move found.  ``depth=N`` searches N
+    tricks and evaluates the horizon with a heuristic (``docs/solver.md``).
+    ``engine="reference"`` uses the plain Python solver (slow; the tests' oracle).
+    A position with hidden cards raises :class:`HiddenInformationError`.
+
+    >>> a = solve("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
+    >>> int(a.value), a.value.describe(), str(a.best[0]), a.move_value("QD")
+    (44, '+44', '7S', Value.margin(4, pov='b'))
+    >>> solve("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", nodes=50).exact
+    False
+    """
+    p = Position(position) if isinstance(position, str) else position
+    if limit is None and (nodes or seconds or depth is not None):
+        limit = Limit(nodes=nodes, seconds=seconds, depth=depth)
+    if engine == "reference":
+        return _reference_analysis(p)
+    if engine != "native":
+        raise ArgumentError(f"engine={engine!r}: expected 'native' or 'reference'")
+    if limit is not None and limit.bounded:
+        # estimates and budgets depend on what the table holds: start from an empty one so
+        # that the same question always gets the same answer
+        solver = _solver_for(p.rules, min(table_bits, BOUNDED_TABLE_BITS))
+        solver.engine.clear()
+        return solver.solve(p, every_move=every_move, pv=pv, limit=limit)
+    return _solver_for(p.rules, table_bits).solve(p, every_move=every_move, pv=pv, limit=limit)
+
+
+def solve_batch(positions: Iterable[Position | str], *, table_bits: int = DEFAULT_TABLE_BITS) -> list[Value]:
+    """Values of many positions (same rules) in one native call sharing one table.
+
+    >>> solve_batch(["brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35",
+    ...              "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"])
+    [Value.margin(-4, pov='a'), Value.margin(44, pov='b')]
+    """
+    ps = [Position(x) if isinstance(x, str) else x for x in positions]
+    if not ps:
+        return []
+    return Solver(ps[0].rules, table_bits).batch_values(ps)[0]
+
+
+def can_reach(position: Position | str, target: int, *, table_bits: int = DEFAULT_TABLE_BITS) -> bool:
+    """Whether the player to move can finish the deal with a value of at least ``target``.
+
+    >>> bpn = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+    >>> can_reach(bpn, 44), can_reach(bpn, 45)
+    (True, False)
+    """
+    p = Position(position) if isinstance(position, str) else position
+    return _solver_for(p.rules, table_bits).can_reach(p, target)
+
+
+def _reference_analysis(p: Position) -> Analysis:
+    require_solvable(p)
+    t0 = time.perf_counter()
+    raw = reference_values(p)
+    moves = [MoveValue(move=m, value=final_value(p, raw[str(m)])) for m in p.legal_moves()]
+    value = final_value(p, max(raw.values()))
+    best = [mv.move for mv in moves if mv.value == value]
+    return Analysis(
+        bpn=p.bpn(),
+        turn=turn_of(p),
+        value=value,
+        best=best,
+        moves=moves,
+        pv=_reference_pv(p),
+        nodes=0,
+        seconds=time.perf_counter() - t0,
+    )
+
+
+def _reference_pv(p: Position) -> list[Move]:
+    q = p.copy()
+    line = []
+    while not q.is_over():
+        raw = reference_values(q)
+        best = max(raw.values())
+        m = next(m for m in q.legal_moves() if raw[str(m)] == best)
+        line.append(m)
+        q.push(m)
+        if q.win >= 0:
+            break
+    return line
+
+
+__all__ = ["Backend", "Solver", "can_reach", "require_solvable", "solve", "solve_batch"]

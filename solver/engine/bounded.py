@@ -1,0 +1,204 @@
+"""Solving within a budget: proven bounds when the exact search does not finish.
+
+Two modes, both driven from Python over the compiled engine:
+
+* **budget** (nodes and/or CPU seconds): each root move is narrowed by zero-window
+  searches (MTD(f) with fail-soft jumps), round robin, each test with a slice of the
+  budget.  A test that finishes proves a bound on the move's value; one that runs out
+  proves nothing but leaves its finished subtrees in the table for the next try.
+* **depth** (tricks to a horizon): iterative deepening, every root move searched with a
+  full window to the horizon, where a documented heuristic scores the position.  A move
+  whose search never reached the horizon is exact.
+
+>>> from solver.model.position import Position
+>>> from solver.engine import Limit, Solver
+>>> p = Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35")
+>>> a = Solver().solve(p, limit=Limit(nodes=10**6))
+>>> a.exact, a.value
+(True, Value.margin(-4, pov='a'))
+"""
+
+from __future__ import annotations
+
+import time
+
+from solver.engine.results import Analysis, Limit, MoveValue, Stop, final_value, turn_of
+from solver.errors import ArgumentError
+from solver.model.moves import move
+from solver.model.position import Position
+from solver.model.value import RAW_TRIVIAL
+from solver.native.engine import Engine
+
+TRIVIAL = RAW_TRIVIAL  # beyond any raw value: the bound known before searching
+MIN_SLICE = 2000
+GUESS_DEPTH = 2  # tricks of heuristic look-ahead for the first guesses
+
+Bounds = dict[int, int]
+
+
+def _finish(
+    p: Position,
+    lo: Bounds,
+    hi: Bounds,
+    guess: Bounds,
+    legal: list[int],
+    depth: int | None,
+    nodes: int,
+    t0: float,
+    every_move: bool,
+    eng: Engine,
+) -> Analysis:
+    moves = []
+    for m in legal:
+        if m not in lo:
+            continue
+        lower = final_value(p, lo[m])
+        upper = final_value(p, hi[m])
+        exact = lo[m] == hi[m]
+        # the estimate, kept inside the proven interval
+        v = lower if exact else final_value(p, min(max(guess[m], lo[m]), hi[m]))
+        moves.append(MoveValue(move=move(m), value=v, lower=lower, upper=upper, exact=exact))
+    all_exact = all(mv.exact for mv in moves) and len(moves) == len(legal)
+    # the best move: highest proven lower bound, then highest estimate
+    best_mv = max(moves, key=lambda mv: (mv.lower, mv.value))
+    if best_mv.lower is not None and best_mv.lower.lost and not best_mv.exact:
+        best_mv = max(moves, key=lambda mv: mv.value)  # nothing proven: trust the estimates
+    pos_lower = max(mv.lower for mv in moves if mv.lower is not None)
+    pos_upper = max(mv.upper for mv in moves if mv.upper is not None)
+    value = best_mv.value if not all_exact else max(mv.value for mv in moves)
+    best = [mv.move for mv in moves if mv.value == value] if all_exact else [best_mv.move]
+    line = [best[0]]
+    if all_exact:  # the root is still loaded: walk the exact line
+        line = [move(m) for m in eng.pv(max(lo.values()))]
+    stopped: Stop = "solved" if all_exact else ("depth" if depth is not None else "budget")
+    return Analysis(
+        bpn=p.bpn(),
+        turn=turn_of(p),
+        value=value,
+        best=best,
+        moves=moves if every_move else [],
+        pv=line,
+        nodes=nodes,
+        seconds=time.perf_counter() - t0,
+        method="exact" if all_exact else "bounded",
+        stopped=stopped,
+        lower=pos_lower,
+        upper=pos_upper,
+        depth=depth,
+    )
+
+
+def bounded_solve(
+    eng: Engine, p: Position, limit: Limit, every_move: bool = True, t0: float | None = None
+) -> Analysis:
+    """Solve ``p``, already loaded as the root of ``eng``, within ``limit`` (see the module
+    docstring); ``t0`` is when the caller started the clock."""
+    t0 = time.perf_counter() if t0 is None else t0
+    n0 = eng.nodes
+    legal = [int(m) for m in p.legal_moves()]
+    if limit.depth is not None:
+        return _depth_solve(eng, p, limit, legal, t0, n0, every_move)
+    budget = limit.nodes or 0
+    deadline = t0 + limit.seconds if limit.seconds else None
+    # a quarter of the budget for heuristic guesses by iterative deepening, which also
+    # proves exact the moves whose search ends before the horizon
+    share = Limit(
+        nodes=budget // 4 if budget else None,
+        seconds=limit.seconds / 4 if limit.seconds else None,
+        depth=GUESS_DEPTH,
+    )
+    lo, hi, guess, _ = _deepen(eng, share, legal, t0, n0)
+    slice_nodes = max(MIN_SLICE, budget // (4 * len(legal))) if budget else 0
+    pending = list(legal)
+    while pending:
+        used = eng.nodes - n0
+        if budget and used >= budget:
+            break
+        if deadline and time.perf_counter() >= deadline:
+            break
+        progress = False
+        for m in list(pending):
+            used = eng.nodes - n0
+            if budget and used >= budget:
+                break
+            left = deadline - time.perf_counter() if deadline else 0.0
+            if deadline and left <= 0:
+                break
+            nodes = min(slice_nodes, budget - used) if budget else 0
+            # a zero-window test at the current guess, kept inside the proven interval
+            g = min(max(guess[m], lo[m] + 1), hi[m])
+            eng.set_limits(nodes=nodes, seconds=left, depth=-1)
+            v = eng.child_search(m, g - 1, g)
+            if eng.aborted:
+                continue
+            progress = True
+            if v >= g:
+                lo[m] = max(lo[m], v)
+            else:
+                hi[m] = min(hi[m], v)
+            guess[m] = v
+            if lo[m] >= hi[m]:
+                pending.remove(m)
+            elif not every_move and hi[m] <= max(lo.values()) and len(pending) > 1:
+                pending.remove(m)  # cannot be the best move
+        if not progress:
+            slice_nodes *= 2  # every test ran out: give each a bigger share
+    eng.clear_limits()
+    return _finish(p, lo, hi, guess, legal, None, eng.nodes - n0, t0, every_move, eng)
+
+
+def _deepen(
+    eng: Engine, limit: Limit, legal: list[int], t0: float, n0: int
+) -> tuple[Bounds, Bounds, Bounds, int]:
+    """Iterative deepening by tricks to ``limit.depth`` within the budget.
+
+    Returns (lo, hi, guess, depth reached): proven bounds (exact for moves whose search
+    never met the horizon) and the heuristic values of the last complete iteration."""
+    if limit.depth is None:
+        raise ArgumentError("iterative deepening needs a limit with a depth")
+    budget = limit.nodes or 0
+    deadline = t0 + limit.seconds if limit.seconds else None
+    lo = {m: -TRIVIAL for m in legal}
+    hi = {m: TRIVIAL for m in legal}
+    guess = {m: 0 for m in legal}
+    reached = 0
+    for depth in range(1, limit.depth + 1):
+        values: Bounds = {}
+        exact: dict[int, bool] = {}
+        complete = True
+        for m in legal:
+            used = eng.nodes - n0
+            left = deadline - time.perf_counter() if deadline else 0.0
+            if (budget and used >= budget) or (deadline and left <= 0):
+                complete = False
+                break
+            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, depth=depth)
+            taint = eng.taint
+            v = eng.child_search(m, -TRIVIAL, TRIVIAL)
+            if eng.aborted:
+                complete = False
+                break
+            values[m] = v
+            exact[m] = eng.taint == taint
+        if not complete:
+            break
+        reached = depth
+        for m in legal:
+            guess[m] = values[m]
+            if exact[m]:
+                lo[m] = hi[m] = values[m]
+        if all(lo[m] == hi[m] for m in legal):
+            break
+    eng.clear_limits()
+    return lo, hi, guess, reached
+
+
+def _depth_solve(
+    eng: Engine, p: Position, limit: Limit, legal: list[int], t0: float, n0: int, every_move: bool
+) -> Analysis:
+    """Iterative deepening to ``limit.depth`` tricks with the horizon heuristic."""
+    lo, hi, guess, reached = _deepen(eng, limit, legal, t0, n0)
+    return _finish(p, lo, hi, guess, legal, reached, eng.nodes - n0, t0, every_move, eng)
+
+
+__all__ = ["bounded_solve"]

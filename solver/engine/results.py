@@ -1,0 +1,190 @@
+"""Result types of the exact solver: :class:`Limit`, :class:`MoveValue`, :class:`Analysis`.
+
+Values are :class:`~solver.model.value.Value` objects for the player to move: ints that
+compare and serialise as the JSON answers of NOTATION.md (``value`` is ``+-10000`` for a
+game won, whose winner is named in ``win``).
+
+>>> from solver.model.moves import parse_move
+>>> mv = MoveValue(move=parse_move("AS"), value=Value.margin(-18, pov=0))
+>>> mv.to_dict(), mv.win
+({'move': 'AS', 'value': -18}, None)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, TypeVar
+
+from solver.errors import IllegalMoveError
+from solver.model.moves import Move, parse_move
+from solver.model.position import SEATS, Position
+from solver.model.value import Value
+
+Method = Literal["exact", "bounded"]
+"""How an exact-solver answer was found: searched to the end (``exact``), or within a
+budget with proven bounds (``bounded``)."""
+
+Stop = Literal["solved", "budget", "depth"]
+"""Why the search stopped: every value proven (``solved``), the nodes or seconds ran out
+(``budget``), or the depth-limited search reached its horizon (``depth``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Limit:
+    """A budget for one solve: nodes, CPU seconds, and/or a depth in tricks to a heuristic
+    horizon.  With no field set the search is exact and unbounded.
+
+    >>> Limit(nodes=100_000).bounded
+    True
+    """
+
+    nodes: int | None = None
+    seconds: float | None = None
+    depth: int | None = None
+
+    @property
+    def bounded(self) -> bool:
+        return bool(self.nodes or self.seconds or self.depth is not None)
+
+
+@dataclass(kw_only=True)
+class MoveValue:
+    """One legal move and its value for the player to move.
+
+    When the search did not finish, ``value`` is the best estimate and ``lower``/``upper``
+    are proven bounds (``exact`` is False)."""
+
+    move: Move
+    value: Value
+    lower: Value | None = None
+    upper: Value | None = None
+    exact: bool = True
+
+    @property
+    def win(self) -> str | None:
+        """The seat that wins the game outright with this move, when that is proven."""
+        return self.value.win if self.exact else None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"move": str(self.move), "value": int(self.value)}
+        if not self.exact:
+            d.update(exact=False, lower=_num(self.lower), upper=_num(self.upper))
+        return d
+
+
+_V = TypeVar("_V")
+_V_co = TypeVar("_V_co", covariant=True)
+
+
+class _HasMoveValue(Protocol[_V_co]):
+    @property
+    def move(self) -> Move: ...
+
+    @property
+    def value(self) -> _V_co: ...
+
+
+def lookup_move_value(moves: Iterable[_HasMoveValue[_V]], m: Move | str) -> _V:
+    """The value of move ``m`` (a Move or move string) among analysed ``moves``."""
+    target = parse_move(m) if isinstance(m, str) else m
+    for mv in moves:
+        if mv.move == target:
+            return mv.value
+    raise IllegalMoveError(f"{m} is not a legal move here")
+
+
+@dataclass(kw_only=True)
+class Analysis:
+    """The answer of an exact solve, from the point of view of the player to move."""
+
+    bpn: str
+    turn: str
+    value: Value
+    best: list[Move]
+    moves: list[MoveValue]
+    pv: list[Move]
+    nodes: int
+    seconds: float
+    method: Method = "exact"
+    stopped: Stop = "solved"
+    lower: Value | None = None  # proven bounds of the value (equal to it when exact)
+    upper: Value | None = None
+    depth: int | None = None  # tricks searched to a horizon; None: to the end of the deal
+
+    @property
+    def exact(self) -> bool:
+        """Every value of the answer is proven."""
+        return self.method == "exact"
+
+    @property
+    def win(self) -> str | None:
+        """The seat that wins the game outright under best play, when that is proven."""
+        return self.value.win if self.exact else None
+
+    def move_value(self, m: Move | str) -> Value:
+        """The value of one move (a Move or move string)."""
+        return lookup_move_value(self.moves, m)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON answer of NOTATION.md (with ``exact``, bounds and depth when bounded)."""
+        d: dict[str, Any] = {
+            "bpn": self.bpn,
+            "turn": self.turn,
+            "method": self.method,
+            "value": int(self.value),
+            "best": [str(m) for m in self.best],
+            "moves": [m.to_dict() for m in self.moves],
+            "pv": [str(m) for m in self.pv],
+            "win": self.win,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+        if not self.exact:
+            d.update(
+                exact=False,
+                lower=_num(self.lower),
+                upper=_num(self.upper),
+                depth=self.depth,
+                stopped=self.stopped,
+            )
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+
+def _num(v: Value | None) -> int | None:
+    return None if v is None else int(v)
+
+
+def current_margin(p: Position, seat: int | None = None) -> int:
+    """The margin so far of ``seat`` (default: the player to move): score, or tricks under
+    the tricks objective."""
+    me = p.turn if seat is None else seat
+    key: Sequence[int] = p.tricks if p.rules.objective == "tricks" else p.score
+    return key[me] - key[1 - me]
+
+
+def final_value(p: Position, raw: int) -> Value:
+    """The final value, for the player to move, of a raw future value of the engine."""
+    return Value.from_raw(raw, pov=p.turn, current=current_margin(p))
+
+
+def turn_of(p: Position) -> str:
+    """The seat letter of the player to move (the answers' ``turn``)."""
+    return SEATS[p.turn]
+
+
+__all__ = [
+    "Analysis",
+    "Limit",
+    "Method",
+    "MoveValue",
+    "Stop",
+    "current_margin",
+    "final_value",
+    "lookup_move_value",
+    "turn_of",
+]

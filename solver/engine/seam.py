@@ -1,0 +1,76 @@
+"""The seam to the compiled engine: the rules and a root position as the typed structs it loads.
+
+Everything that crosses into ``solver.native.engine`` is built here, once:
+
+* :func:`engine_rules`: the ``EngineRules`` struct, as a dict with exactly the struct's
+  fields (the TypedDict of ``solver/native/structs.py``), converted by Cython once per engine;
+* :func:`engine_root`: a ``RootPosition``, the compiled record that holds the ``Root`` struct,
+  filled from named fields in C (a dict would be converted field by field at every load,
+  which costs the batch path of the final phase).
+
+>>> from solver import Position
+>>> root = engine_root(Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"))
+>>> root.to_dict()["turn"], root.to_dict()["talon_len"]
+(1, 0)
+"""
+
+from __future__ import annotations
+
+from solver.model.melds import MELDS, game_melds
+from solver.model.position import Position
+from solver.model.rules import GAMES, Rules
+from solver.native.engine import Engine, RootPosition
+from solver.native.structs import EngineRules
+
+DEFAULT_TABLE_BITS = 20
+
+
+def engine_rules(r: Rules) -> EngineRules:
+    """The ``EngineRules`` struct of ``r``: the options the search needs and the meld table."""
+    allowed = {m.index for m in game_melds(r.game)}
+    return EngineRules(
+        game=GAMES.index(r.game),
+        draws=int(r.draws),
+        exchange=int(r.exchange),
+        exchange_points=r.exchange_points,
+        quartet_game=int(r.quartet_win == "game"),
+        final_decl=int(r.final_declarations),
+        one_decl=int(r.one_declaration_per_turn),
+        tricks_obj=int(r.objective == "tricks"),
+        must_beat=int(r.must_beat),
+        forced_start=int(r.forced_follow_from_start),
+        window=int(r.last_pickup_window),
+        exch_lead_only=int(r.exchange_on_lead_only),
+        last_bonus=r.last_trick_bonus,
+        meld_cards=[m.cards for m in MELDS],
+        meld_kind=[m.kind for m in MELDS],
+        meld_points=[[m.points(t, r.game) for m in MELDS] for t in range(4)],
+        meld_allowed=[int(m.index in allowed) for m in MELDS],
+    )
+
+
+def new_engine(rules: Rules, table_bits: int = DEFAULT_TABLE_BITS) -> Engine:
+    """A compiled engine for ``rules`` with a table of ``2**table_bits`` entries."""
+    return Engine(engine_rules(rules), table_bits)
+
+
+def engine_root(p: Position) -> RootPosition:
+    """The root struct of a perfect-information position (talon order known)."""
+    return RootPosition(
+        hand=p.hands,
+        out=p.out,
+        turnup=p.turnup,
+        trump=p.trump,
+        talon=p.talon or (),
+        trick=p.trick,
+        turn=p.turn,
+        tricks=p.tricks,
+        final=p.final,
+        melds=p.melds,
+        exchanged=p.exchanged,
+        taken=p.taken,
+        declared=p.declared,
+    )
+
+
+__all__ = ["DEFAULT_TABLE_BITS", "engine_root", "engine_rules", "new_engine"]

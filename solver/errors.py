@@ -1,0 +1,103 @@
+"""Every error the package raises on purpose, under one base class.
+
+Catch :class:`BrisqueError` for all of them, or a precise class for one kind.  Each
+message quotes the input and says what was expected.  The classes keep the builtin base
+they always had (``ValueError`` for bad input, ``RuntimeError`` for the engine), so code
+that caught those still works.
+
+>>> from solver import Position
+>>> try:
+...     Position("brisque nonsense")
+... except NotationError as exc:
+...     print(type(exc).__name__, isinstance(exc, BrisqueError))
+BPNError True
+"""
+
+from __future__ import annotations
+
+
+class BrisqueError(Exception):
+    """Base class of every error of this package."""
+
+
+# ---------------------------------------------------------------- notation
+class NotationError(BrisqueError, ValueError):
+    """Malformed text: a card, hand, move, meld code, seat or number that does not parse."""
+
+
+class BPNError(NotationError):
+    """A malformed BPN string; the message names the field and what was expected."""
+
+
+class RulesError(NotationError):
+    """An unknown game or option, or a bad option value, in a rules string."""
+
+
+class PuzzleError(NotationError):
+    """A malformed ``.bpd`` puzzle record; the message names the file and line."""
+
+
+class ArgumentError(BrisqueError, ValueError):
+    """A bad argument to a function or command: an unknown choice, a number out of range."""
+
+
+# ---------------------------------------------------------------- positions and moves
+class PositionError(BrisqueError, ValueError):
+    """A well-formed position that cannot be used as asked: impossible, over, or the wrong rules."""
+
+
+class ImpossiblePositionError(PositionError):
+    """A position that cannot arise in play; ``problems`` lists every reason.
+
+    >>> ImpossiblePositionError("brisque ...", ["a holds 7 cards"]).problems
+    ['a holds 7 cards']
+    """
+
+    def __init__(self, bpn: str, problems: list[str]):
+        self.bpn = bpn
+        self.problems = list(problems)
+        super().__init__(f"impossible position {bpn!r}: " + "; ".join(self.problems))
+
+
+class IllegalMoveError(PositionError):
+    """A move that is not legal in the position (the message lists the legal ones)."""
+
+
+class HiddenInformationError(PositionError):
+    """The operation needs cards the position does not show (a view with ``?N``)."""
+
+
+class TreeLimitError(PositionError):
+    """A solution tree would exceed its node limit."""
+
+
+# ---------------------------------------------------------------- the engine
+class EngineError(BrisqueError, RuntimeError):
+    """The compiled engine and the rules model disagree, or the engine failed."""
+
+
+class EngineMissingError(EngineError, ImportError):
+    """The compiled engine is not built (a source tree without ``pip install .``)."""
+
+
+# ---------------------------------------------------------------- play
+class PlayError(BrisqueError, RuntimeError):
+    """A deal or a game that does not end within its bound of moves or deals."""
+
+
+__all__ = [
+    "ArgumentError",
+    "BPNError",
+    "BrisqueError",
+    "EngineError",
+    "EngineMissingError",
+    "HiddenInformationError",
+    "IllegalMoveError",
+    "ImpossiblePositionError",
+    "NotationError",
+    "PlayError",
+    "PositionError",
+    "PuzzleError",
+    "RulesError",
+    "TreeLimitError",
+]

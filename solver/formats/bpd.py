@@ -1,0 +1,211 @@
+"""Puzzle files (``.bpd``): one record a line, a BPN then ``; opcode operands`` operations.
+
+>>> r = parse_record('brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 ; id "fp-001" ; bm +mD 7S ; v 44')
+>>> r.id, [str(m) for m in r.moves("bm")], r.int_op("v")
+('fp-001', ['+mD', '7S'], 44)
+>>> format_record(r)
+'brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 ; id "fp-001" ; bm +mD 7S ; v 44'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from solver.errors import NotationError, PuzzleError
+from solver.model.moves import Move, parse_moves
+from solver.model.position import Position
+
+OPCODES = (
+    "id",
+    "bm",
+    "am",
+    "v",
+    "ev",
+    "evtol",
+    "pv",
+    "worlds",
+    "seed",
+    "c0",
+    "c1",
+    "c2",
+    "c3",
+    "c4",
+    "c5",
+    "c6",
+    "c7",
+    "c8",
+    "c9",
+)
+STRING_OPS = {"id"} | {f"c{i}" for i in range(10)}
+MOVE_OPS = {"bm", "am", "pv"}
+INT_OPS = {"v", "worlds", "seed"}
+FLOAT_OPS = {"ev", "evtol"}
+
+OpValue = str | int | float | list[Move]
+"""An operation's operand: text, a whole number, a number, or moves (by opcode)."""
+
+
+@dataclass(kw_only=True)
+class Record:
+    """One puzzle: the position and its operations, in file order."""
+
+    bpn: str
+    ops: dict[str, OpValue] = field(default_factory=dict)
+    source: str = ""  # "file:line" where it was read
+    _position: Position | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def position(self) -> Position:
+        if self._position is None:
+            self._position = Position(self.bpn)
+        return self._position
+
+    @property
+    def id(self) -> str:
+        return str(self.ops.get("id", self.source or self.bpn[:40]))
+
+    def moves(self, op: str) -> list[Move]:
+        """The moves of ``op`` (``bm``, ``am``, ``pv``); empty when the record has none."""
+        v = self.ops.get(op, [])
+        if not isinstance(v, list):
+            raise TypeError(f"operation {op} of {self.id} holds {v!r}, not moves")
+        return list(v)
+
+    def int_op(self, op: str) -> int | None:
+        """The whole number of ``op`` (``v``, ``worlds``, ``seed``), or None."""
+        v = self.ops.get(op)
+        if isinstance(v, list):
+            raise TypeError(f"operation {op} of {self.id} holds moves, not a number")
+        return None if v is None else int(v)
+
+    def float_op(self, op: str) -> float | None:
+        """The number of ``op`` (``ev``, ``evtol``), or None."""
+        v = self.ops.get(op)
+        if isinstance(v, list):
+            raise TypeError(f"operation {op} of {self.id} holds moves, not a number")
+        return None if v is None else float(v)
+
+
+def _split_ops(text: str) -> list[str]:
+    """Split on ';' outside double quotes."""
+    parts: list[str] = []
+    buf: list[str] = []
+    quoted = False
+    for ch in text:
+        if ch == '"':
+            quoted = not quoted
+        if ch == ";" and not quoted:
+            parts.append("".join(buf))
+            buf = []
+        else:
+            buf.append(ch)
+    if quoted:
+        raise PuzzleError(f"unterminated quoted string in {text!r}")
+    parts.append("".join(buf))
+    return parts
+
+
+def _parse_string(op: str, operand: str) -> str:
+    t = operand.strip()
+    if len(t) < 2 or not (t.startswith('"') and t.endswith('"')):
+        raise PuzzleError(f'operation {op} {operand.strip()!r}: expected a quoted string, e.g. {op} "text"')
+    return t[1:-1]
+
+
+def parse_record(line: str, source: str = "") -> Record | None:
+    """One line of a ``.bpd`` file; None for a blank line or a ``#`` comment."""
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return None
+    where = f"{source}: " if source else ""
+    try:
+        parts = _split_ops(text)
+    except PuzzleError as exc:
+        raise PuzzleError(f"{where}{exc}") from None
+    bpn = parts[0].strip()
+    try:
+        position = Position(bpn)
+    except NotationError as exc:
+        raise PuzzleError(f"{where}{exc}") from None
+    rec = Record(bpn=position.bpn(), ops={}, source=source, _position=position)
+    for part in parts[1:]:
+        item = part.strip()
+        if not item:
+            raise PuzzleError(f"{where}empty operation (two ';' in a row or a trailing ';') in {text!r}")
+        op, _, operand = item.partition(" ")
+        if op not in OPCODES:
+            raise PuzzleError(f"{where}unknown opcode {op!r}: expected one of {', '.join(OPCODES)}")
+        if op in rec.ops:
+            raise PuzzleError(f"{where}opcode {op} given twice")
+        try:
+            if op in STRING_OPS:
+                rec.ops[op] = _parse_string(op, operand)
+            elif op in MOVE_OPS:
+                mv = parse_moves(operand)
+                if not mv:
+                    raise PuzzleError(f"operation {op}: expected one or more moves")
+                rec.ops[op] = mv
+            elif op in INT_OPS:
+                rec.ops[op] = int(operand.strip())
+            else:
+                rec.ops[op] = float(operand.strip())
+        except PuzzleError as exc:
+            raise PuzzleError(f"{where}{exc}") from None
+        except (ValueError, NotationError) as exc:
+            kind = "a whole number" if op in INT_OPS else "a number" if op in FLOAT_OPS else "moves"
+            raise PuzzleError(
+                f"{where}bad operand for {op} {operand.strip()!r}: expected {kind} ({exc})"
+            ) from None
+    return rec
+
+
+def format_record(r: Record) -> str:
+    """The canonical line: the BPN, then the operations in the order of :data:`OPCODES`."""
+    parts = [r.bpn]
+    for op in OPCODES:
+        if op not in r.ops:
+            continue
+        v = r.ops[op]
+        if op in STRING_OPS:
+            parts.append(f'{op} "{v}"')
+        elif op in MOVE_OPS:
+            parts.append(f"{op} " + " ".join(str(m) for m in r.moves(op)))
+        elif op in FLOAT_OPS:
+            parts.append(f"{op} {r.float_op(op)!r}")  # repr: the shortest exact form
+        else:
+            parts.append(f"{op} {v}")
+    return " ; ".join(parts)
+
+
+def read_bpd(path: str) -> list[Record | PuzzleError]:
+    """Every record of a file, in order; a malformed line gives its error in its place.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "two.bpd")
+    >>> _ = open(path, "w").write("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35 ; v -4\\nnonsense\\n")
+    >>> [type(r).__name__ for r in read_bpd(path)]
+    ['Record', 'PuzzleError']
+    """
+    out: list[Record | PuzzleError] = []
+    with open(path, encoding="utf-8") as f:
+        for no, line in enumerate(f, 1):
+            try:
+                rec = parse_record(line, f"{path}:{no}")
+            except PuzzleError as exc:
+                out.append(exc)
+                continue
+            if rec is not None:
+                out.append(rec)
+    return out
+
+
+def write_bpd(path: str, records: list[Record], header: str = "") -> None:
+    """Write ``records`` one canonical line each, after ``header`` as ``#`` comment lines."""
+    with open(path, "w", encoding="utf-8") as f:
+        for line in header.splitlines():
+            f.write(f"# {line}\n" if line else "#\n")
+        for r in records:
+            f.write(format_record(r) + "\n")
+
+
+__all__ = ["OPCODES", "Record", "format_record", "parse_record", "read_bpd", "write_bpd"]

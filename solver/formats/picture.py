@@ -1,0 +1,106 @@
+"""A readable picture of a position for the terminal.
+
+>>> from solver.model.position import Position
+>>> print(picture(Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")).splitlines()[0])
+Brisque - trick 11 of 16, final phase
+"""
+
+from __future__ import annotations
+
+from solver.errors import HiddenInformationError
+from solver.model.cards import DISPLAY_SYMBOLS, RANKS, SUITS, cards_by_suit
+from solver.model.melds import MELDS
+from solver.model.position import SEATS, Position
+
+GAME_NAMES = {"brisque": "Brisque", "briscan": "Briscan", "petite": "Petite Brisque"}
+
+
+def _pretty(c: int) -> str:
+    r = RANKS[c & 7]
+    return ("10" if r == "T" else r) + DISPLAY_SYMBOLS[c >> 3]
+
+
+def _hand_lines(p: Position, i: int) -> list[str]:
+    groups = cards_by_suit(p.hands[i])
+    lines = []
+    for s in range(4):
+        mark = " (trump)" if s == p.trump else ""
+        ranks = " ".join(("10" if RANKS[c & 7] == "T" else RANKS[c & 7]) for c in groups[s]) or "-"
+        lines.append(f"    {DISPLAY_SYMBOLS[s]} {ranks}{mark}")
+    if p.unknown[i]:
+        lines.append(f"    + {p.unknown[i]} hidden card{'s' if p.unknown[i] > 1 else ''}")
+    return lines
+
+
+def _phase(p: Position) -> str:
+    r = p.rules
+    if p.is_over():
+        return "deal over"
+    if p.in_window:
+        return "last-pickup window"
+    if not r.draws:
+        return "no drawing"
+    return "final phase" if p.in_final_phase else "talon phase"
+
+
+def picture(p: Position) -> str:
+    """A multi-line description: hands by suit, trump, talon, score, turn, legal moves.
+
+    >>> bpn = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+    >>> print(picture(Position(bpn)).splitlines()[0])
+    Brisque - trick 11 of 16, final phase
+    """
+    r = p.rules
+    total = r.tricks_per_deal
+    num = min(p.trick_number, total)
+    lines = [f"{GAME_NAMES[r.game]} - trick {num} of {total}, {_phase(p)}"]
+    if str(r) != r.game:
+        lines.append(f"Rules: {r}")
+    trump = f"{DISPLAY_SYMBOLS[p.trump]} ({SUITS[p.trump]})"
+    if p.turnup >= 0:
+        trump += f", turnup {_pretty(p.turnup)} on the table"
+    lines.append(f"Trump: {trump}")
+    if r.draws:
+        if p.talon:
+            talon = f"{p.talon_count} cards, top first: " + " ".join(_pretty(c) for c in p.talon)
+        else:
+            talon = f"{p.talon_count} cards" + (" (order hidden)" if p.talon_count else "")
+    else:
+        talon = f"{p.talon_count} dead cards"
+    lines.append(f"Talon: {talon}")
+    for i in (0, 1):
+        role = "non-dealer" if i == 0 else "dealer"
+        arrow = "  <- to act" if p.turn == i and not p.is_over() else ""
+        melds = " ".join("+" + MELDS[m].code for m in p.melds[i])
+        extra = f", declared {melds}" if melds else ""
+        lines.append(f"  {SEATS[i]} ({role}): score {p.score[i]}, tricks {p.tricks[i]}{extra}{arrow}")
+        lines.extend(_hand_lines(p, i))
+    if p.trick >= 0:
+        lines.append(f"Trick: {SEATS[p.leader]} led {_pretty(p.trick)}")
+    if p.exchanged >= 0:
+        taken = f" (took {_pretty(p.taken)})" if p.taken >= 0 else ""
+        lines.append(f"Exchange: {SEATS[p.exchanged]} exchanged the 7 of trumps{taken}")
+    if p.game != [0, 0]:
+        lines.append(f"Game totals before this deal: a {p.game[0]}, b {p.game[1]}")
+    out = p.outcome()
+    if out is not None:
+        if out.win is not None:
+            lines.append(f"Result: {SEATS[out.win]} wins the game outright")
+        else:
+            w = out.winner
+            who = "drawn" if w is None else f"{SEATS[w]} wins the deal"
+            lines.append(f"Result: {who}, margin for a {out.margin(0):+d}")
+    else:
+        try:
+            moves = " ".join(str(m) for m in p.legal_moves())
+            lines.append(f"Legal moves for {SEATS[p.turn]}: {moves}")
+        except HiddenInformationError:
+            lines.append(f"Legal moves for {SEATS[p.turn]}: unknown (hand hidden)")
+    probs = p.problems()
+    lines.append("Valid: yes" if not probs else "Valid: NO")
+    lines.extend(f"  - {msg}" for msg in probs)
+    lines.append(f"BPN: {p.bpn()}")
+    return "\n".join(lines)
+
+
+__all__ = ["picture"]

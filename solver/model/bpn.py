@@ -1,0 +1,298 @@
+"""BPN, the position notation of NOTATION.md: parsing into parts and canonical formatting.
+
+Parsing is liberal (case, ``10`` for ``T``, suit symbols) and strict about structure; every
+error names the field and what was expected.  :class:`~solver.model.position.Position`
+builds itself from the parts and derives what BPN leaves implicit.
+
+>>> p = parse_bpn("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
+>>> p.turn, p.talon_count, format_bpn(p)
+(1, 0, 'brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from solver.errors import BPNError, NotationError
+from solver.model.cards import (
+    SUITS,
+    card_str,
+    cards_str,
+    format_hand,
+    parse_card,
+    parse_cards,
+    parse_hand,
+    parse_suit,
+)
+from solver.model.melds import MELDS, parse_meld_code
+from solver.model.rules import Rules
+
+SEATS = "ab"
+OPTIONAL_KEYS = ("tricks", "final", "melds", "exchanged", "game", "taken", "declared")
+
+
+def seat(text: int | str) -> int:
+    """``'a'``/``'b'`` (or 0/1) to 0/1.
+
+    >>> seat("B"), seat(0)
+    (1, 0)
+    """
+    if text in (0, 1):
+        return int(text)
+    t = str(text).strip().lower()
+    if t not in ("a", "b"):
+        raise NotationError(f"bad player {text!r}: expected a or b")
+    return SEATS.index(t)
+
+
+class BPNFields(Protocol):
+    """What a BPN states: the fields :func:`format_bpn` reads (a Position has them all)."""
+
+    rules: Rules
+    hands: list[int]
+    unknown: list[int]
+    trump: int
+    turnup: int
+    talon: list[int] | None
+    talon_count: int
+    out: int
+    trick: int
+    turn: int
+    score: list[int]
+    tricks: list[int]
+    final: list[int]
+    melds: list[list[int]]
+    exchanged: int
+    taken: int
+    declared: int
+    game: list[int]
+
+
+@dataclass(kw_only=True)
+class BPNParts:
+    """The parts of a position a BPN states, as card masks and seats (0 = a, 1 = b)."""
+
+    rules: Rules
+    hands: list[int] = field(default_factory=lambda: [0, 0])  # known cards of each hand
+    unknown: list[int] = field(default_factory=lambda: [0, 0])  # hidden cards of each hand
+    trump: int = 0
+    turnup: int = -1  # -1 once taken
+    talon: list[int] | None = None  # draw order, top first; None when hidden
+    talon_count: int = 0
+    out: int = 0
+    trick: int = -1  # the card led, -1 when no trick is in progress
+    turn: int = 0
+    score: list[int] = field(default_factory=lambda: [0, 0])
+    tricks: list[int] = field(default_factory=lambda: [0, 0])
+    final: list[int] = field(default_factory=lambda: [0, 0])  # final-phase tricks
+    melds: list[list[int]] = field(default_factory=lambda: [[], []])
+    exchanged: int = -1
+    taken: int = -1
+    declared: int = 0
+    game: list[int] = field(default_factory=lambda: [0, 0])
+
+
+def _pair(field: str, text: str, signed: bool = True) -> list[int]:
+    parts = text.split(":")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        return [int(parts[0]), int(parts[1])]
+    except ValueError:
+        raise BPNError(f"bad {field} field {text!r}: expected two whole numbers A:B, e.g. 52:35") from None
+
+
+def _parse_hand_field(text: str, who: str) -> tuple[int, int]:
+    t = text.strip()
+    try:
+        if t.startswith("?"):
+            return 0, _count(t[1:])
+        known, plus, hidden = t.partition("+?")
+        return parse_hand(known), (_count(hidden) if plus else 0)
+    except (NotationError, ValueError) as exc:
+        raise BPNError(
+            f"bad hand of {who} {text!r}: expected S.H.D.C suit groups (e.g. 'AT.KQ.7.8'), "
+            f"optionally '+?N' for N hidden cards, or '?N' for a fully hidden hand ({exc})"
+        ) from None
+
+
+def _count(text: str) -> int:
+    """A whole number written in ASCII digits (ValueError otherwise, or when absurdly long)."""
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(f"{text!r} is not a card count")
+    return int(text)
+
+
+def parse_bpn(bpn: str) -> BPNParts:
+    """The parts a BPN string states; raises :class:`BPNError` naming the bad field.
+
+    >>> parse_bpn("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35").score
+    [52, 35]
+    """
+    if not isinstance(bpn, str):
+        raise BPNError(f"bad BPN {bpn!r}: expected a string")
+    fields = bpn.split()
+    if len(fields) < 8:
+        raise BPNError(
+            f"bad BPN {bpn!r}: expected 8 fields 'rules hands trump talon out trick turn score' "
+            f"and optional key=value fields, got {len(fields)}"
+        )
+    rules_f, hands_f, trump_f, talon_f, out_f, trick_f, turn_f, score_f = fields[:8]
+    try:
+        rules = Rules.parse(rules_f)
+    except NotationError as exc:
+        raise BPNError(f"bad rules field in {bpn!r}: {exc}") from None
+    p = BPNParts(rules=rules)
+    halves = hands_f.split("/")
+    if len(halves) != 2:
+        raise BPNError(f"bad hands field {hands_f!r}: expected two hands A/B separated by '/'")
+    for i in (0, 1):
+        p.hands[i], p.unknown[i] = _parse_hand_field(halves[i], SEATS[i])
+    try:
+        if len(trump_f.strip()) == 1:
+            p.trump = parse_suit(trump_f)
+        else:
+            p.turnup = parse_card(trump_f)
+            p.trump = p.turnup >> 3
+    except NotationError:
+        raise BPNError(
+            f"bad trump field {trump_f!r}: expected the turnup card (e.g. '9C') "
+            f"or, once it is taken, the trump suit alone (e.g. 'C')"
+        ) from None
+    if talon_f.isdigit():
+        try:
+            p.talon_count = _count(talon_f)
+        except ValueError:
+            raise BPNError(
+                f"bad talon field {talon_f!r}: expected the number of face-down cards "
+                f"(e.g. '13') or the cards in draw order (e.g. 'KH9S8C')"
+            ) from None
+        p.talon = [] if p.talon_count == 0 else None
+    else:
+        try:
+            p.talon = parse_cards(talon_f)
+        except NotationError:
+            raise BPNError(
+                f"bad talon field {talon_f!r}: expected the number of face-down cards "
+                f"(e.g. '13') or the cards in draw order (e.g. 'KH9S8C')"
+            ) from None
+        p.talon_count = len(p.talon)
+        if not rules.draws:
+            raise BPNError(
+                f"bad talon field {talon_f!r}: in {rules.game} without drawing the talon "
+                f"is dead and given by its number (21)"
+            )
+    if out_f != "-":
+        try:
+            p.out = parse_hand(out_f)
+        except NotationError as exc:
+            raise BPNError(
+                f"bad out field {out_f!r}: expected '-' or cards in hand form S.H.D.C ({exc})"
+            ) from None
+    if trick_f != "-":
+        try:
+            p.trick = parse_card(trick_f)
+        except NotationError:
+            raise BPNError(f"bad trick field {trick_f!r}: expected '-' or the card led, e.g. 'KD'") from None
+    try:
+        p.turn = seat(turn_f)
+    except NotationError:
+        raise BPNError(f"bad turn field {turn_f!r}: expected a or b") from None
+    p.score = _pair("score", score_f)
+    seen = set()
+    for extra in fields[8:]:
+        key, eq, value = extra.partition("=")
+        key = key.lower()
+        if not eq or key not in OPTIONAL_KEYS:
+            raise BPNError(
+                f"bad optional field {extra!r}: expected key=value with key one of {', '.join(OPTIONAL_KEYS)}"
+            )
+        if key in seen:
+            raise BPNError(f"bad optional field {extra!r}: {key} given twice")
+        seen.add(key)
+        if key == "tricks":
+            p.tricks = _pair(key, value)
+        elif key == "final":
+            p.final = _pair(key, value)
+        elif key == "game":
+            p.game = _pair(key, value)
+        elif key == "melds":
+            p.melds = _parse_melds(value)
+        elif key == "exchanged":
+            try:
+                p.exchanged = seat(value)
+            except NotationError:
+                raise BPNError(f"bad optional field {extra!r}: expected exchanged=a or exchanged=b") from None
+        elif key == "taken":
+            try:
+                p.taken = parse_card(value)
+            except NotationError:
+                raise BPNError(f"bad optional field {extra!r}: expected taken=CARD, e.g. taken=AH") from None
+        else:
+            try:
+                p.declared = _count(value)
+            except ValueError:
+                raise BPNError(f"bad optional field {extra!r}: expected declared=N, a whole number") from None
+    if p.taken >= 0 and p.exchanged < 0:
+        raise BPNError(f"bad optional field 'taken={card_str(p.taken)}': it needs exchanged=a or exchanged=b")
+    return p
+
+
+def _parse_melds(value: str) -> list[list[int]]:
+    halves = value.split("/")
+    if len(halves) != 2:
+        raise BPNError(
+            f"bad optional field 'melds={value}': expected CODES/CODES for a and b, "
+            f"'+'-joined codes or '-', e.g. melds=mH+3KS/-"
+        )
+    out: list[list[int]] = [[], []]
+    for i, half in enumerate(halves):
+        if half in ("-", ""):
+            continue
+        for code in half.split("+"):
+            try:
+                out[i].append(parse_meld_code(code).index)
+            except NotationError as exc:
+                raise BPNError(f"bad optional field 'melds={value}': {exc}") from None
+    return out
+
+
+def _format_hand_field(known: int, unknown: int) -> str:
+    if unknown and not known:
+        return f"?{unknown}"
+    return format_hand(known) + (f"+?{unknown}" if unknown else "")
+
+
+def format_bpn(p: BPNFields) -> str:
+    """The canonical BPN of a position (or of any object with its fields)."""
+    fields = [
+        str(p.rules),
+        _format_hand_field(p.hands[0], p.unknown[0]) + "/" + _format_hand_field(p.hands[1], p.unknown[1]),
+        card_str(p.turnup) if p.turnup >= 0 else SUITS[p.trump],
+        cards_str(p.talon) if p.talon else str(p.talon_count),
+        format_hand(p.out) if p.out else "-",
+        card_str(p.trick) if p.trick >= 0 else "-",
+        SEATS[p.turn],
+        f"{p.score[0]}:{p.score[1]}",
+    ]
+    if p.tricks != [0, 0]:
+        fields.append(f"tricks={p.tricks[0]}:{p.tricks[1]}")
+    if p.final != [0, 0]:
+        fields.append(f"final={p.final[0]}:{p.final[1]}")
+    if p.melds[0] or p.melds[1]:
+        # canonical: in meld-table order, so that declaring in either order is one position
+        codes = ["+".join(MELDS[m].code for m in sorted(ms)) or "-" for ms in p.melds]
+        fields.append(f"melds={codes[0]}/{codes[1]}")
+    if p.exchanged >= 0:
+        fields.append(f"exchanged={SEATS[p.exchanged]}")
+    if p.game != [0, 0]:
+        fields.append(f"game={p.game[0]}:{p.game[1]}")
+    if p.exchanged >= 0 and p.taken >= 0:
+        fields.append(f"taken={card_str(p.taken)}")
+    if p.declared:
+        fields.append(f"declared={p.declared}")
+    return " ".join(fields)
+
+
+__all__ = ["BPNFields", "BPNParts", "OPTIONAL_KEYS", "SEATS", "format_bpn", "parse_bpn", "seat"]

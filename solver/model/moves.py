@@ -1,0 +1,105 @@
+"""Moves: one atomic action of the player to act, as a small int.
+
+0..31 play that card; 32 exchange the 7 of trumps (``x``); 33 decline the
+last-pickup exchange (``pass``); 40 + i declare meld ``MELDS[i]`` (``+mH``).
+:class:`Move` is an ``int`` that prints in move notation.
+
+>>> parse_move("10h"), str(parse_move("+mh")), str(EXCHANGE)
+(Move('TH'), '+mH', 'x')
+"""
+
+from __future__ import annotations
+
+from solver.errors import NotationError
+from solver.model.cards import card_str, parse_card
+from solver.model.melds import MELDS, Meld, parse_meld_code
+from solver.native.constants import DECLARE_BASE, MOVE_EXCHANGE, MOVE_PASS
+
+# the engine's move codes
+EXCHANGE_CODE = MOVE_EXCHANGE
+PASS_CODE = MOVE_PASS
+
+
+class Move(int):
+    """A move number that prints as ``AS``, ``x``, ``pass`` or ``+mH``."""
+
+    __slots__ = ()
+
+    @property
+    def is_card(self) -> bool:
+        return self < 32
+
+    @property
+    def is_declaration(self) -> bool:
+        return self >= DECLARE_BASE
+
+    @property
+    def meld(self) -> Meld | None:
+        """The meld a declaration declares; None for any other move."""
+        return MELDS[self - DECLARE_BASE] if self >= DECLARE_BASE else None
+
+    def __str__(self) -> str:
+        if self < 32:
+            return card_str(self)
+        if self == EXCHANGE_CODE:
+            return "x"
+        if self == PASS_CODE:
+            return "pass"
+        return "+" + MELDS[self - DECLARE_BASE].code
+
+    def __repr__(self) -> str:
+        return f"Move({str(self)!r})"
+
+    def __reduce__(self) -> tuple[type[Move], tuple[int]]:
+        return (Move, (int(self),))
+
+
+# One shared instance per move so that legal-move generation allocates nothing.
+_ALL = {i: Move(i) for i in [*range(34), *range(DECLARE_BASE, DECLARE_BASE + len(MELDS))]}
+EXCHANGE = _ALL[EXCHANGE_CODE]
+PASS = _ALL[PASS_CODE]
+
+
+def move(code: int) -> Move:
+    """The shared :class:`Move` for a move number."""
+    return _ALL[code]
+
+
+def declare(meld_index: int) -> Move:
+    return _ALL[DECLARE_BASE + meld_index]
+
+
+def parse_move(text: str) -> Move:
+    """Parse one move: ``AS``, ``10h``, ``x``, ``pass``, ``+mH``, ``+3KS``."""
+    t = text.strip()
+    if t.lower() == "x":
+        return EXCHANGE
+    if t.lower() == "pass":
+        return PASS
+    if t.startswith("+"):
+        return declare(parse_meld_code(t[1:]).index)
+    try:
+        return _ALL[parse_card(t)]
+    except NotationError:
+        raise NotationError(
+            f"bad move {text!r}: expected a card (AS, TH, 10H), x, pass, or + and a meld code (+mH)"
+        ) from None
+
+
+def parse_moves(text: str) -> list[Move]:
+    """Whitespace-separated moves: ``'+mH +3KS AS'``."""
+    return [parse_move(t) for t in text.split()]
+
+
+__all__ = [
+    "DECLARE_BASE",
+    "EXCHANGE",
+    "EXCHANGE_CODE",
+    "Move",
+    "PASS",
+    "PASS_CODE",
+    "declare",
+    "move",
+    "parse_move",
+    "parse_moves",
+]

@@ -1,0 +1,273 @@
+"""The rules of the three games: frozen presets with every option of RULES.md.
+
+>>> r = Rules.parse("brisque(target=300)")
+>>> r.target, str(r)
+(300, 'brisque(target=300)')
+>>> str(Rules.preset("briscan"))
+'briscan'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from solver.errors import RulesError
+
+GAMES = ("brisque", "briscan", "petite")
+
+OptionValue = int | bool | str
+"""The value of a rules option (its ``kind``)."""
+
+
+@dataclass(frozen=True)
+class _Option:
+    name: str
+    kind: type[OptionValue]  # int, bool or str
+    choices: tuple[str, ...] = ()  # for str options
+    games: tuple[str, ...] = GAMES  # the games where the option means something
+    doc: str = ""
+
+
+# Printing order of the BPN rules field is this order.
+OPTIONS: tuple[_Option, ...] = (
+    _Option("target", int, doc="game target: 500 Brisque, 600 Briscan, 3 deals in Petite Brisque"),
+    _Option("exchange", bool, doc="the trump-7 exchange is allowed"),
+    _Option("exchange_points", int, doc="points scored by the exchange (0; 10 in some sources)"),
+    _Option(
+        "quartet_win",
+        str,
+        ("game", "deal"),
+        ("brisque",),
+        doc="four kings/queens win the game at once (game) or only the deal's remaining points (deal)",
+    ),
+    _Option(
+        "final_declarations",
+        bool,
+        games=("brisque", "briscan"),
+        doc="declarations are allowed in the final phase too",
+    ),
+    _Option(
+        "one_declaration_per_turn",
+        bool,
+        games=("brisque", "briscan"),
+        doc="at most one declaration at each turn",
+    ),
+    _Option(
+        "draw",
+        bool,
+        games=("petite",),
+        doc="Petite Brisque draws from the talon as Briscan does (5 cards, 16 tricks)",
+    ),
+    _Option(
+        "next_dealer",
+        str,
+        ("alternate", "winner"),
+        doc="the deal alternates (alternate) or the winner of a deal deals next (winner)",
+    ),
+    _Option(
+        "objective",
+        str,
+        ("margin", "tricks"),
+        doc="what the solver optimises: final score margin, or trick margin",
+    ),
+)
+_BY_NAME = {o.name: o for o in OPTIONS}
+
+_DEFAULTS: dict[str, dict[str, OptionValue]] = {
+    "brisque": dict(target=500, objective="margin"),
+    "briscan": dict(target=600, objective="margin"),
+    "petite": dict(target=3, objective="tricks"),
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One game and its options.  Build with :meth:`preset` or :meth:`parse`."""
+
+    game: str = "brisque"
+    target: int = 500
+    exchange: bool = True
+    exchange_points: int = 0
+    quartet_win: str = "game"
+    final_declarations: bool = True
+    one_declaration_per_turn: bool = False
+    draw: bool = False
+    next_dealer: str = "alternate"
+    objective: str = "margin"
+
+    # ---- construction -------------------------------------------------
+    @classmethod
+    def preset(cls, game: str = "brisque", **options: object) -> Rules:
+        """The rules of ``game`` with its defaults, overridden by ``options``."""
+        g = game.strip().lower()
+        if g not in GAMES:
+            raise RulesError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
+        values: dict[str, Any] = dict(_DEFAULTS[g])  # each value checked by _coerce
+        for name, value in options.items():
+            opt = _BY_NAME.get(name)
+            if opt is None:
+                raise RulesError(
+                    f"unknown option {name!r} for {g}: valid options are {', '.join(valid_options(g))}"
+                )
+            if g not in opt.games:
+                raise RulesError(
+                    f"option {name!r} does not apply to {g} (only to {', '.join(opt.games)}); "
+                    f"valid options are {', '.join(valid_options(g))}"
+                )
+            values[name] = _coerce(opt, value)
+        return cls(game=g, **values)
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """Parse the BPN rules field: ``brisque``, ``briscan(target=300,exchange=no)``."""
+        t = text.strip()
+        if "(" in t:
+            if not t.endswith(")"):
+                raise RulesError(f"bad rules {text!r}: expected 'game(option=value,...)' with a closing ')'")
+            game, _, inner = t[:-1].partition("(")
+            options: dict[str, str] = {}
+            for item in filter(None, (s.strip() for s in inner.split(","))):
+                name, eq, value = item.partition("=")
+                if not eq:
+                    raise RulesError(f"bad rules {text!r}: option {item!r} should be name=value")
+                name = name.strip().lower()
+                if name in options:
+                    raise RulesError(f"bad rules {text!r}: option {name!r} given twice")
+                options[name] = value.strip()
+        else:
+            game, options = t, {}
+        try:
+            return cls.preset(game, **options)
+        except RulesError as exc:
+            raise RulesError(f"bad rules {text!r}: {exc}") from None
+
+    # ---- printing ------------------------------------------------------
+    def changed(self) -> dict[str, OptionValue]:
+        """Options that differ from the game's defaults, in printing order."""
+        base = Rules.preset(self.game)
+        return {
+            o.name: getattr(self, o.name) for o in OPTIONS if getattr(self, o.name) != getattr(base, o.name)
+        }
+
+    def __str__(self) -> str:
+        changed = self.changed()
+        if not changed:
+            return self.game
+        items = ",".join(f"{k}={_format_value(v)}" for k, v in changed.items())
+        return f"{self.game}({items})"
+
+    def replace(self, **options: object) -> Rules:
+        """A copy with some options changed (validated like :meth:`preset`)."""
+        current: dict[str, object] = {o.name: getattr(self, o.name) for o in OPTIONS if self.game in o.games}
+        current.update(options)
+        return Rules.preset(self.game, **current)
+
+    # ---- facts derived from the game ----------------------------------
+    @property
+    def hand_size(self) -> int:
+        return 6 if self.game == "brisque" else 5
+
+    @property
+    def draws(self) -> bool:
+        """Whether cards are drawn from the talon after tricks."""
+        return self.game != "petite" or self.draw
+
+    @property
+    def talon_size(self) -> int:
+        """Face-down cards under/over the turnup at the deal (dead cards in Petite)."""
+        return 32 - 2 * self.hand_size - 1
+
+    @property
+    def tricks_per_deal(self) -> int:
+        return 16 if self.draws else self.hand_size
+
+    @property
+    def talon_tricks(self) -> int:
+        """Tricks after which cards are drawn (10 Brisque, 11 Briscan)."""
+        return (self.talon_size + 1) // 2 if self.draws else 0
+
+    @property
+    def has_declarations(self) -> bool:
+        return self.game != "petite"
+
+    @property
+    def last_pickup_window(self) -> bool:
+        """Brisque's exchange window after trick 10's last draw."""
+        return self.game == "brisque" and self.exchange
+
+    @property
+    def exchange_on_lead_only(self) -> bool:
+        return self.game == "briscan"
+
+    @property
+    def must_beat(self) -> bool:
+        """The final-phase follow rule obliges the follower to head the trick."""
+        return self.game != "petite"
+
+    @property
+    def forced_follow_from_start(self) -> bool:
+        return self.game == "petite"
+
+    @property
+    def last_trick_bonus(self) -> int:
+        return 0 if self.game == "petite" else 10
+
+
+def valid_options(game: str) -> list[str]:
+    """The options that mean something in ``game``, in printing order.
+
+    >>> valid_options("petite")
+    ['target', 'exchange', 'exchange_points', 'draw', 'next_dealer', 'objective']
+    """
+    return [o.name for o in OPTIONS if game in o.games]
+
+
+def option_help() -> list[tuple[str, str, str, str]]:
+    """(name, games, default per game, description) rows for documentation."""
+    rows: list[tuple[str, str, str, str]] = []
+    for o in OPTIONS:
+        defaults = "/".join(str(_format_value(getattr(Rules.preset(g), o.name))) for g in o.games)
+        rows.append((o.name, ",".join(o.games), defaults, o.doc))
+    return rows
+
+
+_TRUE = {"1", "true", "yes", "on", "y", "t"}
+_FALSE = {"0", "false", "no", "off", "n", "f"}
+
+
+def _coerce(opt: _Option, value: object) -> OptionValue:
+    if opt.kind is bool:
+        if isinstance(value, bool):
+            return value
+        v = str(value).strip().lower()
+        if v in _TRUE:
+            return True
+        if v in _FALSE:
+            return False
+        raise RulesError(f"option {opt.name}={value!r}: expected yes or no")
+    if opt.kind is int:
+        if isinstance(value, bool):
+            raise RulesError(f"option {opt.name}={value!r}: expected a whole number")
+        try:
+            n = int(str(value).strip())
+        except ValueError:
+            raise RulesError(f"option {opt.name}={value!r}: expected a whole number") from None
+        if n < 0:
+            raise RulesError(f"option {opt.name}={value!r}: expected a number >= 0")
+        if opt.name == "target" and n < 1:
+            raise RulesError(f"option {opt.name}={value!r}: expected a number >= 1")
+        return n
+    v = str(value).strip().lower()
+    if v not in opt.choices:
+        raise RulesError(f"option {opt.name}={value!r}: expected one of {', '.join(opt.choices)}")
+    return v
+
+
+def _format_value(v: object) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+__all__ = ["GAMES", "OPTIONS", "Rules", "RulesError", "option_help", "valid_options"]

@@ -1,0 +1,165 @@
+"""What a deal is worth: a final margin, or a game won outright, from a named seat's view.
+
+Like python-chess's ``PovScore`` with ``Cp`` and ``Mate``, a :class:`Value` keeps apart
+the two kinds of answer and knows whose point of view it takes.  It is an ``int`` so that
+it compares, sorts and serialises as the answers always have (NOTATION.md): a margin is
+the number itself, a game won is ``+WIN_VALUE`` and a game lost ``-WIN_VALUE``.
+
+This module is the only place that knows those numbers and the engine's raw scale (a
+game-winning event is worth exactly ``+-WIN_RAW`` inside the search, and raw values beyond
+``+-WIN_THRESHOLD`` are game wins): everything else asks it.
+
+>>> v = Value.margin(-4, pov=0)
+>>> v, v.is_game_win, v.for_seat(1)
+(Value.margin(-4, pov='a'), False, Value.margin(4, pov='b'))
+>>> w = Value.game_won(winner=1, pov=0)
+>>> int(w), w.win, w.lost, w > Value.margin(300, pov=0)
+(-10000, 'b', True, False)
+"""
+
+from __future__ import annotations
+
+from solver.errors import ArgumentError
+from solver.native.constants import WIN_RAW, WIN_THRESHOLD, WIN_VALUE
+
+_SEATS = "ab"
+
+
+class Value(int):
+    """A final value for the seat ``pov`` (0 = a, 1 = b): a margin, or a game won by ``winner``.
+
+    Build it with :meth:`margin`, :meth:`game_won`, :meth:`from_raw` or :meth:`from_number`.
+    """
+
+    pov: int
+    winner: int | None
+
+    def __new__(cls, number: int, pov: int, winner: int | None = None) -> Value:
+        if pov not in (0, 1) or winner not in (None, 0, 1):
+            raise ArgumentError(f"Value({number!r}, pov={pov!r}, winner={winner!r}): seats are 0 and 1")
+        if winner is not None:
+            number = WIN_VALUE if winner == pov else -WIN_VALUE
+        # a margin is any number: real deals stay far inside +-WIN_VALUE, and an impossible
+        # position (a score of 20000:0 in BPN) must still print; ``winner`` tells the kinds apart
+        self = super().__new__(cls, number)
+        self.pov = pov
+        self.winner = winner
+        return self
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def margin(cls, margin: int, pov: int) -> Value:
+        """A deal played out: ``margin`` for ``pov`` (his score, or tricks, minus his opponent's)."""
+        return cls(margin, pov)
+
+    @classmethod
+    def game_won(cls, winner: int, pov: int) -> Value:
+        """A game won outright by ``winner`` (four kings or queens, a vole), seen by ``pov``."""
+        return cls(0, pov, winner)
+
+    @classmethod
+    def from_raw(cls, raw: int, pov: int, current: int) -> Value:
+        """The final value of an engine's raw *future* value ``raw`` for the player to move
+        ``pov``, whose margin so far is ``current``."""
+        if raw >= WIN_THRESHOLD:
+            return cls.game_won(pov, pov)
+        if raw <= -WIN_THRESHOLD:
+            return cls.game_won(1 - pov, pov)
+        return cls.margin(current + raw, pov)
+
+    @classmethod
+    def from_number(cls, number: int, pov: int) -> Value:
+        """Read an answer's number (``+-WIN_VALUE`` is a game won or lost)."""
+        if number >= WIN_VALUE:
+            return cls.game_won(pov, pov)
+        if number <= -WIN_VALUE:
+            return cls.game_won(1 - pov, pov)
+        return cls.margin(number, pov)
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def is_game_win(self) -> bool:
+        """A game won outright (by either seat), not a margin."""
+        return self.winner is not None
+
+    @property
+    def won(self) -> bool:
+        """``pov`` wins the game outright."""
+        return self.winner == self.pov
+
+    @property
+    def lost(self) -> bool:
+        """``pov``'s opponent wins the game outright."""
+        return self.winner is not None and self.winner != self.pov
+
+    @property
+    def win(self) -> str | None:
+        """The seat letter of the game's winner (the answers' ``win``), or None for a margin."""
+        return None if self.winner is None else _SEATS[self.winner]
+
+    def for_seat(self, seat: int) -> Value:
+        """The same value from ``seat``'s point of view."""
+        if seat == self.pov:
+            return self
+        if self.winner is not None:
+            return Value.game_won(self.winner, seat)
+        return Value.margin(-int(self), seat)
+
+    # printed as the number of the answers (a Value is an int); repr tells the kinds apart
+    __str__ = int.__repr__
+
+    def __repr__(self) -> str:
+        if self.winner is not None:
+            return f"Value.game_won({_SEATS[self.winner]!r}, pov={_SEATS[self.pov]!r})"
+        return f"Value.margin({int(self)}, pov={_SEATS[self.pov]!r})"
+
+    def describe(self) -> str:
+        """Text for people: ``+12``, ``-4``, ``game won by a``."""
+        if self.winner is not None:
+            return f"game won by {_SEATS[self.winner]}"
+        return f"{int(self):+d}"
+
+    def __reduce__(self) -> tuple[type, tuple[int, int, int | None]]:
+        return (Value, (int(self), self.pov, self.winner))
+
+
+# ---------------------------------------------------------------------- the raw scale
+# The engine's and the reference solver's raw future values, for the code that drives them.
+
+RAW_TRIVIAL = WIN_RAW + 5000
+"""Beyond every raw value: the bound known before searching."""
+
+
+def raw_game_win(mover_wins: bool) -> int:
+    """The raw value of a game-winning event for the player to move."""
+    return WIN_RAW if mover_wins else -WIN_RAW
+
+
+def is_raw_game_win(raw: int) -> bool:
+    """Whether a raw future value is a game won or lost, not a margin."""
+    return raw >= WIN_THRESHOLD or raw <= -WIN_THRESHOLD
+
+
+def raw_target(target: int, current: int) -> int | None:
+    """The raw future value the player to move needs to finish with at least ``target``
+    (an answer's number: ``WIN_VALUE`` asks for a game win), whose margin so far is
+    ``current``; ``None`` when every outcome reaches it (``target <= -WIN_VALUE``).
+
+    >>> raw_target(10, 4), raw_target(-10000, 4) is None
+    (6, True)
+    """
+    if target <= -WIN_VALUE:
+        return None
+    if target >= WIN_VALUE:
+        return WIN_THRESHOLD  # only a game win reaches it
+    # ordinary raw values lie strictly inside +-WIN_THRESHOLD: a need beyond is a game win
+    # to reach, or any outcome but a game lost
+    return max(1 - WIN_THRESHOLD, min(target - current, WIN_THRESHOLD))
+
+
+def raw_unreachable(target: int) -> bool:
+    """Whether no outcome at all reaches ``target`` (more than a game win)."""
+    return target > WIN_VALUE
+
+
+__all__ = ["RAW_TRIVIAL", "Value", "is_raw_game_win", "raw_game_win", "raw_target", "raw_unreachable"]

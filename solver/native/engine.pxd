@@ -1,0 +1,17 @@
+# The compiled engine's classes (engine.pyx), declared so that later Cython modules (an
+# equilibrium solver, a batch path) can cimport them and reach their C data directly.
+from context cimport Ctx, Root, State
+
+
+cdef class RootPosition:
+    cdef Root r
+
+
+cdef class Engine:
+    cdef Ctx c
+    cdef State root
+    cdef int loaded
+
+    cdef void _wipe(self)
+    cdef void _mark_used(self, int p, int m) noexcept
+    cdef int _load(self, Root* r) except -1

@@ -1,0 +1,135 @@
+"""Full deals and matches: dealing from a seed, players, records that replay.
+
+>>> p = deal(seed=1)
+>>> p.trick_number, p.hand_size("a"), p.talon_count
+(1, 6, 19)
+>>> from solver.play.players import GreedyPlayer, RandomPlayer
+>>> record = play_deal(p, [RandomPlayer(1), GreedyPlayer()])
+>>> record.replay()[-1].is_over()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from solver.errors import PlayError
+from solver.formats.records import DealRecord
+from solver.model.cards import ACE, JACK, KING, QUEEN, TEN, rank_of, suit_of
+from solver.model.position import Position
+from solver.model.rules import Rules
+from solver.play.players import Player
+
+
+def deal(seed: int, rules: Rules | str | None = None, game: tuple[int, int] = (0, 0)) -> Position:
+    """The position at the start of a deal shuffled from ``seed`` (talon order known).
+
+    Seat a receives the first cards, b the next, then the turnup; the rest is the talon,
+    top first.  In Briscan the dealer (b) scores 10 for an honour turned up.
+    """
+    r = Rules.parse(rules) if isinstance(rules, str) else (rules or Rules())
+    cards = list(range(32))
+    random.Random(seed).shuffle(cards)
+    h = r.hand_size
+    p = Position(rules=r)
+    p.hands = [_mask(cards[:h]), _mask(cards[h : 2 * h])]
+    p.turnup = cards[2 * h]
+    p.trump = suit_of(p.turnup)
+    rest = cards[2 * h + 1 :]
+    if r.draws:
+        p.talon, p.talon_count = rest, len(rest)
+    else:  # Petite Brisque: the rest of the pack is dead
+        p.talon, p.talon_count = None, len(rest)
+    p.game = list(game)
+    if r.game == "briscan" and rank_of(p.turnup) in (ACE, TEN, KING, QUEEN, JACK):
+        p.score[1] += 10
+    return p
+
+
+def _mask(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def play_deal(position: Position, players: Sequence[Player], max_moves: int = 1000) -> DealRecord:
+    """Play ``position`` to the end; ``players[0]`` sits at a, ``players[1]`` at b."""
+    p = position.copy()
+    record = DealRecord(start=p.bpn(), moves=[], players=(players[0].name, players[1].name))
+    while not p.is_over():
+        if len(record.moves) >= max_moves:
+            raise PlayError(f"deal did not end within {max_moves} moves: {p.bpn()}")
+        m = players[p.turn].choose(p.copy())
+        p.push(m)
+        record.moves.append(str(m))
+    return record
+
+
+@dataclass(kw_only=True)
+class GameResult:
+    """A match to the target: the deals, game totals per player and the winner (0 or 1)."""
+
+    deals: list[DealRecord]
+    seats: list[int]  # for each deal, which player (0/1) sat at a
+    totals: list[int]
+    winner: int
+    by_event: bool
+
+
+def play_match(
+    players: Sequence[Player], seed: int = 0, rules: Rules | str | None = None, max_deals: int = 200
+) -> GameResult:
+    """Play deals until one player wins the game; the dealer alternates (or the winner deals
+    next with ``next_dealer=winner``).  Player 0 deals first (sits at b)."""
+    r = Rules.parse(rules) if isinstance(rules, str) else (rules or Rules())
+    rng = random.Random(seed)
+    totals = [0, 0]
+    deals, seats = [], []
+    dealer = 0
+    for _ in range(max_deals):
+        at_a = 1 - dealer
+        seat_players = [players[at_a], players[dealer]]
+        start = deal(rng.randrange(2**32), r, game=(totals[at_a], totals[dealer]))
+        record = play_deal(start, seat_players)
+        deals.append(record)
+        seats.append(at_a)
+        out = record.final().outcome()
+        if out is None:  # play_deal plays every deal to its end
+            raise PlayError(f"deal {len(deals)} of the match did not end")
+        seat_to_player = (at_a, dealer)
+        if out.win is not None:
+            return GameResult(
+                deals=deals, seats=seats, totals=totals, winner=seat_to_player[out.win], by_event=True
+            )
+        if r.game == "petite":
+            if out.winner is not None:
+                totals[seat_to_player[out.winner]] += 1
+        else:
+            for s in (0, 1):
+                totals[seat_to_player[s]] += out.score[s]
+        best = max(totals)
+        if best >= r.target and totals[0] != totals[1]:
+            return GameResult(
+                deals=deals, seats=seats, totals=totals, winner=totals.index(best), by_event=False
+            )
+        if r.next_dealer == "winner" and out.winner is not None:
+            dealer = seat_to_player[out.winner]
+        else:
+            dealer = 1 - dealer
+    raise PlayError(f"match did not end within {max_deals} deals")
+
+
+def random_position(seed: int, rules: Rules | str | None = None, trick: int = 1) -> Position:
+    """A dealt position played on by random moves until ``trick`` (or the end of the deal)."""
+    p = deal(seed, rules)
+    rng = random.Random(seed ^ 0x5EED)
+    while not p.is_over() and p.trick_number < trick:
+        p.push(rng.choice(p.legal_moves()))
+    p.clear_stack()
+    return p
+
+
+__all__ = ["GameResult", "deal", "play_deal", "play_match", "random_position"]

@@ -1,0 +1,154 @@
+"""Every player: random, greedy, PIMC with N worlds, and the clairvoyant player.
+
+A player spec is a short string: ``random``, ``greedy``, ``pimc`` (100 worlds) or
+``pimc:N``, ``clairvoyant``.
+
+>>> make_player("pimc:20").name
+'pimc:20'
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from typing import Protocol
+
+from solver.errors import ArgumentError
+from solver.model.bits import points_of, trick_winner
+from solver.model.cards import rank_of, suit_of
+from solver.model.moves import EXCHANGE, PASS, Move
+from solver.model.position import Position
+
+
+class Player(Protocol):
+    """What a match needs of a player: a name, and a move for any position it is to play."""
+
+    name: str
+
+    def choose(self, position: Position) -> Move: ...
+
+
+class RandomPlayer:
+    """Plays a uniformly random legal move (seeded)."""
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+        self.name = "random"
+
+    def choose(self, position: Position) -> Move:
+        return self.rng.choice(position.legal_moves())
+
+
+class GreedyPlayer:
+    """A simple heuristic: declare whatever scores, exchange the 7, win valuable tricks cheaply,
+    otherwise throw the cheapest card."""
+
+    name = "greedy"
+
+    def choose(self, position: Position) -> Move:
+        moves = position.legal_moves()
+        decls = [m for m in moves if m.is_declaration]
+        if decls:
+
+            def points(m: Move) -> int:
+                meld = m.meld
+                return 0 if meld is None else meld.points(position.trump, position.rules.game)
+
+            return max(decls, key=lambda m: (points(m), -int(m)))
+        if EXCHANGE in moves:
+            return EXCHANGE
+        if PASS in moves:
+            return PASS
+        cards = [m for m in moves if m.is_card]
+        trump = position.trump
+
+        def cost(c: int) -> tuple[bool, int, int]:
+            # a trump costs more than any plain card; then by points and rank
+            return (suit_of(c) == trump, points_of(1 << c), rank_of(c))
+
+        if position.trick < 0:
+            return min(cards, key=cost)
+        led = position.trick
+        winners = [c for c in cards if trick_winner(led, c, trump) == 1]
+        at_stake = points_of(1 << led)
+        if winners and (at_stake >= 10 or any(suit_of(c) == suit_of(led) for c in winners)):
+            return min(winners, key=cost)
+        return min(cards, key=cost)
+
+
+def _decision_seed(position: Position, salt: int) -> int:
+    """A seed fixed by the position and the player's seed: same game, same decisions."""
+    return zlib.crc32(position.bpn().encode()) ^ (salt * 0x9E3779B1 & 0xFFFFFFFF)
+
+
+class PimcPlayer:
+    """Samples worlds consistent with what it sees and plays the best mean move."""
+
+    def __init__(self, worlds: int = 100, seed: int = 0):
+        self.worlds = worlds
+        self.seed = seed
+        self.name = f"pimc:{worlds}"
+
+    def choose(self, position: Position) -> Move:
+        from solver.analysis.sampling import analyse
+
+        moves = position.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        view = position.view(position.turn)
+        a = analyse(view, worlds=self.worlds, seed=_decision_seed(view, self.seed))
+        return a.best[0]
+
+
+class ClairvoyantPlayer:
+    """Sees every card (the opponent's hand and the talon order) and plays the double-dummy
+    best move: exact late in the deal, a three-trick estimate early (as PIMC's worlds)."""
+
+    name = "clairvoyant"
+
+    def choose(self, position: Position) -> Move:
+        from solver.analysis.sampling import world_limit
+        from solver.engine.api import solve
+
+        moves = position.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        a = solve(position, pv=False, limit=world_limit(position))
+        return a.best[0]
+
+
+PLAYER_KINDS = ("random", "greedy", "pimc", "pimc:N", "clairvoyant")
+
+
+def make_player(spec: str, seed: int = 0) -> Player:
+    """A player from its spec; raises ValueError listing the valid ones."""
+    s = spec.strip().lower()
+    if s == "random":
+        return RandomPlayer(seed)
+    if s == "greedy":
+        return GreedyPlayer()
+    if s == "clairvoyant":
+        return ClairvoyantPlayer()
+    if s == "pimc" or s.startswith("pimc:"):
+        n = 100 if s == "pimc" else s[5:]
+        try:
+            worlds = int(n)
+            if worlds < 1:
+                raise ValueError
+        except ValueError:
+            raise ArgumentError(
+                f"player {spec!r}: expected pimc:N with N a positive number of worlds"
+            ) from None
+        return PimcPlayer(worlds, seed)
+    raise ArgumentError(f"unknown player {spec!r}: expected one of {', '.join(PLAYER_KINDS)}")
+
+
+__all__ = [
+    "ClairvoyantPlayer",
+    "GreedyPlayer",
+    "PLAYER_KINDS",
+    "PimcPlayer",
+    "Player",
+    "RandomPlayer",
+    "make_player",
+]

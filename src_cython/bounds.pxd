@@ -1,0 +1,102 @@
+# Cheap value bounds at the start of a turn (points left, sure top trumps, declarations),
+# and the heuristic value at the horizon of a depth-limited search.
+from libc.stdint cimport int32_t, uint32_t, uint64_t
+
+from cards cimport __builtin_clz, __builtin_popcount, points_of, suit_bits
+from constants cimport K_QUARTET, WIN_RAW
+from context cimport INF, Ctx, State
+from moves cimport meld_declared
+
+
+cdef inline int horizon_value(Ctx* c, State* s) noexcept nogil:
+    """Heuristic future value at the horizon of a depth-limited search (player to move):
+    half the card points in hand minus the opponent's, 6 per trump more than the
+    opponent, and half the points still to come from the talon and turnup to the
+    player on lead (he draws first).  Documented in docs/solver.md."""
+    cdef int me = s.turn, other = 1 - me, h
+    cdef uint32_t trumps = suit_bits(c.root.trump)
+    cdef uint32_t rest = c.root.talon_rest[s.talon_idx]
+    if s.turnup >= 0:
+        rest |= (<uint32_t>1) << s.turnup
+    if c.rules.tricks_obj:
+        return (__builtin_popcount(s.hand[me] & trumps) - __builtin_popcount(s.hand[other] & trumps)) // 2
+    h = (points_of(s.hand[me]) - points_of(s.hand[other])) // 2
+    h += 6 * (__builtin_popcount(s.hand[me] & trumps) - __builtin_popcount(s.hand[other] & trumps))
+    h += points_of(rest) // 8
+    return h
+
+
+cdef inline int decl_bound(Ctx* c, State* s, int p, uint32_t live, int* quartet) noexcept nogil:
+    """Most that player p can still gain from declarations (Brisque); WIN_RAW when he
+    might still make a game-winning declaration.  Sets quartet when he might still end
+    the deal with four kings or queens."""
+    cdef int k, i, t = 0
+    cdef uint32_t cards, where = live
+    if c.rules.draws and s.turnup < 0:
+        if not c.rules.final_decl:
+            return 0
+        where = s.hand[p]      # the talon is gone: only his own cards can make a meld
+    for k in range(c.melds.n_allowed):
+        i = c.melds.allowed[k]
+        cards = c.rules.meld_cards[i]
+        if (where & cards) != cards or meld_declared(s, 0, i) or meld_declared(s, 1, i):
+            continue
+        if c.rules.meld_kind[i] == K_QUARTET:
+            if c.rules.quartet_game:
+                return WIN_RAW
+            quartet[0] = 1
+        if not c.rules.tricks_obj:
+            t += c.root.meld_pts[i]
+    return t
+
+
+cdef inline int sure_points(Ctx* c, uint32_t mine, uint32_t others) noexcept nogil:
+    """Points (or tricks) that the cards ``mine`` take for certain: every trump above all
+    the other live trumps wins the trick it is played to, whatever the rules of play."""
+    cdef uint32_t trumps = suit_bits(c.root.trump), top = mine & trumps, theirs = others & trumps
+    if theirs:
+        top &= ~((<uint32_t>2 << (31 - __builtin_clz(theirs))) - 1)
+    if c.rules.tricks_obj:
+        return __builtin_popcount(top)
+    return points_of(top)
+
+
+cdef inline int bound_cutoff(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
+    """A fail-soft cutoff from cheap bounds on the future value of the player to move at
+    the start of a turn (Brisque and Petite Brisque), or -INF.  Every card point still in
+    play and the last-trick bonus go to one player or the other, the top trumps are sure
+    winners, and declarations can add at most their points."""
+    cdef int me = s.turn, other = 1 - me, total, extra = 0, b, d, quartet
+    cdef uint32_t live = s.hand[0] | s.hand[1] | c.root.talon_rest[s.talon_idx]
+    if s.turnup >= 0:
+        live |= (<uint32_t>1) << s.turnup
+        if c.rules.exchange and not c.rules.tricks_obj and s.turnup != c.root.trump * 8:
+            extra = c.rules.exchange_points
+    if c.rules.tricks_obj:
+        total = __builtin_popcount(live) // 2
+    else:
+        total = points_of(live) + c.rules.last_bonus
+    total += extra
+    # declarations are looked at only when the card bound alone would cut
+    # (a player who may end the deal with four of a kind takes every point left: then
+    # his opponent's top trumps are not sure to be played)
+    # No bound while a game-winning declaration is possible: a win is worth exactly
+    # +-WIN_RAW whatever was scored on the way (same_mover), so a bound of +-WIN_RAW would
+    # not translate between the windows of parent and child.
+    b = total - 2 * sure_points(c, s.hand[other], live & ~s.hand[other])
+    if b <= alpha:
+        quartet = 0
+        d = decl_bound(c, s, me, live, &quartet)
+        if d < WIN_RAW:
+            b = (total if quartet else b) + d
+            if b <= alpha:
+                return b
+    b = -(total - 2 * sure_points(c, s.hand[me], live & ~s.hand[me]))
+    if b >= beta:
+        quartet = 0
+        d = decl_bound(c, s, other, live, &quartet)
+        if d < WIN_RAW:
+            b = (-total if quartet else b) - d
+            if b >= beta:
+                return b
+    return -INF

@@ -1,0 +1,190 @@
+# The engine's data: the rules and root as they cross from Python, the search state, the
+# table entries, and the search context ``Ctx`` made of a few sub-structs.
+from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint32_t, uint64_t
+from libc.time cimport clock_t
+
+from constants cimport N_MELDS
+
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #ifdef __linux__
+    #include <sys/mman.h>
+    #endif
+    /* Tables of 2 MB or more ask for huge pages: fewer TLB misses on random probes. */
+    static void* brisque_table_alloc(size_t bytes) {
+        void* p = NULL;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (bytes >= ((size_t)2 << 20)) {
+            if (posix_memalign(&p, (size_t)2 << 20, bytes) != 0) return NULL;
+            madvise(p, bytes, MADV_HUGEPAGE);
+            memset(p, 0, bytes);
+            return p;
+        }
+    #endif
+        if (posix_memalign(&p, 64, bytes) != 0) return NULL;   /* buckets on cache lines */
+        memset(p, 0, bytes);
+        return p;
+    }
+    """
+    void* brisque_table_alloc(size_t bytes) nogil
+
+
+cdef enum:
+    INF = 1000000
+    MAXMOVES = 96
+    EXACT_DEPTH = 1000
+    SMALL_ENDGAME = 6       # plain card play of at most this many cards each: plain_play
+    FINAL_TABLE_BITS = 16   # the final phase's own table: 2 MB, stays in the cache
+    PLAIN_TABLE_BITS = 17   # 2 MB
+    PLAIN_TABLE_MIN = 3     # plain_play keeps a table from this many cards each
+    ETC_MIN_TALON = 4       # enhanced transposition cutoffs only this far from the talon's end
+    MAX_TALON = 32
+
+cdef enum:
+    COURT_MASK = 0x38383838   # J Q K of every suit (ranks 3, 4, 5)
+
+
+ctypedef struct EngineRules:
+    # The rules as the engine sees them; built from solver.model.rules.Rules by
+    # solver.engine.seam.engine_rules and passed to Engine() as one typed struct.
+    int game                  # G_BRISQUE, G_BRISCAN or G_PETITE
+    int draws                 # the hands are refilled from a talon
+    int exchange              # the 7 of trumps may be exchanged for the turnup
+    int exchange_points
+    int quartet_game          # four kings or queens win the game (Brisque)
+    int final_decl            # declarations in the final phase
+    int one_decl              # one declaration per turn
+    int tricks_obj            # the objective is the trick margin
+    int must_beat             # a follower must head the trick when he can
+    int forced_start          # following is obligatory from the first trick
+    int window                # Brisque's last-pickup window
+    int exch_lead_only        # the exchange only on lead
+    int last_bonus            # points of the last trick
+    uint32_t meld_cards[N_MELDS]
+    int meld_kind[N_MELDS]
+    int meld_points[4][N_MELDS]   # by trump suit
+    int meld_allowed[N_MELDS]     # the meld exists in this game
+
+
+ctypedef struct Root:
+    # A root position, as solver.engine.seam.engine_root builds it.
+    uint32_t hand[2]
+    uint32_t out
+    int turnup                # -1 once taken
+    int trump
+    int talon[MAX_TALON]      # draw order, top first; talon_len of them are used
+    int talon_len
+    int trick                 # the card led, -1 when no trick is in progress
+    int turn
+    int tricks[2]
+    int final[2]              # final-phase tricks (Briscan bonus)
+    uint64_t melds_lo[2]      # melds 0..63 declared, per player
+    uint32_t melds_hi[2]      # melds 64..71
+    int exchanged             # who took the turnup with the 7 of trumps, -1: nobody
+    int taken                 # the card so taken, -1: none
+    int declared              # declarations at the current turn
+
+
+ctypedef struct State:
+    uint32_t hand[2]
+    uint32_t out
+    int turnup            # card on the table, -1 once taken
+    int talon_idx         # next card to draw from c.root.talon
+    int trick             # card led, -1 when no trick is in progress
+    int turn
+    int tricks[2]
+    int fin[2]            # final-phase tricks (Briscan bonus)
+    uint64_t decl_lo[2]   # melds 0..63 declared, per player
+    uint32_t decl_hi[2]   # melds 64..71
+    uint32_t used_sm[2]   # cards of each player's declared sequences and marriages
+    uint32_t used_seq[2]  # cards of each player's declared sequences
+    int exchanged
+    int taken
+    int declared_turn     # declarations made at this turn
+    int min_decl          # declarations within a turn go in ascending meld order
+    int ended
+    int win
+
+
+ctypedef struct Entry:
+    uint64_t k1
+    uint64_t k2
+    int32_t lo
+    int32_t hi
+    int16_t move
+    uint16_t gen      # the table's generation when stored: older entries count as empty
+    int16_t used      # the entry's weight (see weight)
+    int16_t depth     # EXACT_DEPTH, or the tricks to the horizon of a depth-limited search
+
+
+ctypedef struct PlainEntry:
+    uint64_t key      # the leader's hand, and the follower's in the high half
+    int16_t lo
+    int16_t hi
+    int8_t tag        # trump suit + 1, and the marriages still open << 3
+    int8_t card       # the best card to lead
+    uint16_t gen      # as in Entry
+
+
+ctypedef struct MeldTable:
+    # derived from the rules when the engine is made
+    int free[N_MELDS]         # declaring it now can never hurt (forced inside the search)
+    int allowed[N_MELDS]      # the melds of this game, in table order
+    int n_allowed
+
+
+ctypedef struct RootData:
+    # the loaded root's fixed data
+    int trump
+    int talon[MAX_TALON]
+    int talon_len
+    uint64_t talon_hash[MAX_TALON + 1]
+    uint32_t talon_rest[MAX_TALON + 1]   # cards still in the talon from each index on
+    int meld_pts[N_MELDS]                # the melds' points with this trump suit
+
+
+ctypedef struct Features:
+    # search enhancements, each switchable for the side-by-side benchmark
+    int merge_equal           # equivalent cards may be merged
+    int force_free            # dominant declarations are forced inside the search
+    int use_mtdf              # exact roots of the talon phase by MTD(f) from a guess
+    int etc                   # enhanced transposition cutoffs at followers' nodes
+    int talon_ordering        # talon phase: cheap leads first and killer moves
+    int use_bounds            # cheap value bounds at the start of each turn
+    int small_endgame         # the last tricks of plain card play by plain_play
+
+
+ctypedef struct Tables:
+    # The final phase (after the last draw) has its own small table, since its many cheap
+    # nodes would evict the talon phase's valuable entries and a small table stays in the
+    # processor's cache (measured 1.6x faster than one shared table).
+    Entry* table
+    uint64_t table_mask
+    Entry* ftable
+    uint64_t ftable_mask
+    PlainEntry* ptable        # plain card play (plain_play) of PLAIN_TABLE_MIN cards or more
+    uint64_t ptable_mask
+    uint16_t gen              # entries of other generations are empty: clearing is O(1)
+
+
+ctypedef struct Budget:
+    uint64_t node_limit       # 0: none
+    clock_t deadline          # 0: none
+    int aborted
+    int depth_limit           # tricks from the root to the horizon, -1: exact search
+    int root_tricks
+    uint64_t taint            # counts horizon evaluations (a value that used one is not exact)
+
+
+ctypedef struct Ctx:
+    EngineRules rules
+    MeldTable melds
+    RootData root
+    Features features
+    Tables tables
+    Budget budget
+    int killers[34][2]        # per number of cards played: two recent cutoff moves
+    uint64_t nodes

@@ -1,0 +1,458 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled alpha-beta solver for perfect-information positions (solver.native.engine).
+
+The search runs on a C struct of card masks with copy-make moves: no Python object is
+touched between the root call and its return.  Values are *raw future* values: the gain
+(score, or tricks, margin) of the player to move from here to the end of the deal; a
+game-winning event is worth +-WIN_RAW.  The transposition tables store lower and upper
+bounds of that future value at the start of turns (no trick in progress), so that
+positions reached with other scores share entries.
+
+The code is split along the seams of the bridge solver DDS, each a .pxd of inline
+functions compiled into this one module (so the split costs no speed):
+
+* constants.pxd: the numbers shared with the Python model;
+* cards.pxd: card masks, the follow rule and the trick winner;
+* context.pxd: the rules and root structs that cross from Python, the state, the tables'
+  entries and the search context;
+* moves.pxd: legal moves and their effects;
+* tables.pxd: the transposition tables;
+* bounds.pxd: cheap value bounds and the horizon heuristic;
+* plain.pxd: plain card play of the final phase;
+* search.pxd: the search driver.
+
+``solver.engine`` is the public face of this module; solver/native/engine.pyi its types.
+"""
+from libc.stdint cimport uint32_t, uint64_t
+from libc.stdlib cimport free
+from libc.string cimport memset
+from libc.time cimport CLOCKS_PER_SEC, clock, clock_t
+
+from cards cimport __builtin_ctz, __builtin_popcount
+from constants cimport (G_BRISCAN, G_BRISQUE, G_PETITE, K_MARRIAGE, K_QUARTET, K_SEQUENCE, N_MELDS,
+                        WIN_THRESHOLD)
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+from context cimport (FINAL_TABLE_BITS, INF, MAX_TALON, MAXMOVES, PLAIN_TABLE_BITS, Ctx, EngineRules,
+                      Entry, PlainEntry, Root, State, brisque_table_alloc)
+from moves cimport apply_move, gen_moves, mark_declared, meld_declared
+from search cimport child_value, exact_child, guessed_mtdf, mtdf, reaches, search
+from tables cimport mix64
+
+from solver.errors import ArgumentError, EngineError
+
+
+cdef class RootPosition:
+    """A root position for :meth:`Engine.load`: the ``Root`` struct of context.pxd, filled
+    from its named fields (built by solver.engine.seam.engine_root).
+
+    ``hand``, ``tricks`` and ``final`` are pairs (seat a, seat b); ``talon`` the cards to
+    draw, top first; ``melds`` two lists of the meld indices each seat declared.
+    """
+
+    def __init__(self, *, hand, uint32_t out, int turnup, int trump, talon, int trick, int turn,
+                 tricks, final, melds, int exchanged, int taken, int declared):
+        cdef int i, p, m, n = len(talon)
+        if n > MAX_TALON:
+            raise ArgumentError(f"a talon of {n} cards: expected at most {MAX_TALON}")
+        if not 0 <= trump < 4 or not 0 <= turn < 2:
+            raise ArgumentError(f"trump={trump}, turn={turn}: expected 0..3 and 0..1")
+        memset(&self.r, 0, sizeof(Root))
+        for p in range(2):
+            self.r.hand[p] = hand[p]
+            self.r.tricks[p] = tricks[p]
+            self.r.final[p] = final[p]
+            for m in melds[p]:
+                if not 0 <= m < N_MELDS:
+                    raise ArgumentError(f"meld {m}: expected 0..{N_MELDS - 1}")
+                if m < 64:
+                    self.r.melds_lo[p] |= (<uint64_t>1) << m
+                else:
+                    self.r.melds_hi[p] |= (<uint32_t>1) << (m - 64)
+        self.r.out = out
+        self.r.turnup = turnup
+        self.r.trump = trump
+        for i in range(n):
+            self.r.talon[i] = talon[i]
+        self.r.talon_len = n
+        self.r.trick = trick
+        self.r.turn = turn
+        self.r.exchanged = exchanged
+        self.r.taken = taken
+        self.r.declared = declared
+
+    def to_dict(self):
+        """The fields, in the shape of :meth:`Engine.after` (melds as bit sets)."""
+        cdef int i
+        return dict(
+            hand=[self.r.hand[0], self.r.hand[1]], out=self.r.out, turnup=self.r.turnup,
+            trump=self.r.trump, talon=[self.r.talon[i] for i in range(self.r.talon_len)],
+            talon_len=self.r.talon_len, trick=self.r.trick, turn=self.r.turn,
+            tricks=[self.r.tricks[0], self.r.tricks[1]], final=[self.r.final[0], self.r.final[1]],
+            melds_lo=[self.r.melds_lo[0], self.r.melds_lo[1]],
+            melds_hi=[self.r.melds_hi[0], self.r.melds_hi[1]],
+            exchanged=self.r.exchanged, taken=self.r.taken, declared=self.r.declared)
+
+    def __reduce__(self):
+        d = self.to_dict()
+        melds = [[m for m in range(N_MELDS)
+                  if (d["melds_lo"][p] >> m if m < 64 else d["melds_hi"][p] >> (m - 64)) & 1]
+                 for p in range(2)]
+        return (_root_position, (d["hand"], d["out"], d["turnup"], d["trump"], d["talon"],
+                                 d["trick"], d["turn"], d["tricks"], d["final"], melds,
+                                 d["exchanged"], d["taken"], d["declared"]))
+
+
+def _root_position(hand, out, turnup, trump, talon, trick, turn, tricks, final, melds, exchanged,
+                   taken, declared):
+    return RootPosition(hand=hand, out=out, turnup=turnup, trump=trump, talon=talon, trick=trick,
+                        turn=turn, tricks=tricks, final=final, melds=melds, exchanged=exchanged,
+                        taken=taken, declared=declared)
+
+
+cdef class Engine:
+    """A solver bound to one set of rules, with a transposition table of 2**table_bits entries,
+    and two of at most that size for the final phase: the general search's (at most 2**16
+    entries) and plain card play's (at most 2**17).
+
+    The table stays warm across :meth:`load` calls (keys hold everything the future
+    depends on, trump and talon included); :meth:`clear` empties it.
+    """
+
+    def __cinit__(self):
+        self.c.tables.table = NULL
+        self.c.tables.ftable = NULL
+        self.c.tables.ptable = NULL
+
+    def __init__(self, EngineRules rules, int table_bits=20):
+        cdef int i, kind
+        if not 0 <= table_bits <= 28:
+            raise ArgumentError(f"table_bits={table_bits}: expected 0..28")
+        if rules.game not in (G_BRISQUE, G_BRISCAN, G_PETITE):
+            raise ArgumentError(f"rules.game={rules.game}: expected {G_BRISQUE}, {G_BRISCAN} or {G_PETITE}")
+        self.c.rules = rules
+        self.c.melds.n_allowed = 0
+        for i in range(N_MELDS):
+            if self.c.rules.meld_allowed[i]:
+                self.c.melds.allowed[self.c.melds.n_allowed] = i
+                self.c.melds.n_allowed += 1
+            # in Briscan marriages and sequences compete for cards: a real choice; a
+            # Brisque four of a kind that only ends the deal (quartet_win=deal) can cost
+            # the marriages and tricks still to come: a real choice too
+            kind = self.c.rules.meld_kind[i]
+            self.c.melds.free[i] = not (
+                (self.c.rules.game == G_BRISCAN and (kind == K_MARRIAGE or kind == K_SEQUENCE))
+                or (self.c.rules.game == G_BRISQUE and kind == K_QUARTET
+                    and not self.c.rules.quartet_game))
+        self.c.features.merge_equal = 1 if self.c.rules.game != G_BRISCAN else 0
+        self.c.features.force_free = 1
+        self.c.features.use_mtdf = 1
+        self.c.features.etc = 1
+        self.c.features.talon_ordering = 1
+        self.c.features.use_bounds = 1 if self.c.rules.game != G_BRISCAN else 0   # Briscan's bonuses: not bounded
+        self.c.features.small_endgame = 1
+        self.c.tables.table_mask = 0
+        # buckets of two entries: a table of 2**bits entries has 2**(bits-1) buckets
+        bits = max(table_bits, 1)
+        fbits = min(bits, FINAL_TABLE_BITS)
+        self.c.tables.table = <Entry*> brisque_table_alloc(((<uint64_t>1) << bits) * sizeof(Entry))
+        self.c.tables.ftable = <Entry*> brisque_table_alloc(((<uint64_t>1) << fbits) * sizeof(Entry))
+        pbits = min(bits, PLAIN_TABLE_BITS)
+        self.c.tables.ptable = <PlainEntry*> brisque_table_alloc(((<uint64_t>1) << pbits)
+                                                          * sizeof(PlainEntry))
+        self.c.tables.ptable_mask = ((<uint64_t>1) << pbits) - 1
+        if self.c.tables.table == NULL or self.c.tables.ftable == NULL or self.c.tables.ptable == NULL:
+            raise MemoryError(f"cannot allocate a table of 2**{table_bits} entries")
+        self.c.tables.table_mask = ((<uint64_t>1) << (bits - 1)) - 1
+        self.c.tables.ftable_mask = ((<uint64_t>1) << (fbits - 1)) - 1
+        self.c.nodes = 0
+        self.c.tables.gen = 1      # the tables start zeroed: generation 0 is empty
+        memset(self.c.killers, 0xFF, sizeof(self.c.killers))
+        self.c.budget.node_limit = 0
+        self.c.budget.deadline = 0
+        self.c.budget.aborted = 0
+        self.c.budget.depth_limit = -1
+        self.c.budget.taint = 0
+        self.loaded = 0
+
+    def __dealloc__(self):
+        if self.c.tables.table != NULL:
+            free(self.c.tables.table)
+            self.c.tables.table = NULL
+        if self.c.tables.ftable != NULL:
+            free(self.c.tables.ftable)
+            self.c.tables.ftable = NULL
+        if self.c.tables.ptable != NULL:
+            free(self.c.tables.ptable)
+            self.c.tables.ptable = NULL
+
+    def set_limits(self, nodes=0, double seconds=0.0, int depth=-1):
+        """Budget for the next searches: at most ``nodes`` more nodes and ``seconds`` of CPU
+        time (0: no limit); ``depth`` tricks to a heuristic horizon (-1: exact search).
+        A search that runs out of budget returns with :attr:`aborted` set."""
+        self.c.budget.node_limit = self.c.nodes + <uint64_t>nodes if nodes else 0
+        self.c.budget.deadline = clock() + <clock_t>(seconds * CLOCKS_PER_SEC) if seconds > 0 else 0
+        self.c.budget.depth_limit = depth
+        self.c.budget.aborted = 0
+
+    def set_features(self, merge=None, forced=None, mtdf=None, etc=None, ordering=None,
+                     bounds=None, small=None):
+        """Turn search enhancements on or off (for measuring each on its own); results
+        stay exact either way.  Call :meth:`clear` after changing them."""
+        if merge is not None:
+            self.c.features.merge_equal = 1 if (merge and self.c.rules.game != G_BRISCAN) else 0
+        if forced is not None:
+            self.c.features.force_free = 1 if forced else 0
+        if mtdf is not None:
+            self.c.features.use_mtdf = 1 if mtdf else 0
+        if etc is not None:
+            self.c.features.etc = 1 if etc else 0
+        if ordering is not None:
+            self.c.features.talon_ordering = 1 if ordering else 0
+        if bounds is not None:
+            self.c.features.use_bounds = 1 if (bounds and self.c.rules.game != G_BRISCAN) else 0
+        if small is not None:
+            self.c.features.small_endgame = 1 if small else 0
+
+    def clear_limits(self):
+        self.c.budget.node_limit = 0
+        self.c.budget.deadline = 0
+        self.c.budget.depth_limit = -1
+        self.c.budget.aborted = 0
+
+    @property
+    def aborted(self):
+        """The last search ran out of budget; its result means nothing."""
+        return bool(self.c.budget.aborted)
+
+    @property
+    def taint(self):
+        """Horizon evaluations so far: unchanged across a search means its value is exact."""
+        return self.c.budget.taint
+
+    def child_search(self, int move, int alpha, int beta):
+        """Search the root move with a window; returns its raw value for the player to move
+        (fail-soft: below alpha an upper bound, above beta a lower bound)."""
+        cdef State child
+        cdef int d, v, me = self.root.turn
+        self._check()
+        child = self.root
+        d = apply_move(&self.c, &child, move)
+        child.min_decl = 0
+        with nogil:
+            v = child_value(&self.c, &child, me, d, alpha, beta)
+        return v
+
+    def clear(self):
+        """Empty the tables: a new generation, so in constant time (the memory is wiped
+        only once every 65535 clears, when the generation counter wraps)."""
+        self.c.tables.gen += 1
+        if self.c.tables.gen == 0:
+            self._wipe()
+        memset(self.c.killers, 0xFF, sizeof(self.c.killers))     # -1: no killer yet
+
+    cdef void _wipe(self):
+        memset(self.c.tables.table, 0, (self.c.tables.table_mask + 1) * 2 * sizeof(Entry))
+        memset(self.c.tables.ftable, 0, (self.c.tables.ftable_mask + 1) * 2 * sizeof(Entry))
+        memset(self.c.tables.ptable, 0, (self.c.tables.ptable_mask + 1) * sizeof(PlainEntry))
+        self.c.tables.gen = 1
+
+    @property
+    def nodes(self):
+        return self.c.nodes
+
+    @property
+    def table_size(self):
+        return (self.c.tables.table_mask + 1) * 2
+
+    cdef int _load(self, Root* r) except -1:
+        cdef int i, m, p
+        cdef uint64_t h = 0, lo
+        cdef uint32_t hi
+        if not 0 <= r.talon_len <= MAX_TALON:
+            raise ArgumentError(f"talon_len={r.talon_len}: expected 0..{MAX_TALON}")
+        if not 0 <= r.trump < 4 or not 0 <= r.turn < 2:
+            raise ArgumentError(f"trump={r.trump}, turn={r.turn}: expected 0..3 and 0..1")
+        memset(&self.root, 0, sizeof(State))
+        self.root.hand[0] = r.hand[0]
+        self.root.hand[1] = r.hand[1]
+        self.root.out = r.out
+        self.root.turnup = r.turnup
+        self.c.root.trump = r.trump
+        self.c.root.talon_len = r.talon_len
+        for i in range(r.talon_len):
+            self.c.root.talon[i] = r.talon[i]
+        self.c.root.talon_hash[r.talon_len] = 0
+        self.c.root.talon_rest[r.talon_len] = 0
+        for i in range(r.talon_len - 1, -1, -1):
+            h = mix64(h * 33 + <uint64_t>(self.c.root.talon[i] + 1) + 0x51ED)
+            self.c.root.talon_hash[i] = h
+            self.c.root.talon_rest[i] = self.c.root.talon_rest[i + 1] | ((<uint32_t>1) << self.c.root.talon[i])
+        for i in range(N_MELDS):
+            self.c.root.meld_pts[i] = self.c.rules.meld_points[r.trump][i]
+        self.root.talon_idx = 0
+        self.root.trick = r.trick
+        self.root.turn = r.turn
+        for p in range(2):
+            self.root.tricks[p] = r.tricks[p]
+            self.root.fin[p] = r.final[p]
+            self.root.decl_lo[p] = r.melds_lo[p]
+            self.root.decl_hi[p] = r.melds_hi[p]
+            lo = r.melds_lo[p]
+            while lo:      # the declared melds' bits, lowest first
+                m = __builtin_ctzll(lo)
+                lo &= lo - 1
+                self._mark_used(p, m)
+            hi = r.melds_hi[p]
+            while hi:
+                m = 64 + __builtin_ctz(hi)
+                hi &= hi - 1
+                self._mark_used(p, m)
+        self.root.exchanged = r.exchanged
+        self.root.taken = r.taken
+        self.root.declared_turn = r.declared
+        self.root.min_decl = 0
+        self.c.budget.root_tricks = __builtin_popcount(self.root.out) // 2
+        self.root.ended = 0
+        self.root.win = -1
+        self.loaded = 1
+        return 0
+
+    cdef void _mark_used(self, int p, int m) noexcept:
+        """The cards of meld m, declared by p, are used for later sequences and marriages."""
+        if m >= N_MELDS:
+            return
+        if self.c.rules.meld_kind[m] == K_MARRIAGE or self.c.rules.meld_kind[m] == K_SEQUENCE:
+            self.root.used_sm[p] |= self.c.rules.meld_cards[m]
+        if self.c.rules.meld_kind[m] == K_SEQUENCE:
+            self.root.used_seq[p] |= self.c.rules.meld_cards[m]
+
+    def load(self, RootPosition root):
+        """Set the root position."""
+        self._load(&root.r)
+
+    def _check(self):
+        if not self.loaded:
+            raise EngineError("no position loaded: call load() first")
+
+    def root_moves(self):
+        """The root's legal moves, in search order."""
+        cdef int moves[MAXMOVES]
+        cdef int n, i
+        self._check()
+        n = gen_moves(&self.c, &self.root, moves, 0)
+        return [moves[i] for i in range(n)]
+
+    def after(self, int move):
+        """The state after playing ``move`` at the root, as the engine sees it (for the
+        perft-style tests against the model): a dict with the Root fields (the talon as the
+        cards still to draw), and ``gain`` (the mover's gain minus the opponent's),
+        ``ended`` and ``win`` (the seat that won the game, -1: none)."""
+        cdef State child
+        cdef int d, i
+        self._check()
+        child = self.root
+        d = apply_move(&self.c, &child, move)
+        return dict(
+            hand=[child.hand[0], child.hand[1]], out=child.out, turnup=child.turnup,
+            trump=self.c.root.trump,
+            talon=[self.c.root.talon[i] for i in range(child.talon_idx, self.c.root.talon_len)],
+            talon_len=self.c.root.talon_len - child.talon_idx, trick=child.trick, turn=child.turn,
+            tricks=[child.tricks[0], child.tricks[1]], final=[child.fin[0], child.fin[1]],
+            melds_lo=[child.decl_lo[0], child.decl_lo[1]], melds_hi=[child.decl_hi[0], child.decl_hi[1]],
+            exchanged=child.exchanged, taken=child.taken, declared=child.declared_turn,
+            gain=d, ended=bool(child.ended), win=child.win)
+
+    def mtdf(self, int guess=0):
+        """The exact raw value by MTD(f) zero-window searches from ``guess``."""
+        cdef int v
+        self._check()
+        with nogil:
+            v = mtdf(&self.c, &self.root, guess)
+        return v
+
+    def value(self, int alpha=-INF, int beta=INF):
+        """Raw future value of the root (fail-soft when a window is given).
+
+        With the full window: MTD(f) from the guess of a two-trick heuristic search."""
+        cdef int v
+        self._check()
+        with nogil:
+            if alpha == -INF and beta == INF:
+                v = guessed_mtdf(&self.c, &self.root)
+            else:
+                v = search(&self.c, &self.root, alpha, beta)
+        return v
+
+    def move_values(self):
+        """[(move, raw value)] for every legal move at the root, each searched exactly."""
+        cdef int moves[MAXMOVES]
+        cdef int n, i, v
+        cdef State child
+        self._check()
+        n = gen_moves(&self.c, &self.root, moves, 0)
+        out = []
+        for i in range(n):
+            with nogil:
+                v = exact_child(&self.c, &self.root, moves[i], &child)
+            out.append((moves[i], v))
+        return out
+
+    def reaches(self, int move, int v):
+        """Whether the root move gives the player to move a raw value >= v."""
+        cdef State child
+        self._check()
+        return bool(reaches(&self.c, &self.root, move, v, &child))
+
+    def pv(self, int v, int max_len=200):
+        """A principal variation from the root, whose raw value is v, to the end of the deal."""
+        cdef int moves[MAXMOVES]
+        cdef int n, i, d, found
+        cdef State s, child
+        self._check()
+        s = self.root
+        line = []
+        while not s.ended and len(line) < max_len:
+            n = gen_moves(&self.c, &s, moves, 0)
+            found = 0
+            for i in range(n):
+                if reaches(&self.c, &s, moves[i], v, &child):
+                    found = 1
+                    break
+            if not found:
+                raise EngineError("principal variation lost: the table gave an inconsistent bound")
+            line.append(moves[i])
+            child = s
+            d = apply_move(&self.c, &child, moves[i])
+            child.min_decl = 0
+            if child.win >= 0 or child.ended:
+                break
+            if v >= WIN_THRESHOLD or v <= -WIN_THRESHOLD:
+                v = v if child.turn == s.turn else -v
+            else:
+                v = v - d if child.turn == s.turn else d - v
+            s = child
+        return line
+
+    def solve_batch(self, list states, bint every_move=False):
+        """Solve many roots in one call, the table shared; returns (values, nodes) lists.
+
+        With every_move, values holds for each root a list of (move, raw value)."""
+        cdef uint64_t start
+        cdef int v
+        values = []
+        nodes = []
+        cdef RootPosition r
+        for st in states:
+            r = <RootPosition?>st
+            self._load(&r.r)
+            start = self.c.nodes
+            if every_move:
+                values.append(self.move_values())
+            else:
+                with nogil:
+                    v = guessed_mtdf(&self.c, &self.root)
+                values.append(v)
+            nodes.append(self.c.nodes - start)
+        return values, nodes

@@ -1,0 +1,283 @@
+# The search driver: fail-soft alpha-beta on the raw future value, the maps of values and
+# windows between parent and child, MTD(f), and the root helpers the Engine class calls.
+from libc.stdint cimport int32_t, uint32_t, uint64_t
+
+from libc.time cimport clock
+
+from bounds cimport bound_cutoff, horizon_value
+from cards cimport __builtin_popcount
+from constants cimport WIN_RAW, WIN_THRESHOLD
+from context cimport ETC_MIN_TALON, EXACT_DEPTH, INF, MAXMOVES, Ctx, Entry, State
+from moves cimport apply_move, gen_moves, is_last_trick_plain, last_trick
+from plain cimport plain_marriages, plain_play
+from tables cimport bucket_of, find, make_key, merge_result, victim, weight
+
+
+cdef inline int clamp_int(int x, int lo, int hi) noexcept nogil:
+    return lo if x < lo else (hi if x > hi else x)
+
+
+# exact preimage of the parent's window under the map (child_alpha, child_beta).
+
+# Values and bounds between parent and child.  A game win is worth exactly +-WIN_RAW
+# whatever was scored before it, so the parent's value of a child value x is d + x for an
+# ordinary x and x itself for a win.  Fail-soft bounds pass through this map only if it
+# is monotone: an upper bound of WIN_RAW (which says nothing) must not become a win.  So an
+# ordinary value is kept inside the ordinary range (-WIN_THRESHOLD, WIN_THRESHOLD), which
+# changes no real value (they are a few hundred at most), and a child's window is the
+
+cdef inline int same_mover(int d, int x) noexcept nogil:
+    """The mover's value of a child where he moves again: the gain d plus the child's value,
+    except that a game-winning event is worth exactly +-WIN_RAW whatever came before.
+    Monotone in x, so it maps bounds to bounds."""
+    if x >= WIN_THRESHOLD or x <= -WIN_THRESHOLD:
+        return x
+    return clamp_int(d + x, 1 - WIN_THRESHOLD, WIN_THRESHOLD - 1)
+
+
+cdef inline int other_mover(int d, int x) noexcept nogil:
+    """The mover's value of a child where his opponent moves (see same_mover)."""
+    return -same_mover(-d, x)
+
+
+cdef inline int child_alpha(int alpha, int d) noexcept nogil:
+    """The largest a with: x <= a exactly when same_mover(d, x) <= alpha."""
+    if alpha >= WIN_THRESHOLD - 1 or alpha <= -WIN_THRESHOLD:
+        return alpha
+    return clamp_int(alpha - d, -WIN_THRESHOLD, WIN_THRESHOLD - 1)
+
+
+cdef inline int child_beta(int beta, int d) noexcept nogil:
+    """The smallest b with: x >= b exactly when same_mover(d, x) >= beta."""
+    if beta >= WIN_THRESHOLD or beta <= 1 - WIN_THRESHOLD:
+        return beta
+    return clamp_int(beta - d, 1 - WIN_THRESHOLD, WIN_THRESHOLD)
+
+
+cdef inline int child_value(Ctx* c, State* child, int me, int d, int alpha,
+                            int beta) noexcept nogil:
+    """Fail-soft value for ``me`` (the parent's mover) of a child reached with gain d:
+    a win, the end of the deal, or a search with the preimage of the window (alpha, beta)."""
+    if child.win >= 0:
+        return WIN_RAW if child.win == me else -WIN_RAW
+    if child.ended:
+        return d
+    if child.turn == me:
+        return same_mover(d, search(c, child, child_alpha(alpha, d), child_beta(beta, d)))
+    return other_mover(d, search(c, child, child_alpha(-beta, -d), child_beta(-alpha, -d)))
+
+
+cdef inline int out_of_budget(Ctx* c) noexcept nogil:
+    if c.budget.aborted:
+        return 1
+    if c.budget.node_limit and c.nodes > c.budget.node_limit:
+        c.budget.aborted = 1
+    elif c.budget.deadline and (c.nodes & 4095) == 0 and clock() > c.budget.deadline:
+        c.budget.aborted = 1
+    return c.budget.aborted
+
+
+cdef inline void promote_killers(Ctx* c, State* s, int* moves, int n) noexcept nogil:
+    """Move this ply's killer moves (recent cutoffs) to the front, keeping the rest in order."""
+    cdef int ply = __builtin_popcount(s.out) + (1 if s.trick >= 0 else 0)
+    cdef int k, i, j, m, front = 0
+    while front < n and moves[front] >= 32:
+        front += 1          # declarations and the exchange stay first
+    for k in range(1, -1, -1):
+        m = c.killers[ply][k]
+        for i in range(front, n):
+            if moves[i] == m:
+                j = i
+                while j > front:
+                    moves[j] = moves[j - 1]
+                    j -= 1
+                moves[front] = m
+                break
+
+
+cdef inline int etc_cutoff(Ctx* c, State* s, int* moves, int n, int beta) noexcept nogil:
+    """Enhanced transposition cutoff at a follower's node: if the table already proves that
+    one of the replies (each ends the trick) reaches beta, return that bound, else -INF."""
+    cdef int i, d, lower, me = s.turn
+    cdef State child
+    cdef uint64_t k1, k2
+    cdef Entry* e
+    for i in range(n):
+        child = s[0]
+        d = apply_move(c, &child, moves[i])
+        if child.win >= 0 or child.ended or child.trick >= 0:
+            continue
+        if __builtin_popcount(child.hand[0] | child.hand[1]) <= 2:
+            continue
+        make_key(c, &child, &k1, &k2)
+        e = find(c, bucket_of(c, &child, k1, k2), k1, k2)
+        if e == NULL or e.depth != EXACT_DEPTH:
+            continue
+        lower = same_mover(d, e.lo) if child.turn == me else other_mover(d, e.hi)
+        if lower >= beta:
+            return lower
+    return -INF
+
+
+cdef inline int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
+    """Fail-soft alpha-beta on the raw future value of the player to move.
+
+    Returns 0 at once when the budget is spent (c.budget.aborted): callers must then
+    discard the result."""
+    cdef int moves[MAXMOVES]
+    cdef int n, i, j, v, d, best = -INF, best_move = -1, tmp, me = s.turn, alpha0
+    cdef int rem = EXACT_DEPTH, usable = 0, ply
+    cdef uint64_t k1 = 0, k2 = 0, taint0
+    cdef Entry* e = NULL
+    cdef Entry* b = NULL
+    cdef int hit = 0
+    cdef State child
+    c.nodes += 1
+    if out_of_budget(c):
+        return 0
+    if s.trick < 0 and is_last_trick_plain(c, s):
+        return last_trick(c, s)
+    if c.budget.depth_limit >= 0 and s.trick < 0:
+        rem = c.budget.depth_limit - (__builtin_popcount(s.out) // 2 - c.budget.root_tricks)
+        if rem <= 0:
+            c.budget.taint += 1
+            return horizon_value(c, s)
+    if s.trick < 0 and c.features.use_bounds:
+        v = bound_cutoff(c, s, alpha, beta)
+        if v > -INF:
+            return v
+    if s.trick < 0 and c.features.small_endgame:
+        i = plain_marriages(c, s)
+        if i >= 0:
+            return plain_play(c, s.hand[me], s.hand[1 - me], i, alpha, beta)
+    if s.trick < 0 and c.tables.table != NULL and __builtin_popcount(s.hand[0] | s.hand[1]) > 2:
+        make_key(c, s, &k1, &k2)
+        b = bucket_of(c, s, k1, k2)
+        e = find(c, b, k1, k2)
+        if e != NULL:
+            hit = 1
+            # exact entries serve every search; horizon entries only a search as shallow
+            usable = e.depth == EXACT_DEPTH or (rem != EXACT_DEPTH and e.depth >= rem)
+            if usable:
+                if e.depth != EXACT_DEPTH:
+                    c.budget.taint += 1
+                if e.lo >= beta:
+                    return e.lo
+                if e.hi <= alpha:
+                    return e.hi
+                if e.lo == e.hi:
+                    return e.lo
+                if e.lo > alpha:
+                    alpha = e.lo
+                if e.hi < beta:
+                    beta = e.hi
+    alpha0 = alpha
+    taint0 = c.budget.taint
+    n = gen_moves(c, s, moves, 1)
+    if s.trick >= 0 and n > 1 and c.features.etc and c.budget.depth_limit < 0 and c.tables.table != NULL and s.turnup >= 0 \
+            and c.root.talon_len - s.talon_idx >= ETC_MIN_TALON:
+        v = etc_cutoff(c, s, moves, n, beta)
+        if v > -INF:
+            return v
+    if c.features.talon_ordering and c.rules.draws and s.turnup >= 0 and n > 2:
+        promote_killers(c, s, moves, n)
+    if hit and e.move >= 0:
+        for i in range(1, n):
+            if moves[i] == e.move:
+                tmp = moves[i]
+                j = i
+                while j > 0:
+                    moves[j] = moves[j - 1]
+                    j -= 1
+                moves[0] = tmp
+                break
+    for i in range(n):
+        child = s[0]
+        d = apply_move(c, &child, moves[i])
+        v = child_value(c, &child, me, d, alpha, beta)
+        if c.budget.aborted:
+            return 0
+        if v > best:
+            best = v
+            best_move = moves[i]
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    if moves[i] < 32 and c.rules.draws and s.turnup >= 0:
+                        ply = __builtin_popcount(s.out) + (1 if s.trick >= 0 else 0)
+                        if c.killers[ply][0] != moves[i]:
+                            c.killers[ply][1] = c.killers[ply][0]
+                            c.killers[ply][0] = moves[i]
+                    break
+    if b != NULL:
+        d = EXACT_DEPTH if c.budget.taint == taint0 else rem
+        e = find(c, b, k1, k2)     # the searches below may have moved or evicted it
+        if e != NULL and e.depth == EXACT_DEPTH and d != EXACT_DEPTH:
+            return best     # never spoil an exact entry with a horizon value
+        if e == NULL or e.depth != d:
+            if e == NULL:
+                e = victim(c, b, weight(c, s))
+            e.k1 = k1
+            e.k2 = k2
+            e.lo = -INF
+            e.hi = INF
+            e.used = weight(c, s)
+            e.gen = c.tables.gen
+            e.depth = d
+        merge_result(best, alpha0, beta, &e.lo, &e.hi)
+        e.move = best_move
+    return best
+
+
+cdef inline int mtdf(Ctx* c, State* s, int guess) noexcept nogil:
+    """MTD(f): the exact value by a series of zero-window searches converging from a guess."""
+    cdef int lo = -INF, hi = INF, g = guess, beta
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = search(c, s, beta - 1, beta)
+        if c.budget.aborted:
+            return 0
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return g
+
+
+cdef inline int guessed_mtdf(Ctx* c, State* s) noexcept nogil:
+    """Exact search of the root: in the talon phase MTD(f) from the value of a two-trick
+    heuristic search; in the final phase (solved faster directly) plain alpha-beta."""
+    cdef int g
+    if c.features.use_mtdf and c.budget.depth_limit < 0 and c.rules.draws and s.turnup >= 0:
+        c.budget.depth_limit = 2
+        g = search(c, s, -INF, INF)
+        c.budget.depth_limit = -1
+        if c.budget.aborted:
+            return 0
+        return mtdf(c, s, g)
+    return search(c, s, -INF, INF)
+
+
+cdef inline int exact_child(Ctx* c, State* s, int mv, State* child) noexcept nogil:
+    """Raw value for the player to move of playing mv, searched exactly (MTD(f) from a
+    heuristic guess in the talon phase, a full window in the final phase)."""
+    cdef int d, me = s.turn
+    child[0] = s[0]
+    d = apply_move(c, child, mv)
+    child.min_decl = 0   # a move's own value: any declaration may follow it
+    if child.win >= 0:
+        return WIN_RAW if child.win == me else -WIN_RAW
+    if child.ended:
+        return d
+    if child.turn == me:
+        return same_mover(d, guessed_mtdf(c, child))
+    return other_mover(d, guessed_mtdf(c, child))
+
+
+cdef inline int reaches(Ctx* c, State* s, int mv, int v, State* child) noexcept nogil:
+    """Whether playing mv gives the player to move a raw value of at least v."""
+    cdef int d, me = s.turn
+    child[0] = s[0]
+    d = apply_move(c, child, mv)
+    child.min_decl = 0   # a move's own value: any declaration may follow it
+    return child_value(c, child, me, d, v - 1, v) >= v

@@ -1,0 +1,145 @@
+"""The package as users meet it: its public names, version, typing files, the error of a
+source tree without a build, and the files the CLI writes only when asked."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.resources
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import solver
+from solver.errors import BrisqueError
+
+PKG = Path(solver.__file__).parent
+
+
+def test_every_public_name_exists():
+    missing = [n for n in solver.__all__ if not hasattr(solver, n)]
+    assert not missing
+    # the calls docs/solver.md and the README show
+    for name in (
+        "Position",
+        "Rules",
+        "Move",
+        "Value",
+        "solve",
+        "solve_batch",
+        "can_reach",
+        "Solver",
+        "Limit",
+        "analyse",
+        "analyse_line",
+        "solution_tree",
+        "run_match",
+    ):
+        assert name in solver.__all__, name
+
+
+def test_every_error_class_is_a_brisque_error():
+    import solver.errors as errors
+
+    classes = [getattr(errors, n) for n in errors.__all__]
+    assert all(issubclass(c, BrisqueError) for c in classes)
+    assert len(classes) >= 12
+
+
+def test_one_version(tmp_path: Path):
+    assert solver.__version__ == importlib.metadata.version("brisque-solver")
+    # (run away from the checkout, whose unbuilt source tree would shadow the installed package)
+    out = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    ).stdout
+    assert solver.__version__ in out
+
+
+def test_typing_files_are_shipped():
+    files = importlib.resources.files("solver")
+    assert files.joinpath("py.typed").is_file()
+    for stub in ("constants.pyi", "bits.pyi", "engine.pyi"):
+        assert files.joinpath("native", stub).is_file(), stub
+
+
+def test_a_source_tree_without_a_build_says_how_to_build(tmp_path: Path):
+    # the Python files of the package, without its compiled modules
+    shutil.copytree(PKG, tmp_path / "solver", ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    res = subprocess.run(
+        [sys.executable, "-c", "import solver"], capture_output=True, text=True, cwd=tmp_path, env=env
+    )
+    assert res.returncode != 0
+    assert "EngineMissingError" in res.stderr
+    assert "pip install" in res.stderr and "build_ext --inplace" in res.stderr
+    assert "solver.native" in res.stderr  # it names what is missing
+    # and it is an ImportError, as a missing module always was, and a BrisqueError
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "try:\n    import solver\nexcept ImportError as x:\n"
+            "    print(' '.join(c.__name__ for c in type(x).__mro__))",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    names = res.stdout.split()
+    assert names[0] == "EngineMissingError" and "BrisqueError" in names, res.stderr
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_match_writes_records_only_when_asked(tmp_path: Path, extra: list[str]):
+    cmd = [sys.executable, "-m", "solver.cli", "match", "random", "greedy", "--deals", "1", "-q", *extra]
+    res = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert list(tmp_path.iterdir()) == []
+    assert "records:" not in res.stdout
+    res = subprocess.run([*cmd, "--records", "deals.jsonl"], capture_output=True, text=True, cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert len((tmp_path / "deals.jsonl").read_text().splitlines()) == 2  # one deal pair
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "solver.cli", *args], capture_output=True, text=True, cwd=cwd
+    )
+
+
+def test_an_output_file_that_cannot_be_written_is_refused_before_any_work(tmp_path: Path):
+    res = _cli(
+        "match", "random", "greedy", "--deals", "3", "--records", "/nonexistent/dir/x.jsonl", cwd=tmp_path
+    )
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert "no folder '/nonexistent/dir'" in res.stderr
+    assert res.stdout == ""  # refused before the match was played
+    bpn = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+    res = _cli("tree", bpn, "-o", "/nonexistent/x.graphml", cwd=tmp_path)
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert "cannot write the tree" in res.stderr
+
+
+def test_an_absurd_score_is_shown_as_an_impossible_position(tmp_path: Path):
+    # a finished deal whose margin is beyond any real one still prints, with its problems
+    res = _cli(
+        "show", "brisque .../... D 0 ATKQJ987.ATKQJ987.ATKQJ987.ATKQJ987 - a 20000:0 tricks=8:8", cwd=tmp_path
+    )
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert "Valid: NO" in res.stdout and "20000" in res.stdout
+
+
+def test_the_value_alone_still_names_one_best_move():
+    p = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+    full = solver.solve(p)
+    quick = solver.solve(p, every_move=False, pv=False)
+    assert quick.value == full.value and quick.moves == [] and quick.pv == []
+    assert len(quick.best) == 1 and quick.best[0] in full.best

@@ -2,10 +2,12 @@
 
 A view (a BPN with ``?N``) hides some of the opponent's cards and the talon order.  The
 unseen cards are every card not in the viewer's hand, not out, not on the table and not
-shown by the opponent (declarations, the card taken by an exchange).  Nothing in the rules
-restricts where they are (the talon phase has no obligation to follow, and declaring is
-never compulsory), so every assignment of them to the opponent's hidden cards and to the
-talon order is consistent, and all are equally likely.
+shown by the opponent (declarations, the card taken by an exchange).  The one restriction
+play reveals is a void: a player who did not follow suit where he had to (``void=b:D``) holds
+no card of that suit (until he next draws).  Declaring is never compulsory and the talon
+phase has no obligation to follow, so every other assignment of the unseen cards to the
+opponent's hidden cards (outside his void suits) and to the talon order is consistent, and
+all are equally likely: the sampler draws uniformly from exactly those worlds.
 
 >>> from solver.model.position import Position
 >>> v = Position("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1")
@@ -40,13 +42,30 @@ def _shape(view: Position) -> tuple[int, int, bool]:
     return view.unknown[opp], talon, dead
 
 
+def _void_mask(view: Position) -> int:
+    """The cards the opponent cannot hold: every card of the suits he has shown out of."""
+    v = view.voids[1 - view.turn]
+    return sum(0xFF << (8 * s) for s in range(4) if v >> s & 1)
+
+
+def _candidates(view: Position) -> tuple[list[int], list[int]]:
+    """(unseen cards the opponent may hold, the other unseen cards)."""
+    banned = _void_mask(view)
+    cards = unseen(view)
+    return [c for c in cards if not banned >> c & 1], [c for c in cards if banned >> c & 1]
+
+
 def world_count(view: Position) -> int:
-    """How many worlds are consistent with ``view`` (talon orders count as different)."""
+    """How many worlds are consistent with ``view`` (talon orders count as different).
+
+    >>> world_count(Position("petite AT9.K..8/?5 9C 21 - - a 0:0 void=b:D"))  # 5 of 18 non-diamonds
+    8568
+    """
     hidden, talon, dead = _shape(view)
-    u = len(unseen(view))
+    allowed, _ = _candidates(view)
     if dead:
-        return math.comb(u, hidden)
-    return math.comb(u, hidden) * math.factorial(talon)
+        return math.comb(len(allowed), hidden)
+    return math.comb(len(allowed), hidden) * math.factorial(talon)
 
 
 def _world(view: Position, opp_cards: Iterable[int], talon_cards: Iterable[int] | None) -> Position:
@@ -69,12 +88,24 @@ def sample_worlds(view: Position, n: int, seed: int) -> list[Position]:
             f"the view does not add up: {len(cards)} unseen cards for {hidden} hidden "
             f"and {talon} in the talon in {view.bpn()!r}"
         )
+    allowed, banned = _candidates(view)
+    if len(allowed) < hidden:
+        raise PositionError(f"no world is consistent with {view.bpn()!r}: {view.problems()}")
     rng = random.Random(seed)
     out = []
+    talon_hidden = not (dead or view.talon is not None)
     for _ in range(n):
-        deck = cards[:]
-        rng.shuffle(deck)
-        out.append(_world(view, deck[:hidden], None if dead or view.talon is not None else deck[hidden:]))
+        if not banned:  # (one shuffle, as before voids were known: the same seed, the same worlds)
+            deck = cards[:]
+            rng.shuffle(deck)
+            out.append(_world(view, deck[:hidden], deck[hidden:] if talon_hidden else None))
+            continue
+        # the opponent's cards uniformly among those he may hold; the rest, shuffled, is the talon
+        mine = allowed[:]
+        rng.shuffle(mine)
+        rest = mine[hidden:] + banned
+        rng.shuffle(rest)
+        out.append(_world(view, mine[:hidden], rest if talon_hidden else None))
     return out
 
 
@@ -82,7 +113,8 @@ def all_worlds(view: Position) -> Iterator[Position]:
     """Every consistent world, in a fixed order."""
     hidden, talon, dead = _shape(view)
     cards = unseen(view)
-    for opp in itertools.combinations(cards, hidden):
+    allowed, _ = _candidates(view)
+    for opp in itertools.combinations(allowed, hidden):
         rest = [c for c in cards if c not in opp]
         if dead or view.talon is not None:
             yield _world(view, opp, None)

@@ -29,7 +29,7 @@ from solver.model.melds import MELDS, parse_meld_code
 from solver.model.rules import Rules
 
 SEATS = "ab"
-OPTIONAL_KEYS = ("tricks", "final", "melds", "exchanged", "game", "taken", "declared")
+OPTIONAL_KEYS = ("tricks", "final", "melds", "exchanged", "game", "void", "taken", "declared")
 
 
 def seat(text: int | str) -> int:
@@ -67,6 +67,7 @@ class BPNFields(Protocol):
     taken: int
     declared: int
     game: list[int]
+    voids: list[int]
 
 
 @dataclass(kw_only=True)
@@ -91,6 +92,7 @@ class BPNParts:
     taken: int = -1
     declared: int = 0
     game: list[int] = field(default_factory=lambda: [0, 0])
+    voids: list[int] = field(default_factory=lambda: [0, 0])  # suits shown out of, bit per suit
 
 
 def _pair(field: str, text: str, signed: bool = True) -> list[int]:
@@ -217,6 +219,8 @@ def parse_bpn(bpn: str) -> BPNParts:
             p.final = _pair(key, value)
         elif key == "game":
             p.game = _pair(key, value)
+        elif key == "void":
+            p.voids = _parse_voids(extra, value)
         elif key == "melds":
             p.melds = _parse_melds(value)
         elif key == "exchanged":
@@ -288,11 +292,36 @@ def format_bpn(p: BPNFields) -> str:
         fields.append(f"exchanged={SEATS[p.exchanged]}")
     if p.game != [0, 0]:
         fields.append(f"game={p.game[0]}:{p.game[1]}")
+    if p.voids[0] or p.voids[1]:
+        fields.append("void=" + ",".join(f"{SEATS[i]}:{_suits(p.voids[i])}" for i in (0, 1) if p.voids[i]))
     if p.exchanged >= 0 and p.taken >= 0:
         fields.append(f"taken={card_str(p.taken)}")
     if p.declared:
         fields.append(f"declared={p.declared}")
     return " ".join(fields)
+
+
+def _parse_voids(extra: str, value: str) -> list[int]:
+    """``a:S,b:DH`` to a suit mask per seat."""
+    voids = [0, 0]
+    for part in value.split(","):
+        who, colon, suits = part.partition(":")
+        try:
+            if not colon or not suits:
+                raise NotationError("no suits")
+            i = seat(who)
+            for letter in suits:
+                voids[i] |= 1 << parse_suit(letter)
+        except NotationError:
+            raise BPNError(
+                f"bad optional field {extra!r}: expected void=SEAT:SUITS[,SEAT:SUITS], "
+                f"e.g. void=b:D or void=a:S,b:DH"
+            ) from None
+    return voids
+
+
+def _suits(mask: int) -> str:
+    return "".join(SUITS[s] for s in range(4) if mask >> s & 1)
 
 
 __all__ = ["BPNFields", "BPNParts", "OPTIONAL_KEYS", "SEATS", "format_bpn", "parse_bpn", "seat"]

@@ -71,6 +71,7 @@ _Snapshot = tuple[
     bool,
     int,
     list[int] | None,
+    list[int],
 ]
 
 
@@ -102,6 +103,7 @@ class Position:
         "shown",
         "ended",
         "win",
+        "voids",
     )
     __slots__ = _FIELDS + ("_stack", "_moves")
     talon: list[int] | None
@@ -195,6 +197,7 @@ class Position:
         self.score, self.tricks, self.final = list(parts.score), list(parts.tricks), list(parts.final)
         self.melds = [list(parts.melds[0]), list(parts.melds[1])]
         self.exchanged, self.taken, self.declared = parts.exchanged, parts.taken, parts.declared
+        self.voids = list(parts.voids)
         self.game = list(parts.game)
         _derive_state(self)
 
@@ -220,6 +223,8 @@ class Position:
         self.shown = [0, 0]  # cards each player has shown (declarations, exchange, turnup)
         self.ended = False
         self.win = -1  # player who won the game by an event (quartet, vole)
+        # suits each player has shown out of (bit s: suit s), until he next draws a card
+        self.voids = [0, 0]
 
     # ------------------------------------------------------------------ copying
     def _snapshot(self) -> _Snapshot:
@@ -242,6 +247,7 @@ class Position:
             self.ended,
             self.win,
             self.talon[:] if self.talon is not None else None,
+            self.voids[:],
         )
 
     def _restore(self, s: _Snapshot) -> None:
@@ -264,6 +270,7 @@ class Position:
             self.ended,
             self.win,
             self.talon,
+            self.voids,
         ) = s
 
     def copy(self) -> Position:
@@ -492,9 +499,11 @@ class Position:
         p.clear_stack()
         return p
 
-    def _could_hold(self, c: int) -> bool:
-        """Whether a hidden hand could hold card ``c`` (it is not visible anywhere)."""
-        return not (self.visible() >> c & 1) and self.trick != c
+    def _could_hold(self, c: int, player: int | None = None) -> bool:
+        """Whether the hidden hand of ``player`` (default: the player to act) could hold card
+        ``c``: it is not visible anywhere, and he has not shown out of its suit."""
+        p = self.turn if player is None else player
+        return not (self.visible() >> c & 1) and self.trick != c and not (self.voids[p] >> (c >> 3) & 1)
 
     def _possible_for_hidden(self, m: int) -> bool:
         """Whether the player to act, whose hand is partly hidden (a view), could make move ``m``:
@@ -521,6 +530,11 @@ class Position:
             self.turn = 1 - me
             return
         led, leader = self.trick, 1 - me
+        if self.forced_follow and c >> 3 != led >> 3:
+            # he would have followed suit, and failing that trumped: he has shown out
+            self.voids[me] |= 1 << (led >> 3)
+            if c >> 3 != self.trump:
+                self.voids[me] |= 1 << self.trump
         winner = me if trick_winner(led, c, self.trump) else leader
         self.score[winner] += points_of((1 << led) | b)
         self.tricks[winner] += 1
@@ -539,6 +553,8 @@ class Position:
             self._draw(winner)
 
     def _draw_one(self, player: int) -> None:
+        # the card drawn may be of a suit he had shown out of: his voids no longer hold
+        self.voids[player] = 0
         if self.talon is not None:
             c = self.talon.pop(0)
             self.hands[player] |= 1 << c
@@ -556,13 +572,16 @@ class Position:
         if (
             self.rules.last_pickup_window
             and self.turnup != seven
-            and (self.hands[winner] >> seven & 1 or (self.unknown[winner] and self._could_hold(seven)))
+            and (
+                self.hands[winner] >> seven & 1 or (self.unknown[winner] and self._could_hold(seven, winner))
+            )
         ):
             return  # the winner may exchange (x) or pass: a decision of its own
         self._take_turnup(loser)
 
     def _take_turnup(self, player: int) -> None:
         c = self.turnup
+        self.voids[player] &= ~(1 << (c >> 3))  # he now holds a card of that suit
         self.hands[player] |= 1 << c
         self.shown[player] |= 1 << c
         self.turnup = -1

@@ -10,14 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from solver.model.bits import points_of, popcount
-from solver.model.cards import card_str, cards_of
+from solver.model.bpn import SEATS
+from solver.model.cards import SUITS, card_str, cards_of
 from solver.model.melds import BLANK_COURTS, BLANK_PLAIN, MELDS, QUARTET
 from solver.native.constants import PACK_POINTS
 
 if TYPE_CHECKING:  # Position.problems() imports this module: only the annotations name Position
     from solver.model.position import Position
-
-SEATS = "ab"
 
 
 def _places(p: Position) -> list[tuple[str, int]]:
@@ -221,10 +220,35 @@ def _score_problems(p: Position) -> list[str]:
     return []
 
 
+def _void_problems(p: Position) -> list[str]:
+    """A seat shown out of a suit cannot hold a card of it, nor can his hidden cards all lack it
+    when no unseen card is left to fill them."""
+    probs = []
+    for i in (0, 1):
+        for s in range(4):
+            if not p.voids[i] >> s & 1:
+                continue
+            held = p.hands[i] & (0xFF << (8 * s))
+            if held:
+                names = " ".join(card_str(c) for c in cards_of(held))
+                probs.append(
+                    f"{SEATS[i]} holds {names} but has shown out of {SUITS[s]} (void={SEATS[i]}:{SUITS[s]})"
+                )
+        if p.unknown[i] and p.voids[i]:
+            free = ~p.visible() & 0xFFFFFFFF & ~(1 << p.trick if p.trick >= 0 else 0)
+            allowed = free & ~sum(0xFF << (8 * s) for s in range(4) if p.voids[i] >> s & 1)
+            if popcount(allowed) < p.unknown[i]:
+                probs.append(
+                    f"{SEATS[i]} has {p.unknown[i]} hidden cards but only {popcount(allowed)} unseen "
+                    f"cards outside the suits he has shown out of"
+                )
+    return probs
+
+
 def position_problems(p: Position) -> list[str]:
     """Every reason why ``p`` is impossible (empty list when it is valid)."""
     probs = _card_problems(p) + _shape_problems(p) + _count_problems(p)
-    probs += _meld_problems(p) + _exchange_problems(p)
+    probs += _meld_problems(p) + _exchange_problems(p) + _void_problems(p)
     if not probs:  # the score check is only meaningful once the cards are right
         probs += _score_problems(p)
     return probs

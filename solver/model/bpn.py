@@ -18,6 +18,7 @@ from solver.errors import BPNError, NotationError
 from solver.model.cards import (
     SUITS,
     card_str,
+    cards_of,
     cards_str,
     format_hand,
     parse_card,
@@ -25,11 +26,11 @@ from solver.model.cards import (
     parse_hand,
     parse_suit,
 )
-from solver.model.melds import MELDS, parse_meld_code
+from solver.model.melds import BLANK_COURTS, BLANK_PLAIN, MELDS, parse_meld_code
 from solver.model.rules import Rules
 
 SEATS = "ab"
-OPTIONAL_KEYS = ("tricks", "final", "melds", "exchanged", "game", "void", "taken", "declared")
+OPTIONAL_KEYS = ("tricks", "final", "melds", "exchanged", "game", "void", "shown", "taken", "declared")
 
 
 def seat(text: int | str) -> int:
@@ -68,6 +69,7 @@ class BPNFields(Protocol):
     declared: int
     game: list[int]
     voids: list[int]
+    shown: list[int]
 
 
 @dataclass(kw_only=True)
@@ -93,6 +95,9 @@ class BPNParts:
     declared: int = 0
     game: list[int] = field(default_factory=lambda: [0, 0])
     voids: list[int] = field(default_factory=lambda: [0, 0])  # suits shown out of, bit per suit
+    # cards each seat has shown that its melds and exchange do not imply (a carte blanche
+    # shows the whole hand; the turnup taken at the last pickup is seen by both)
+    shown: list[int] = field(default_factory=lambda: [0, 0])
 
 
 def _pair(field: str, text: str, signed: bool = True) -> list[int]:
@@ -221,6 +226,8 @@ def parse_bpn(bpn: str) -> BPNParts:
             p.game = _pair(key, value)
         elif key == "void":
             p.voids = _parse_voids(extra, value)
+        elif key == "shown":
+            p.shown = _parse_shown(extra, value)
         elif key == "melds":
             p.melds = _parse_melds(value)
         elif key == "exchanged":
@@ -294,6 +301,13 @@ def format_bpn(p: BPNFields) -> str:
         fields.append(f"game={p.game[0]}:{p.game[1]}")
     if p.voids[0] or p.voids[1]:
         fields.append("void=" + ",".join(f"{SEATS[i]}:{_suits(p.voids[i])}" for i in (0, 1) if p.voids[i]))
+    # (once the talon is gone every card's place is known, and views hide nothing)
+    everything_known = p.rules.draws and p.talon_count == 0
+    extra = [p.shown[i] & p.hands[i] & ~implied_shown(p, i) for i in (0, 1)]
+    if (extra[0] or extra[1]) and not everything_known:
+        fields.append(
+            "shown=" + ",".join(f"{SEATS[i]}:{cards_str(cards_of(extra[i]))}" for i in (0, 1) if extra[i])
+        )
     if p.exchanged >= 0 and p.taken >= 0:
         fields.append(f"taken={card_str(p.taken)}")
     if p.declared:
@@ -318,6 +332,37 @@ def _parse_voids(extra: str, value: str) -> list[int]:
                 f"e.g. void=b:D or void=a:S,b:DH"
             ) from None
     return voids
+
+
+def implied_shown(p: BPNFields, i: int) -> int:
+    """The cards of seat ``i`` that its declarations (but a carte blanche) and its exchange
+    show: what BPN implies without a ``shown=`` key."""
+    m = 0
+    for index in p.melds[i]:
+        meld = MELDS[index]
+        if meld.kind not in (BLANK_COURTS, BLANK_PLAIN):
+            m |= meld.cards_for(p.trump)
+    if p.exchanged == i and p.taken >= 0:
+        m |= 1 << p.taken
+    return m & p.hands[i]
+
+
+def _parse_shown(extra: str, value: str) -> list[int]:
+    """``b:KHQHJS`` (cards, no separator) to a card mask per seat."""
+    shown = [0, 0]
+    for part in value.split(","):
+        who, colon, cards = part.partition(":")
+        try:
+            if not colon or not cards:
+                raise NotationError("no cards")
+            i = seat(who)
+            for c in parse_cards(cards):
+                shown[i] |= 1 << c
+        except NotationError:
+            raise BPNError(
+                f"bad optional field {extra!r}: expected shown=SEAT:CARDS[,SEAT:CARDS], e.g. shown=b:KHQHJS"
+            ) from None
+    return shown
 
 
 def _suits(mask: int) -> str:

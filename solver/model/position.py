@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.errors import (
+    BPNError,
     HiddenInformationError,
     IllegalMoveError,
     ImpossiblePositionError,
@@ -24,6 +25,7 @@ from solver.model.cards import (
     RANKS,
     SEVEN,
     card,
+    card_str,
     cards_of,
     suit_mask,
 )
@@ -198,6 +200,11 @@ class Position:
         self.melds = [list(parts.melds[0]), list(parts.melds[1])]
         self.exchanged, self.taken, self.declared = parts.exchanged, parts.taken, parts.declared
         self.voids = list(parts.voids)
+        for i in (0, 1):
+            if parts.shown[i] & ~parts.hands[i]:
+                names = " ".join(card_str(c) for c in cards_of(parts.shown[i] & ~parts.hands[i]))
+                raise BPNError(f"bad optional field 'shown=': {SEATS[i]} does not hold {names}")
+        self.shown = list(parts.shown)  # what BPN states; _derive_state adds what it implies
         self.game = list(parts.game)
         _derive_state(self)
 

@@ -1,4 +1,5 @@
-"""Information states: the suits a player has shown out of (``void=``), derived from play,
+"""Information states: the suits a player has shown out of (``void=``) and the cards he has
+shown (``shown=``, a carte blanche or the last pickup), derived from play,
 kept by views and BPN, checked for consistency, and respected by the world sampler."""
 
 from __future__ import annotations
@@ -150,3 +151,52 @@ def test_drawing_a_card_ends_a_void():
                     assert not p.voids[1 - winner] >> p.trump & 1, p.bpn()
                 shown_then_drew += led >= 0 and m.is_card and m >> 3 != led >> 3
     assert shown_then_drew >= 10
+
+
+@pytest.mark.parametrize("game", ["brisque", "briscan", "petite", "petite(draw=yes)"])
+def test_a_view_of_a_parsed_bpn_is_the_view_of_the_position(game):
+    # everything play revealed survives the round trip through BPN, at every step of a deal
+    for seed in range(40):
+        p = deal(seed, game)
+        rng = random.Random(seed)
+        while not p.is_over():
+            q = Position(p.bpn())
+            assert q.bpn() == p.bpn()
+            for s in "ab":
+                assert q.view(s).bpn() == p.view(s).bpn(), (p.bpn(), s)
+                assert Position(p.view(s).bpn()).view(s).bpn() == p.view(s).bpn()
+            p.push(rng.choice(p.legal_moves()))
+
+
+def test_a_carte_blanche_shows_the_whole_hand_in_bpn_and_views():
+    found = 0
+    for seed in range(400):
+        p = deal(seed, "briscan")
+        rng = random.Random(seed)
+        while not p.is_over():
+            blank = [m for m in p.legal_moves() if str(m) in ("+bc", "+bp")]
+            if blank:
+                me = p.turn
+                hand = p.hands[me]
+                p.push(blank[0])
+                # (with the talon gone every card is known, and BPN needs no shown=)
+                assert ("shown=" in p.bpn()) == (p.talon_count > 0)
+                v = Position(p.bpn()).view("ab"[1 - me])
+                assert v.hands[me] == hand and v.unknown[me] == 0  # all five cards seen
+                found += 1
+                break
+            p.push(rng.choice(p.legal_moves()))
+    assert found >= 2
+
+
+@pytest.mark.parametrize(
+    "field, message",
+    [
+        ("shown=b", "shown=SEAT:CARDS"),
+        ("shown=b:ZZ", "shown=SEAT:CARDS"),
+        ("shown=a:KC", "a does not hold KC"),
+    ],
+)
+def test_a_malformed_shown_field_is_a_notation_error(field, message):
+    with pytest.raises(BPNError, match=message):
+        Position(f"petite AT9.K..8/?5 9C 21 - - a 0:0 {field}")

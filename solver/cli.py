@@ -321,6 +321,15 @@ def solve_cmd(
     default=None,
     help="Tricks of look-ahead per world (default: exact in the last two talon tricks, 3 before).",
 )
+@click.option(
+    "--win-worth",
+    default="match",
+    show_default=True,
+    help="What a game won outright (four kings or queens, a vole) counts in the values that rank "
+    "the moves: 'match' (the points its winner still needed to reach the target), a number of "
+    "points, or 'sentinel' (+-10000).  The answer also gives each move's p_win, p_loss and its "
+    "margin over the other worlds.",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (method pimc, stderr, worlds, ...).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on standard error.")
 def analyse_cmd(
@@ -331,6 +340,7 @@ def analyse_cmd(
     time_limit: float | None,
     separation: float | None,
     depth: int | None,
+    win_worth: str,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -348,9 +358,15 @@ def analyse_cmd(
       brisque analyse "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
       brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 400 --workers 2
     """
+    from solver.analysis.ranking import RankingRule
     from solver.analysis.report import format_sampled
     from solver.analysis.sampling import analyse
-    from solver.errors import PositionError
+    from solver.errors import ArgumentError, PositionError
+
+    try:
+        rank = RankingRule.parse(win_worth)
+    except ArgumentError as exc:
+        raise BrisqueCommandError(str(exc)) from None
 
     def bar(done: int, total: int) -> None:
         click.echo(f"\r{done}/{total} worlds", err=True, nl=False)
@@ -367,6 +383,7 @@ def analyse_cmd(
                 separation=separation,
                 depth=depth,
                 progress=bar if show_progress else None,
+                win_worth=str(rank),
             )
         finally:
             if show_progress:

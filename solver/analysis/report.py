@@ -87,7 +87,14 @@ def format_analysis(a: Analysis, position: Position | None = None) -> str:
 
 
 def format_sampled(a: SampledAnalysis, position: Position | None = None) -> str:
-    """A sampled analysis: every move's mean value and standard error, best first."""
+    """A sampled analysis: every move's ranking value and standard error, best first, and
+    what it is made of: the games won or lost outright, and the margin otherwise.
+
+    >>> from solver.analysis.sampling import analyse
+    >>> a = analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=20, seed=1)
+    >>> "worlds, sampled" in format_sampled(a)
+    True
+    """
     p = position or Position(a.bpn)
     lines, unit = _header(a, p, " (hidden cards)")
     how = "all" if a.enumerated else "sampled"
@@ -95,13 +102,25 @@ def format_sampled(a: SampledAnalysis, position: Position | None = None) -> str:
         f"Expected value for {a.turn}: {a.value:+.2f} +- {a.stderr:.2f} "
         f"({a.worlds} worlds, {how}, seed {a.seed}, each solved {a.world_method})"
     )
-    lines.append(f"Moves, best first (mean final {unit} margin for {a.turn}, standard error):")
+    lines.append(
+        f"Moves, best first (value for {a.turn} with standard error, where a game won counts "
+        f"{_worth_words(a.ranking)}; then the games won outright and the mean final {unit} margin "
+        f"of the other worlds):"
+    )
     best = set(int(m) for m in a.best)
     for mv in sorted(a.moves, key=lambda x: -x.value):
         mark = "  best" if int(mv.move) in best else ""
-        lines.append(f"  {str(mv.move):<6}{mv.value:>+9.2f}  +-{mv.stderr:6.2f}{mark}")
+        lines.append(f"  {str(mv.move):<6}{mv.value:>+9.2f}  +-{mv.stderr:6.2f}  {mv.describe(a.turn)}{mark}")
     lines.append(f"{a.nodes} nodes, {a.seconds * 1000:.1f} ms, stopped: {a.stopped}")
     return "\n".join(lines)
+
+
+def _worth_words(ranking: str) -> str:
+    if ranking == "match":
+        return "the points its winner still needed"
+    if ranking == "sentinel":
+        return "+-10000"
+    return f"{ranking} points"
 
 
 __all__ = ["format_analysis", "format_sampled", "pv_by_trick"]

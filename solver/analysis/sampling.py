@@ -19,6 +19,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from solver.analysis.ranking import RankingRule, WinWorth
 from solver.analysis.worlds import all_worlds, sample_worlds, world_count
 from solver.engine.api import Solver, solve
 from solver.engine.results import Analysis, Limit, lookup_move_value
@@ -43,14 +44,42 @@ WorldResult = tuple[dict[int, Value], int]
 
 @dataclass(kw_only=True)
 class SampledMove:
-    """A move's mean value over the worlds and the standard error of that mean."""
+    """A move over the worlds: the share of worlds where the player to move wins (``p_win``)
+    or loses (``p_loss``) the game outright, the mean final ``margin`` over the other worlds
+    with its standard error (None when every world ended in a game won), and ``value``, the
+    number moves are ranked by (solver.analysis.ranking), with its standard error."""
 
     move: Move
     value: float
     stderr: float
+    p_win: float = 0.0
+    p_loss: float = 0.0
+    margin: float | None = None
+    margin_stderr: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"move": str(self.move), "value": round(self.value, 3), "stderr": round(self.stderr, 3)}
+        return {
+            "move": str(self.move),
+            "value": round(self.value, 3),
+            "stderr": round(self.stderr, 3),
+            "p_win": round(self.p_win, 6),
+            "p_loss": round(self.p_loss, 6),
+            "margin": None if self.margin is None else round(self.margin, 3),
+            "margin_stderr": None if self.margin_stderr is None else round(self.margin_stderr, 3),
+        }
+
+    def describe(self, turn: str) -> str:
+        """``b wins the game in 12% of worlds; otherwise +23.4 +- 2.1`` (seat ``turn`` to move)."""
+        other = "ab"[1 - "ab".index(turn)]
+        events = []
+        if self.p_win:
+            events.append(f"{turn} wins the game in {100 * self.p_win:.0f}% of worlds")
+        if self.p_loss:
+            events.append(f"{other} wins the game in {100 * self.p_loss:.0f}% of worlds")
+        if self.margin is None:
+            return "; ".join(events)
+        margin = f"{self.margin:+.1f} +- {self.margin_stderr or 0.0:.1f}"
+        return "; ".join(events) + "; otherwise " + margin if events else margin
 
 
 @dataclass(kw_only=True)
@@ -70,6 +99,7 @@ class SampledAnalysis:
     seconds: float
     world_method: str  # "exact" or "depth N" (the per-world search)
     stopped: SampleStop
+    ranking: str = "match"  # the rule a game won outright is valued by (analysis/ranking.py)
     method: Literal["pimc"] = "pimc"
     pv: list[Move] = field(default_factory=list)
     win: str | None = None
@@ -93,6 +123,7 @@ class SampledAnalysis:
             "enumerated": self.enumerated,
             "seed": self.seed,
             "world_search": self.world_method,
+            "ranking": self.ranking,
             "stopped": self.stopped,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
@@ -146,6 +177,7 @@ def analyse(
     depth: int | None = None,
     batch: int = 10,
     progress: Callable[[int, int], object] | None = None,
+    win_worth: WinWorth | str = "match",
 ) -> Analysis | SampledAnalysis:
     """Best move and expected score for the player to move, whose view this is.
 
@@ -159,10 +191,12 @@ def analyse(
     errors of their paired difference (after at least 2 batches).
     ``workers`` processes, or any ``concurrent.futures`` ``executor`` the caller passes.
     ``depth``: tricks of look-ahead per world (default: exact in the last talon tricks,
-    three tricks with the horizon heuristic before).  A position with no hidden cards
+    three tricks with the horizon heuristic before).  ``win_worth``: what a game won
+    outright counts in the means that rank moves (:mod:`solver.analysis.ranking`).  A position with no hidden cards
     gets the exact answer of :func:`solver.engine.solve`.
     """
     t0 = time.perf_counter()
+    rank = RankingRule.parse(win_worth)
     if worlds < 1 or batch < 1:
         raise ArgumentError(f"worlds={worlds}, batch={batch}: both must be at least 1")
     p = Position(position) if isinstance(position, str) else position
@@ -228,7 +262,7 @@ def analyse(
                 separation is not None
                 and pending
                 and len(results) >= 2 * batch
-                and _separated(results, legal, separation)
+                and _separated(results, legal, separation, rank, p)
             ):
                 stopped = "separated"
                 break
@@ -244,6 +278,7 @@ def analyse(
         t0,
         "exact" if depth_used is None else f"depth {depth_used}",
         stopped,
+        rank,
     )
 
 
@@ -256,13 +291,16 @@ def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
-def _separated(results: list[WorldResult], legal: list[int], z: float) -> bool:
-    means = {m: sum(r[0][m] for r in results) / len(results) for m in legal}
+def _separated(
+    results: list[WorldResult], legal: list[int], z: float, rank: RankingRule, p: Position
+) -> bool:
+    nums = [{m: rank.number(r[0][m], p) for m in legal} for r in results]
+    means = {m: sum(n[m] for n in nums) / len(nums) for m in legal}
     ranked = sorted(legal, key=lambda m: -means[m])
     if len(ranked) < 2:
         return True
     a, b = ranked[0], ranked[1]
-    diff, se = _mean_se([r[0][a] - r[0][b] for r in results])
+    diff, se = _mean_se([n[a] - n[b] for n in nums])
     return se == 0.0 and diff > 0 or se > 0 and diff > z * se
 
 
@@ -275,11 +313,26 @@ def _summarise(
     t0: float,
     world_method: str,
     stopped: SampleStop,
+    rank: RankingRule,
 ) -> SampledAnalysis:
     moves = []
+    n = len(results)
     for m in legal:
-        mean, se = _mean_se([r[0][m] for r in results])
-        moves.append(SampledMove(move=move(m), value=mean, stderr=se))
+        values = [r[0][m] for r in results]
+        mean, se = _mean_se([rank.number(v, p) for v in values])
+        margins = [int(v) for v in values if not v.is_game_win]
+        margin, margin_se = _mean_se(margins) if margins else (None, None)
+        moves.append(
+            SampledMove(
+                move=move(m),
+                value=mean,
+                stderr=se,
+                p_win=sum(v.won for v in values) / n,
+                p_loss=sum(v.lost for v in values) / n,
+                margin=margin,
+                margin_stderr=margin_se,
+            )
+        )
     top = max(mv.value for mv in moves)
     best = [mv.move for mv in moves if mv.value == top]
     best_mv = next(mv for mv in moves if mv.value == top)
@@ -305,6 +358,7 @@ def _summarise(
         seconds=time.perf_counter() - t0,
         world_method=world_method,
         stopped=stopped,
+        ranking=str(rank),
         pv=[best[0]],
         win=win,
     )

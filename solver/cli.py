@@ -721,7 +721,13 @@ def match_cmd(
         unit = "tricks" if r.objective == "tricks" else "points"
         click.echo(f"{first} vs {second}, {r}, {s['pairs']} deal pairs ({s['deals']} deals), seed {seed}")
         ci = f"95% CI [{lo:+.2f}, {hi:+.2f}]" if lo is not None else "95% CI needs two deal pairs"
-        click.echo(f"mean margin for {first}: {s['mean_margin']:+.2f} {unit} per deal, {ci}")
+        apart = ""
+        if s["deals_with_events"]:
+            apart = f" (the {s['pairs_without_events']} pairs without a game-winning event)"
+        if s["mean_margin"] is None:
+            click.echo(f"mean margin for {first}: none, every deal pair had a game-winning event")
+        else:
+            click.echo(f"mean margin for {first}: {s['mean_margin']:+.2f} {unit} per deal{apart}, {ci}")
         click.echo(
             f"deals won {s['won']}, lost {s['lost']}, drawn {s['drawn']}; "
             f"share won {s['won'] / s['deals']:.3f}, 95% CI [{wlo:.3f}, {whi:.3f}]"

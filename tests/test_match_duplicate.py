@@ -54,11 +54,13 @@ def test_summary_against_a_hand_computation(small):
     margins = [margin_from_replay(r) for r in recs]
     assert margins == [r["margin_first"] for r in recs]
     pairs = [margins[0:2], margins[2:4], margins[4:6]]
-    pair_means = [(a + b) / 2 for a, b in pairs]
-    mean = sum(margins) / 6
-    pm = sum(pair_means) / 3
-    sd = math.sqrt(sum((x - pm) ** 2 for x in pair_means) / 2)  # sample sd, n - 1
-    half = Z * sd / math.sqrt(3)
+    # the margin and its interval come from the pairs without a game-winning event (+-10000)
+    clean = [pair for pair in pairs if not any(abs(m) == 10000 for m in pair)]
+    assert len(clean) >= 2
+    pair_means = [(a + b) / 2 for a, b in clean]
+    mean = sum(pair_means) / len(clean)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in pair_means) / (len(clean) - 1))  # sample sd
+    half = Z * sd / math.sqrt(len(clean))
     won = sum(m > 0 for m in margins)
     lost = sum(m < 0 for m in margins)
     s = small.summary
@@ -96,10 +98,17 @@ def test_duplicate_summary_docstring_and_equal_pairs():
     assert (s["won"], s["lost"], s["drawn"]) == (1, 2, 1)
 
 
-def test_duplicate_summary_game_wins_count_as_ten_thousand():
-    s = duplicate_summary([[10000, -30], [12, 8]])
-    assert s["mean_margin"] == pytest.approx((10000 - 30 + 12 + 8) / 4)
-    assert (s["won"], s["lost"]) == (3, 1)
+def test_duplicate_summary_reports_game_wins_apart_from_the_margins():
+    s = duplicate_summary([[10000, -30], [12, 8], [-10000, 10000], [4, -2]])
+    # the margin is over the pairs without a game-winning event: (12 + 8) / 2 and (4 - 2) / 2
+    assert s["mean_margin"] == pytest.approx(5.5)
+    assert s["pairs_without_events"] == 2 and s["deals_with_events"] == 3
+    assert (s["game_wins_first"], s["game_wins_second"]) == (2, 1)
+    assert (s["won"], s["lost"]) == (5, 3)  # a game won outright is a deal won
+    pm = [10.0, 1.0]
+    half = Z * math.sqrt(sum((x - 5.5) ** 2 for x in pm)) / math.sqrt(2)
+    assert s["ci95"] == pytest.approx([5.5 - half, 5.5 + half])
+    assert duplicate_summary([[10000, 1]])["mean_margin"] is None
 
 
 def test_wilson_against_known_values():

@@ -3,14 +3,20 @@
 Every deal is played twice from the same shuffle with the seats swapped, so that the luck
 of the cards cancels.  The statistics are per deal, for the first player named:
 
-* mean margin (the deal's objective: score margin, tricks in Petite Brisque, +-10000 for a
-  game-winning event) with a 95% confidence interval from the pair means (the pairs are the
-  independent units);
-* deals won, lost and drawn, with a Wilson 95% interval for the share won.
+* mean margin per deal (the deal's objective: score margin, tricks in Petite Brisque) over
+  the deal pairs that ended without a game-winning event, with a 95% confidence interval
+  from their pair means (the pairs are the independent units, and only a whole pair cancels
+  the luck of the cards);
+* the game-winning events (four kings or queens, a vole), counted apart for each player;
+* deals won, lost and drawn (a game won outright is a deal won), with a Wilson 95% interval
+  for the share won.
 
 >>> s = duplicate_summary([[10, -4], [0, 6]])
 >>> s["deals"], s["mean_margin"], s["won"], s["lost"], s["drawn"]
 (4, 3.0, 2, 1, 1)
+>>> s = duplicate_summary([[10000, -30], [12, 8]])   # a game won by the first player
+>>> s["mean_margin"], s["deals_with_events"], s["pairs_without_events"], s["game_wins_first"]
+(10.0, 1, 1, 1)
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from typing import Any
 
 from solver.formats.records import MatchRecord
 from solver.model.rules import Rules
+from solver.model.value import Value
 from solver.play.dealing import deal, play_deal
 from solver.play.players import make_player
 
@@ -40,27 +47,38 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def duplicate_summary(pairs: Sequence[Sequence[float]]) -> dict[str, Any]:
-    """Statistics of a duplicate match from each pair's two margins (first player's view)."""
-    margins = [m for pair in pairs for m in pair]
+def duplicate_summary(pairs: Sequence[Sequence[int]]) -> dict[str, Any]:
+    """Statistics of a duplicate match from each pair's two deal values, for the first player
+    (``Value`` objects, or the answers' numbers, where +-10000 is a game won or lost)."""
+    values = [[m if isinstance(m, Value) else Value.from_number(int(m), 0) for m in pair] for pair in pairs]
+    margins = [int(v) for pair in values for v in pair]
     n_deals = len(margins)
-    pair_means = [sum(pair) / len(pair) for pair in pairs]
-    mean = sum(margins) / n_deals if n_deals else 0.0
+    plain = [int(v) for pair in values for v in pair if not v.is_game_win]
+    pair_means = [
+        sum(int(v) for v in pair) / len(pair) for pair in values if not any(v.is_game_win for v in pair)
+    ]
+    mean = sum(pair_means) / len(pair_means) if pair_means else None
     if len(pair_means) >= 2:
         pm = sum(pair_means) / len(pair_means)
         sd = math.sqrt(sum((x - pm) ** 2 for x in pair_means) / (len(pair_means) - 1))
         half = Z95 * sd / math.sqrt(len(pair_means))
     else:
         half = float("inf")
+    # the interval is about the mean of the pairs without an event
     won = sum(1 for m in margins if m > 0)
     lost = sum(1 for m in margins if m < 0)
     lo, hi = wilson(won, n_deals)
-    ci = [mean - half, mean + half] if math.isfinite(half) else [None, None]  # one pair: unknown
+    # fewer than two pairs without an event: no interval
+    ci = [mean - half, mean + half] if math.isfinite(half) and mean is not None else [None, None]
     return {
         "deals": n_deals,
         "pairs": len(pairs),
         "mean_margin": mean,
         "ci95": ci,
+        "deals_with_events": n_deals - len(plain),
+        "pairs_without_events": len(pair_means),
+        "game_wins_first": sum(v.won for pair in values for v in pair),
+        "game_wins_second": sum(v.lost for pair in values for v in pair),
         "won": won,
         "lost": lost,
         "drawn": n_deals - won - lost,
@@ -153,8 +171,6 @@ def run_match(
         second=spec_b,
         rules=str(r),
         seed=seed,
-        game_wins_first=sum(1 for rec in records if rec["win"] == rec["first_at"]),
-        game_wins_second=sum(1 for rec in records if rec["win"] and rec["win"] != rec["first_at"]),
     )
     return MatchResult(summary=summary, records=records)
 

@@ -307,7 +307,8 @@ def solve_cmd(
     "time_limit",
     type=click.FloatRange(min=0, min_open=True),
     default=None,
-    help="Stop sampling after this many seconds.",
+    help="Stop after this many seconds (plus about one world's solve), whatever --worlds says; "
+    "the answer is the worlds solved so far.  Ctrl-C also gives the answer so far (exit 130).",
 )
 @click.option(
     "--separation",
@@ -371,6 +372,11 @@ def analyse_cmd(
     def bar(done: int, total: int) -> None:
         click.echo(f"\r{done}/{total} worlds", err=True, nl=False)
 
+    def best_so_far(a: SampledAnalysis) -> None:
+        mv = next(m for m in a.moves if m.move == a.best[0])
+        text = f"{a.worlds} worlds, best {mv.move} {mv.value:+.1f} +- {mv.stderr:.1f}"
+        click.echo(f"\r{text:<60}", err=True, nl=False)
+
     def run(text: str, show_progress: bool) -> tuple[Position, Analysis | SampledAnalysis]:
         p = _position(text)
         try:
@@ -383,6 +389,7 @@ def analyse_cmd(
                 separation=separation,
                 depth=depth,
                 progress=bar if show_progress else None,
+                on_update=best_so_far if show_progress else None,
                 win_worth=str(rank),
             )
         finally:
@@ -404,6 +411,8 @@ def analyse_cmd(
         from solver.analysis.report import format_analysis
 
         click.echo(format_analysis(a, p))
+    if a.method == "pimc" and a.stopped == "interrupted":
+        sys.exit(130)  # the answer so far is printed; the shell's status for Ctrl-C
 
 
 @main.command("puzzles")

@@ -11,6 +11,7 @@ move is scored by its mean value over the *same* worlds, with a standard error.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import time
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from solver.analysis.ranking import RankingRule, WinWorth
-from solver.analysis.worlds import all_worlds, sample_worlds, world_count
+from solver.analysis.worlds import all_worlds, iter_worlds, world_count
 from solver.engine.api import Solver, solve
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
@@ -34,9 +35,10 @@ EXACT_TALON_TRICKS = 2  # worlds with at most this many talon tricks left are so
 DEFAULT_DEPTH = 3  # tricks of look-ahead for earlier worlds
 
 
-SampleStop = Literal["worlds", "enumerated", "time", "separated"]
+SampleStop = Literal["worlds", "enumerated", "time", "separated", "interrupted"]
 """Why sampling stopped: the worlds asked for were solved, every consistent world was
-(``enumerated``), the time limit, or the best move separated from the runner-up."""
+(``enumerated``), the time limit, the best move separated from the runner-up, or an
+interrupt (Ctrl-C: the answer so far)."""
 
 WorldResult = tuple[dict[int, Value], int]
 """One world solved: every root move's value (by move number), and the nodes searched."""
@@ -178,6 +180,8 @@ def analyse(
     batch: int = 10,
     progress: Callable[[int, int], object] | None = None,
     win_worth: WinWorth | str = "match",
+    on_update: Callable[[SampledAnalysis], object] | None = None,
+    update_every: float = 1.0,
 ) -> Analysis | SampledAnalysis:
     """Best move and expected score for the player to move, whose view this is.
 
@@ -192,7 +196,12 @@ def analyse(
     ``workers`` processes, or any ``concurrent.futures`` ``executor`` the caller passes.
     ``depth``: tricks of look-ahead per world (default: exact in the last talon tricks,
     three tricks with the horizon heuristic before).  ``win_worth``: what a game won
-    outright counts in the means that rank moves (:mod:`solver.analysis.ranking`).  A position with no hidden cards
+    outright counts in the means that rank moves (:mod:`solver.analysis.ranking`).
+    ``on_update`` gets the answer so far at most every ``update_every`` seconds (progress
+    with the current best move).  Ctrl-C (KeyboardInterrupt) returns the answer so far,
+    ``stopped="interrupted"``.  The same seed gives the same answer with any number of
+    workers: the separation rule looks only at counts of worlds that are multiples of
+    ``batch``.  A position with no hidden cards
     gets the exact answer of :func:`solver.engine.solve`.
     """
     t0 = time.perf_counter()
@@ -220,15 +229,18 @@ def analyse(
         a.bpn = p.bpn()
         return a
     enumerated = total <= worlds
-    pool = list(all_worlds(p)) if enumerated else sample_worlds(p, worlds, seed)
+    wanted = total if enumerated else worlds
+    # worlds are drawn lazily, in the order of the seeded stream, so that memory and time
+    # follow the worlds solved, not the worlds asked for
+    source = all_worlds(p) if enumerated else iter_worlds(p, seed)
     lim = world_limit(p, depth)
     depth_used = lim.depth if lim else None
     rules_text = str(p.rules)
     size = batch
     if time_limit is None and separation is None and (executor is not None or workers > 1):
         # nothing needs intermediate results: a few large tasks per worker cost less
-        size = max(batch, -(-len(pool) // (2 * max(workers, 2))))
-    chunks = [pool[i : i + size] for i in range(0, len(pool), size)]
+        size = max(batch, -(-wanted // (2 * max(workers, 2))))
+    deadline = t0 + time_limit if time_limit is not None else None
     own_pool = None
     if executor is None and workers > 1:
         from concurrent.futures import ProcessPoolExecutor  # (its import costs 20 ms: only when used)
@@ -236,36 +248,53 @@ def analyse(
         own_pool = executor = ProcessPoolExecutor(max_workers=workers)
     results: list[WorldResult] = []
     stopped: SampleStop = "enumerated" if enumerated else "worlds"
+    checked = 0  # the separation rule looks at fixed counts of worlds: every ``batch``
+    last_update = t0
     try:
-        pending = list(chunks)
-        while pending:
-            # rounds of a few chunks per worker, so that the stopping rules can act; with
-            # no stopping rule everything goes out at once
-            if time_limit is None and separation is None:
-                width = len(pending)
+        while len(results) < wanted:
+            if executor is None:
+                # in process, one world at a time under a time limit (so that it holds)
+                step = 1 if deadline is not None else size
+                round_worlds = list(itertools.islice(source, min(step, wanted - len(results))))
+                results.extend(_solve_worlds((rules_text, [w.bpn() for w in round_worlds], depth_used)))
             else:
-                width = max(1, 2 * workers if executor is not None else 1)
-            round_chunks, pending = pending[:width], pending[width:]
-            tasks = [(rules_text, [w.bpn() for w in ch], depth_used) for ch in round_chunks]
-            if executor is not None:
+                # a task per worker and round (all of them without a stopping rule)
+                width = 2 * max(workers, 2) if (deadline is None and separation is None) else workers
+                task_size = size if deadline is None else 1
+                round_worlds = list(itertools.islice(source, min(width * task_size, wanted - len(results))))
+                chunks = [round_worlds[i : i + task_size] for i in range(0, len(round_worlds), task_size)]
+                tasks = [(rules_text, [w.bpn() for w in ch], depth_used) for ch in chunks]
                 for part in executor.map(_solve_worlds, tasks):
                     results.extend(part)
-            else:
-                for task in tasks:
-                    results.extend(_solve_worlds(task))
+            if separation is not None:
+                while checked + batch <= len(results):
+                    checked += batch
+                    if (
+                        checked >= 2 * batch
+                        and checked < wanted
+                        and _separated(results[:checked], legal, separation, rank, p)
+                    ):
+                        del results[checked:]  # the answer at that count, whatever the workers
+                        stopped = "separated"
+                        break
+                if stopped == "separated":
+                    break
             if progress is not None:
-                progress(len(results), len(pool))
-            if time_limit is not None and time.perf_counter() - t0 >= time_limit and pending:
+                progress(len(results), wanted)
+            if on_update is not None and time.perf_counter() - last_update >= update_every:
+                last_update = time.perf_counter()
+                method = "exact" if depth_used is None else f"depth {depth_used}"
+                on_update(_summarise(p, legal, results, False, seed, t0, method, stopped, rank))
+            if deadline is not None and len(results) < wanted and time.perf_counter() >= deadline:
                 stopped = "time"
                 break
-            if (
-                separation is not None
-                and pending
-                and len(results) >= 2 * batch
-                and _separated(results, legal, separation, rank, p)
-            ):
-                stopped = "separated"
-                break
+    except KeyboardInterrupt:
+        if not results:
+            raise
+        stopped = "interrupted"  # the answer so far
+        if own_pool is not None:
+            own_pool.shutdown(wait=False, cancel_futures=True)
+            own_pool = None
     finally:
         if own_pool is not None:
             own_pool.shutdown()

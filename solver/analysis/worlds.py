@@ -81,6 +81,17 @@ def _world(view: Position, opp_cards: Iterable[int], talon_cards: Iterable[int] 
 
 def sample_worlds(view: Position, n: int, seed: int) -> list[Position]:
     """``n`` worlds drawn uniformly (with replacement) from a seeded generator."""
+    return list(itertools.islice(iter_worlds(view, seed), n))
+
+
+def iter_worlds(view: Position, seed: int) -> Iterator[Position]:
+    """Worlds drawn uniformly (with replacement) from a seeded generator, one at a time and
+    without end: the first ``n`` are :func:`sample_worlds`'s ``n`` worlds.
+
+    >>> v = Position("petite AT9.K..8/?5 9C 21 - - a 0:0 void=b:D")
+    >>> next(iter_worlds(v, 1)).bpn() == sample_worlds(v, 1, 1)[0].bpn()
+    True
+    """
     hidden, talon, dead = _shape(view)
     cards = unseen(view)
     if len(cards) != hidden + (0 if dead else talon) and not dead:
@@ -91,22 +102,31 @@ def sample_worlds(view: Position, n: int, seed: int) -> list[Position]:
     allowed, banned = _candidates(view)
     if len(allowed) < hidden:
         raise PositionError(f"no world is consistent with {view.bpn()!r}: {view.problems()}")
-    rng = random.Random(seed)
-    out = []
+    return _draw_worlds(view, random.Random(seed), cards, allowed, banned, hidden, dead)
+
+
+def _draw_worlds(
+    view: Position,
+    rng: random.Random,
+    cards: list[int],
+    allowed: list[int],
+    banned: list[int],
+    hidden: int,
+    dead: bool,
+) -> Iterator[Position]:
     talon_hidden = not (dead or view.talon is not None)
-    for _ in range(n):
+    while True:
         if not banned:  # (one shuffle, as before voids were known: the same seed, the same worlds)
             deck = cards[:]
             rng.shuffle(deck)
-            out.append(_world(view, deck[:hidden], deck[hidden:] if talon_hidden else None))
+            yield _world(view, deck[:hidden], deck[hidden:] if talon_hidden else None)
             continue
         # the opponent's cards uniformly among those he may hold; the rest, shuffled, is the talon
         mine = allowed[:]
         rng.shuffle(mine)
         rest = mine[hidden:] + banned
         rng.shuffle(rest)
-        out.append(_world(view, mine[:hidden], rest if talon_hidden else None))
-    return out
+        yield _world(view, mine[:hidden], rest if talon_hidden else None)
 
 
 def all_worlds(view: Position) -> Iterator[Position]:
@@ -123,4 +143,4 @@ def all_worlds(view: Position) -> Iterator[Position]:
                 yield _world(view, opp, order)
 
 
-__all__ = ["all_worlds", "sample_worlds", "unseen", "world_count"]
+__all__ = ["all_worlds", "iter_worlds", "sample_worlds", "unseen", "world_count"]

@@ -170,9 +170,10 @@ class _Budget(TypedDict):
     nodes: int | None
     seconds: float | None
     depth: int | None
+    quick: bool
 
 
-_NO_BUDGET: _Budget = {"nodes": None, "seconds": None, "depth": None}
+_NO_BUDGET: _Budget = {"nodes": None, "seconds": None, "depth": None, "quick": False}
 
 
 def _solve_one(bpn: str, table_bits: int, limit: _Budget | None = None) -> tuple[Position, Analysis]:
@@ -245,8 +246,20 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis], verb: str) 
     help="Search this many tricks and score the horizon with the heuristic "
     "of docs/solver.md (fast, approximate).",
 )
+@click.option(
+    "--quick",
+    is_flag=True,
+    help="Run the search each world of a sampled analysis gets: exact in the last four talon "
+    "tricks, three tricks to the horizon heuristic before (to measure it against the exact solve).",
+)
 def solve_cmd(
-    bpn: str, as_json: bool, table_bits: int, nodes: int | None, seconds: float | None, depth: int | None
+    bpn: str,
+    as_json: bool,
+    table_bits: int,
+    nodes: int | None,
+    seconds: float | None,
+    depth: int | None,
+    quick: bool,
 ) -> None:
     """Solve a perfect-information position exactly.
 
@@ -271,7 +284,11 @@ def solve_cmd(
       brisque deal --seed 3 --at 11 | brisque solve - > answers.jsonl
       brisque solve "$(brisque deal --seed 3)" --seconds 5
     """
-    limit: _Budget = {"nodes": nodes, "seconds": seconds, "depth": depth}
+    if quick and (nodes or seconds or depth):
+        raise BrisqueCommandError(
+            "--quick is a search of its own: give no --nodes, --seconds or --depth with it"
+        )
+    limit: _Budget = {"nodes": nodes, "seconds": seconds, "depth": depth, "quick": quick}
     from solver.analysis.report import format_analysis
     from solver.errors import PositionError
 
@@ -320,7 +337,7 @@ def solve_cmd(
     "--depth",
     type=click.IntRange(min=1),
     default=None,
-    help="Tricks of look-ahead per world (default: exact in the last two talon tricks, 3 before).",
+    help="Tricks of look-ahead per world (default: exact in the last four talon tricks, 3 before).",
 )
 @click.option(
     "--win-worth",

@@ -12,23 +12,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.engine.api import solve
+from solver.engine.quick import quick_limit
 from solver.engine.results import Limit
 from solver.errors import IllegalMoveError, PositionError
 from solver.model.moves import Move, parse_move
 from solver.model.position import SEATS, Position
 from solver.model.value import Value
 
-EXACT_TALON_TRICKS = 3  # exact search when at most this many talon tricks are left
-ESTIMATE_DEPTH = 3
-
 
 def default_limit(p: Position) -> Limit | None:
-    """Exact near the end of the talon; a three-trick estimate earlier."""
-    if not p.rules.draws or p.turnup < 0:
-        return None
-    if (p.talon_count + 1) // 2 <= EXACT_TALON_TRICKS:
-        return None
-    return Limit(depth=ESTIMATE_DEPTH)
+    """The engine's quick search: exact near the end of the talon, a three-trick estimate
+    earlier (:mod:`solver.engine.quick`)."""
+    return quick_limit(p)
 
 
 @dataclass(kw_only=True)

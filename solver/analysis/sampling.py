@@ -23,6 +23,7 @@ from typing import Any, Literal
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.analysis.worlds import all_worlds, iter_worlds, world_count
 from solver.engine.api import Solver, solve
+from solver.engine.quick import quick_limit
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
 from solver.model.moves import Move, move
@@ -31,8 +32,6 @@ from solver.model.value import Value
 
 WORLD_TABLE_BITS = 16  # small enough to clear for every world (results then never
 # depend on which worker solved which world before)
-EXACT_TALON_TRICKS = 2  # worlds with at most this many talon tricks left are solved exactly
-DEFAULT_DEPTH = 3  # tricks of look-ahead for earlier worlds
 
 
 SampleStop = Literal["worlds", "enumerated", "time", "separated", "interrupted"]
@@ -136,14 +135,8 @@ class SampledAnalysis:
 
 
 def world_limit(view: Position, depth: int | None = None) -> Limit | None:
-    """The per-world search: exact late in the deal, depth-limited earlier."""
-    r = view.rules
-    if not r.draws:
-        return None
-    talon_tricks_left = (view.talon_count + 1) // 2 if view.turnup >= 0 else 0
-    if depth is None and talon_tricks_left <= EXACT_TALON_TRICKS:
-        return None
-    return Limit(depth=depth or DEFAULT_DEPTH)
+    """The per-world search: the engine's quick search (:mod:`solver.engine.quick`)."""
+    return quick_limit(view, depth)
 
 
 _WORKER_SOLVERS: dict[str, Solver] = {}

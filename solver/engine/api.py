@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 from solver.engine.bounded import bounded_solve
+from solver.engine.quick import quick_limit
 from solver.engine.reference import reference_values
 from solver.engine.results import Analysis, Limit, MoveValue, current_margin, final_value, turn_of
 from solver.engine.seam import DEFAULT_TABLE_BITS, engine_root, new_engine
@@ -159,6 +160,7 @@ def solve(
     nodes: int | None = None,
     seconds: float | None = None,
     depth: int | None = None,
+    quick: bool = False,
 ) -> Analysis:
     """Solve a perfect-information position.
 
@@ -167,6 +169,8 @@ def solve(
     position and for every move searched, and the best move found.  ``depth=N`` searches N
     tricks and evaluates the horizon with a heuristic (``docs/solver.md``).
     ``engine="reference"`` uses the plain Python solver (slow; the tests' oracle).
+    ``quick=True`` runs the search each sampled world gets (:mod:`solver.engine.quick`):
+    exact in the last talon tricks, a three-trick estimate before.
     A position with hidden cards raises :class:`HiddenInformationError`.
 
     >>> a = solve("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
@@ -176,6 +180,10 @@ def solve(
     False
     """
     p = Position(position) if isinstance(position, str) else position
+    if quick:
+        if limit is not None or nodes or seconds or depth is not None:
+            raise ArgumentError("quick=True is a search of its own: give no other limit with it")
+        limit = quick_limit(p)
     if limit is None and (nodes or seconds or depth is not None):
         limit = Limit(nodes=nodes, seconds=seconds, depth=depth)
     if engine == "reference":

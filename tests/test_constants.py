@@ -238,6 +238,21 @@ def test_every_engine_rules_field_is_needed(field):
         Engine(er, 4)
 
 
+ROOT_ATTRIBUTES = (
+    "hands",
+    "out",
+    "turnup",
+    "trump",
+    "talon",
+    "trick",
+    "turn",
+    "tricks",
+    "final",
+    "melds",
+    "exchanged",
+    "taken",
+    "declared",
+)
 ROOT_ARGUMENTS = (
     "hand",
     "out",
@@ -255,24 +270,18 @@ ROOT_ARGUMENTS = (
 )
 
 
+def root_arguments(p: Position) -> dict:
+    """RootPosition's keyword arguments for ``p``, one per field (as engine_root passes them)."""
+    return {
+        name: (getattr(p, attr) or [] if name == "talon" else getattr(p, attr))
+        for name, attr in zip(ROOT_ARGUMENTS, ROOT_ATTRIBUTES)
+    }
+
+
 @pytest.mark.parametrize("field", ROOT_ARGUMENTS)
 def test_every_root_field_is_needed(field):
     p = Position(EXAMPLE)
-    args = dict(
-        hand=p.hands,
-        out=p.out,
-        turnup=p.turnup,
-        trump=p.trump,
-        talon=p.talon or [],
-        trick=p.trick,
-        turn=p.turn,
-        tricks=p.tricks,
-        final=p.final,
-        melds=p.melds,
-        exchanged=p.exchanged,
-        taken=p.taken,
-        declared=p.declared,
-    )
+    args = root_arguments(p)
     RootPosition(**args)
     del args[field]
     with pytest.raises(TypeError, match=field):
@@ -281,21 +290,7 @@ def test_every_root_field_is_needed(field):
 
 def test_a_root_refuses_what_the_struct_cannot_hold():
     p = Position(EXAMPLE)
-    args = dict(
-        hand=p.hands,
-        out=p.out,
-        turnup=p.turnup,
-        trump=p.trump,
-        talon=[],
-        trick=p.trick,
-        turn=p.turn,
-        tricks=p.tricks,
-        final=p.final,
-        melds=p.melds,
-        exchanged=p.exchanged,
-        taken=p.taken,
-        declared=p.declared,
-    )
+    args = root_arguments(p)
     for bad, message in (
         (dict(talon=list(range(33))), "at most 32"),
         (dict(trump=4), "trump=4"),

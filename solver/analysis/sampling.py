@@ -23,7 +23,7 @@ from typing import Any, Literal
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.analysis.worlds import all_worlds, iter_worlds, world_count
 from solver.engine.api import Solver, solve
-from solver.engine.quick import quick_limit
+from solver.engine.quick import quick_description, quick_limit
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
 from solver.model.moves import Move, move
@@ -243,6 +243,7 @@ def analyse(
     stopped: SampleStop = "enumerated" if enumerated else "worlds"
     checked = 0  # the separation rule looks at fixed counts of worlds: every ``batch``
     last_update = t0
+    numbers: list[dict[int, int]] = []  # the ranking numbers of the worlds, for the separation rule
     try:
         while len(results) < wanted:
             if executor is None:
@@ -260,12 +261,14 @@ def analyse(
                 for part in executor.map(_solve_worlds, tasks):
                     results.extend(part)
             if separation is not None:
+                # each world's ranking numbers once, as it arrives (checks reuse them)
+                numbers.extend({m: rank.number(r[0][m], p) for m in legal} for r in results[len(numbers) :])
                 while checked + batch <= len(results):
                     checked += batch
                     if (
                         checked >= 2 * batch
                         and checked < wanted
-                        and _separated(results[:checked], legal, separation, rank, p)
+                        and _separated(numbers[:checked], legal, separation)
                     ):
                         del results[checked:]  # the answer at that count, whatever the workers
                         stopped = "separated"
@@ -276,8 +279,9 @@ def analyse(
                 progress(len(results), wanted)
             if on_update is not None and time.perf_counter() - last_update >= update_every:
                 last_update = time.perf_counter()
-                method = "exact" if depth_used is None else f"depth {depth_used}"
-                on_update(_summarise(p, legal, results, False, seed, t0, method, stopped, rank))
+                on_update(
+                    _summarise(p, legal, results, False, seed, t0, quick_description(lim), stopped, rank)
+                )
             if deadline is not None and len(results) < wanted and time.perf_counter() >= deadline:
                 stopped = "time"
                 break
@@ -298,7 +302,7 @@ def analyse(
         enumerated and stopped == "enumerated",
         seed,
         t0,
-        "exact" if depth_used is None else f"depth {depth_used}",
+        quick_description(lim),
         stopped,
         rank,
     )
@@ -313,10 +317,9 @@ def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
-def _separated(
-    results: list[WorldResult], legal: list[int], z: float, rank: RankingRule, p: Position
-) -> bool:
-    nums = [{m: rank.number(r[0][m], p) for m in legal} for r in results]
+def _separated(nums: list[dict[int, int]], legal: list[int], z: float) -> bool:
+    """Whether the best move leads the runner-up by ``z`` standard errors of their paired
+    difference, over the worlds' ranking numbers ``nums``."""
     means = {m: sum(n[m] for n in nums) / len(nums) for m in legal}
     ranked = sorted(legal, key=lambda m: -means[m])
     if len(ranked) < 2:

@@ -29,7 +29,7 @@ from solver.model.position import Position
 
 def unseen(view: Position) -> list[int]:
     """The cards whose place the view does not show, in ascending order."""
-    return cards_of(~view.visible() & 0xFFFFFFFF & ~((1 << view.trick) if view.trick >= 0 else 0))
+    return cards_of(view.unseen())
 
 
 def _shape(view: Position) -> tuple[int, int, bool]:
@@ -42,15 +42,9 @@ def _shape(view: Position) -> tuple[int, int, bool]:
     return view.unknown[opp], talon, dead
 
 
-def _void_mask(view: Position) -> int:
-    """The cards the opponent cannot hold: every card of the suits he has shown out of."""
-    v = view.voids[1 - view.turn]
-    return sum(0xFF << (8 * s) for s in range(4) if v >> s & 1)
-
-
 def _candidates(view: Position) -> tuple[list[int], list[int]]:
     """(unseen cards the opponent may hold, the other unseen cards)."""
-    banned = _void_mask(view)
+    banned = view.void_cards(1 - view.turn)
     cards = unseen(view)
     return [c for c in cards if not banned >> c & 1], [c for c in cards if banned >> c & 1]
 

@@ -701,6 +701,15 @@ class Position:
                 m |= 1 << c
         return m
 
+    def unseen(self) -> int:
+        """The cards whose place this position does not show (hidden hands, a hidden talon,
+        Petite Brisque's dead cards)."""
+        return ~self.visible() & 0xFFFFFFFF
+
+    def void_cards(self, player: int) -> int:
+        """Every card of the suits ``player`` has shown out of: cards he cannot hold."""
+        return sum(0xFF << (8 * s) for s in range(4) if self.voids[player] >> s & 1)
+
     def problems(self) -> list[str]:
         """Why this position is impossible; empty when it is valid."""
         from solver.model.validity import position_problems

@@ -235,8 +235,7 @@ def _void_problems(p: Position) -> list[str]:
                     f"{SEATS[i]} holds {names} but has shown out of {SUITS[s]} (void={SEATS[i]}:{SUITS[s]})"
                 )
         if p.unknown[i] and p.voids[i]:
-            free = ~p.visible() & 0xFFFFFFFF & ~(1 << p.trick if p.trick >= 0 else 0)
-            allowed = free & ~sum(0xFF << (8 * s) for s in range(4) if p.voids[i] >> s & 1)
+            allowed = p.unseen() & ~p.void_cards(i)
             if popcount(allowed) < p.unknown[i]:
                 probs.append(
                     f"{SEATS[i]} has {p.unknown[i]} hidden cards but only {popcount(allowed)} unseen "

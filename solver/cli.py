@@ -250,7 +250,7 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis], verb: str) 
     "--quick",
     is_flag=True,
     help="Run the search each world of a sampled analysis gets: exact in the last four talon "
-    "tricks, three tricks to the horizon heuristic before (to measure it against the exact solve).",
+    "tricks, four tricks to the fitted horizon evaluation before (to measure it against the exact solve).",
 )
 def solve_cmd(
     bpn: str,
@@ -337,7 +337,15 @@ def solve_cmd(
     "--depth",
     type=click.IntRange(min=1),
     default=None,
-    help="Tricks of look-ahead per world (default: exact in the last four talon tricks, 3 before).",
+    help="Tricks of look-ahead per world (default: exact in the last four talon tricks, 4 before).",
+)
+@click.option(
+    "--world-search",
+    default="quick",
+    show_default=True,
+    help="The search each world gets: quick (the default rule), exact (every world solved "
+    "exactly: slow early), depth:N (N tricks to the fitted horizon evaluation) or handmade:N "
+    "(N tricks to the hand-made heuristic, the old default being handmade:3).",
 )
 @click.option(
     "--win-worth",
@@ -358,6 +366,7 @@ def analyse_cmd(
     time_limit: float | None,
     separation: float | None,
     depth: int | None,
+    world_search: str,
     win_worth: str,
     as_json: bool,
     quiet: bool,
@@ -379,10 +388,14 @@ def analyse_cmd(
     from solver.analysis.ranking import RankingRule
     from solver.analysis.report import format_sampled
     from solver.analysis.sampling import analyse
+    from solver.engine.quick import WorldSearch
     from solver.errors import ArgumentError, PositionError
 
     try:
         rank = RankingRule.parse(win_worth)
+        search = WorldSearch.parse(world_search)
+        if depth is not None and search.kind != "quick":
+            raise ArgumentError(f"--depth {depth} and --world-search {world_search}: give one of them")
     except ArgumentError as exc:
         raise BrisqueCommandError(str(exc)) from None
 
@@ -405,6 +418,7 @@ def analyse_cmd(
                 time_limit=time_limit,
                 separation=separation,
                 depth=depth,
+                world_search=search,
                 progress=bar if show_progress else None,
                 on_update=best_so_far if show_progress else None,
                 win_worth=str(rank),
@@ -532,6 +546,25 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
     "--depth", type=click.IntRange(min=1), default=None, help="Tricks of look-ahead per position (estimates)."
 )
 @click.option("--exact", is_flag=True, help="Solve every position exactly, however early (can be slow).")
+@click.option(
+    "--view",
+    type=click.Choice(["full", "own"]),
+    default="full",
+    show_default=True,
+    help="full: judge moves double-dummy (every card seen).  own: judge each move from its player's "
+    "own information, sampling the worlds his view allows; a move is then a mistake only when its "
+    "loss exceeds two standard errors of the paired difference, and the double-dummy loss is shown "
+    "beside it (needs a deal with every card known, such as a record).",
+)
+@click.option(
+    "--worlds",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Worlds per move with --view own (and for positions with hidden cards).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampled worlds.")
+@click.option("--quiet", is_flag=True, help="No progress on standard error.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object with every step.")
 def line_cmd(
     bpn: str | None,
@@ -541,19 +574,28 @@ def line_cmd(
     nodes: int | None,
     depth: int | None,
     exact: bool,
+    view: str,
+    worlds: int,
+    seed: int,
+    quiet: bool,
     as_json: bool,
 ) -> None:
     """Play MOVES from BPN and give, for every move, its value, the best value and the loss.
 
     Finds the mistakes of a played line: loss is how much the move gave away
     against the best move, for the player who made it.  Positions late in the deal
-    are solved exactly; earlier talon positions get a three-trick estimate unless
+    are solved exactly; earlier talon positions get a four-trick estimate unless
     --exact (or --nodes / --depth) says otherwise.
+
+    A double-dummy loss blames a player for not seeing hidden cards.  --view own
+    judges each move from what its player knew: the loss over the worlds his view
+    allows, flagged as a mistake only beyond two standard errors of the noise.
 
     \b
     Examples:
       brisque line "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35" QD 9D
       brisque line --record deals.jsonl --deal 3
+      brisque line --record deals.jsonl --deal 3 --view own --worlds 50
     """
     from solver.analysis.line import analyse_line, losses_by_player
     from solver.engine.results import Limit
@@ -576,27 +618,62 @@ def line_cmd(
         raise BrisqueCommandError("give a BPN and moves, or --record FILE")
     p = _position(bpn)
     limit = Limit(nodes=nodes, depth=depth) if (nodes or depth) else None
+
+    def progress(done: int, total: int) -> None:
+        click.echo(f"\r{done}/{total} moves", err=True, nl=False)
+
+    show = view == "own" and not quiet and not as_json and sys.stderr.isatty()
     try:
-        steps = analyse_line(p, list(moves), limit=limit, auto_limit=not exact)
+        steps = analyse_line(
+            p,
+            list(moves),
+            limit=limit,
+            auto_limit=not exact,
+            worlds=worlds,
+            seed=seed,
+            view="own" if view == "own" else "full",
+            progress=progress if show else None,
+        )
     except (PositionError, NotationError) as exc:
         raise BrisqueCommandError(str(exc)) from None
+    finally:
+        if show:
+            click.echo("", err=True)
     losses = losses_by_player(steps)
     if as_json:
-        click.echo(json.dumps({"bpn": p.bpn(), "steps": [s.to_dict() for s in steps], "loss": losses}))
+        out = {"bpn": p.bpn(), "view": view, "steps": [s.to_dict() for s in steps], "loss": losses}
+        click.echo(json.dumps(out))
         return
 
     def fmt(v: Value | float) -> str:
         return f"{v:+.2f}" if isinstance(v, float) else f"{v:+d}"
 
-    click.echo(f"{'#':>3} {'trick':>5} {'who':>3}  {'move':<6}{'value':>8}{'best':>8}{'loss':>7}  best moves")
+    own = view == "own"
+    head = f"{'#':>3} {'trick':>5} {'who':>3}  {'move':<6}{'value':>8}{'best':>8}"
+    head += f"{'dd loss':>9}{'own loss':>17}" if own else f"{'loss':>7}"
+    click.echo(head + "  best moves")
     for s in steps:
         mark = "" if s.exact else "  (estimate)"
-        flag = "  <-- mistake" if s.loss > 0 else ""
+        flag = "  <-- mistake" if s.mistake else ""
+        loss = f"{s.loss:>7g}"
+        if own:
+            noise = f"{s.own_loss:+.1f} +- {s.own_stderr:.1f}" if s.own_loss is not None else ""
+            loss = f"{s.loss:>9g}{noise:>17}"
         click.echo(
             f"{s.number:>3} {s.trick:>5} {s.player:>3}  {str(s.move):<6}{fmt(s.move_value):>8}"
-            f"{fmt(s.best_value):>8}{s.loss:>7g}  {' '.join(str(m) for m in s.best)}{mark}{flag}"
+            f"{fmt(s.best_value):>8}{loss}  {' '.join(str(m) for m in s.best)}{mark}{flag}"
         )
-    click.echo(f"total loss: a {losses['a']:g}, b {losses['b']:g}")
+    click.echo(
+        f"total double-dummy loss: a {losses['a']:g}, b {losses['b']:g}"
+        if own
+        else f"total loss: a {losses['a']:g}, b {losses['b']:g}"
+    )
+    if own:
+        mistakes = {seat: sum(1 for s in steps if s.player == seat and s.mistake) for seat in "ab"}
+        click.echo(
+            f"mistakes from the player's own information (loss beyond 2 standard errors): "
+            f"a {mistakes['a']}, b {mistakes['b']}"
+        )
 
 
 @main.command("tree")

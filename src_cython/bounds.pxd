@@ -4,20 +4,102 @@ from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 from cards cimport __builtin_clz, __builtin_popcount, points_of, suit_bits
 from constants cimport K_QUARTET, WIN_RAW
-from context cimport INF, Ctx, State
+from context cimport HORIZON_LEVELS, INF, MAX_TALON, N_HFEATURES, Ctx, State
 from moves cimport meld_declared
+
+
+cdef inline int bit_of(uint32_t cards, int card) noexcept nogil:
+    return <int>((cards >> card) & 1)
+
+
+cdef inline int meld_points_in_hand(Ctx* c, State* s, int p, int* quartet) noexcept nogil:
+    """Points of the melds complete in player p's hand that he has not declared (a
+    game-winning quartet counted apart, in quartet)."""
+    cdef int k, i, t = 0
+    cdef uint32_t cards
+    for k in range(c.melds.n_allowed):
+        i = c.melds.allowed[k]
+        cards = c.rules.meld_cards[i]
+        if (s.hand[p] & cards) != cards or meld_declared(s, p, i):
+            continue
+        if c.rules.meld_kind[i] == K_QUARTET and c.rules.quartet_game:
+            quartet[0] += 1
+        else:
+            t += c.root.meld_pts[i]
+    return t
+
+
+cdef inline int horizon_level(Ctx* c, State* s) noexcept nogil:
+    """Talon tricks left at the start of a turn (the index of the fitted weights)."""
+    cdef int left = c.root.talon_len - s.talon_idx + (1 if s.turnup >= 0 else 0)
+    left = (left + 1) // 2
+    return left if left < HORIZON_LEVELS else HORIZON_LEVELS - 1
+
+
+cdef inline void horizon_features(Ctx* c, State* s, double* f) noexcept nogil:
+    """The features of the fitted horizon evaluation, for the player to move at the start
+    of a turn (me) against his opponent: each a difference me minus opponent unless said.
+    Documented in docs/solver.md; benchmarks/fit_horizon.py fits their weights."""
+    cdef int me = s.turn, other = 1 - me, i, n = 0, qm = 0, qo = 0, pm, po
+    cdef int seq[MAX_TALON + 1]
+    cdef uint32_t trumps = suit_bits(c.root.trump)
+    cdef uint32_t rest = c.root.talon_rest[s.talon_idx]
+    cdef uint32_t hm = s.hand[me], ho = s.hand[other], even = 0, odd = 0
+    cdef int t_ace = c.root.trump * 8 + 7, t_ten = c.root.trump * 8 + 6, t_seven = c.root.trump * 8
+    for i in range(s.talon_idx, c.root.talon_len):
+        seq[n] = c.root.talon[i]
+        n += 1
+    if s.turnup >= 0:
+        rest |= (<uint32_t>1) << s.turnup
+        seq[n] = s.turnup
+        n += 1
+    for i in range(n):
+        # the cards the player on lead draws if he keeps winning, and his opponent's
+        if i % 2 == 0:
+            even |= (<uint32_t>1) << seq[i]
+        else:
+            odd |= (<uint32_t>1) << seq[i]
+    f[0] = 1.0
+    f[1] = points_of(hm) - points_of(ho)
+    f[2] = __builtin_popcount(hm & trumps) - __builtin_popcount(ho & trumps)
+    f[3] = sure_points(c, hm, ho | rest) - sure_points(c, ho, hm | rest)
+    f[4] = points_of(rest)
+    f[5] = (points_of((<uint32_t>1) << seq[0]) if n > 0 else 0) - (points_of((<uint32_t>1) << seq[1]) if n > 1 else 0)
+    f[6] = __builtin_popcount(even & trumps) - __builtin_popcount(odd & trumps)
+    f[7] = points_of(even) - points_of(odd)
+    pm = meld_points_in_hand(c, s, me, &qm)
+    po = meld_points_in_hand(c, s, other, &qo)
+    f[8] = pm - po
+    f[9] = __builtin_popcount((hm >> 7) & 0x01010101) - __builtin_popcount((ho >> 7) & 0x01010101)   # aces
+    f[10] = __builtin_popcount((hm >> 6) & 0x01010101) - __builtin_popcount((ho >> 6) & 0x01010101)   # tens
+    f[11] = bit_of(hm, t_ace) - bit_of(ho, t_ace)
+    f[12] = bit_of(hm, t_ten) - bit_of(ho, t_ten)
+    # the 7 of trumps may take the turnup: worth the turnup's points to its holder
+    f[13] = 0.0
+    if c.rules.exchange and s.turnup >= 0 and s.turnup != t_seven and s.exchanged < 0:
+        f[13] = (bit_of(hm, t_seven) - bit_of(ho, t_seven)) * points_of((<uint32_t>1) << s.turnup)
 
 
 cdef inline int horizon_value(Ctx* c, State* s) noexcept nogil:
     """Heuristic future value at the horizon of a depth-limited search (player to move):
-    half the card points in hand minus the opponent's, 6 per trump more than the
-    opponent, and half the points still to come from the talon and turnup to the
-    player on lead (he draws first).  Documented in docs/solver.md."""
-    cdef int me = s.turn, other = 1 - me, h
+    with fitted weights their sum over the horizon features; else (hand-made) under the
+    tricks objective half the difference in trumps held, and otherwise half the card points in
+    hand minus the opponent's, 6 per trump more than the opponent, and half the points
+    still to come from the talon and turnup to the player on lead (he draws first).
+    Documented in docs/solver.md."""
+    cdef int me = s.turn, other = 1 - me, h, i, level
+    cdef double f[N_HFEATURES]
+    cdef double v = 0.0
     cdef uint32_t trumps = suit_bits(c.root.trump)
     cdef uint32_t rest = c.root.talon_rest[s.talon_idx]
     if s.turnup >= 0:
         rest |= (<uint32_t>1) << s.turnup
+    if c.horizon.fitted:
+        horizon_features(c, s, f)
+        level = horizon_level(c, s)
+        for i in range(N_HFEATURES):
+            v += c.horizon.w[level][i] * f[i]
+        return <int>(v + 0.5) if v >= 0 else -<int>(0.5 - v)
     if c.rules.tricks_obj:
         return (__builtin_popcount(s.hand[me] & trumps) - __builtin_popcount(s.hand[other] & trumps)) // 2
     h = (points_of(s.hand[me]) - points_of(s.hand[other])) // 2

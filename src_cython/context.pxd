@@ -44,6 +44,12 @@ cdef enum:
     MAX_TALON = 32
 
 cdef enum:
+    # the fitted horizon evaluation (bounds.pxd horizon_features): features of a position
+    # at the start of a turn, weighted by the number of talon tricks left there
+    N_HFEATURES = 14
+    HORIZON_LEVELS = 12
+
+cdef enum:
     COURT_MASK = 0x38383838   # J Q K of every suit (ranks 3, 4, 5)
 
 
@@ -170,6 +176,13 @@ ctypedef struct Tables:
     uint16_t gen              # entries of other generations are empty: clearing is O(1)
 
 
+ctypedef struct Horizon:
+    # weights fitted by benchmarks/fit_horizon.py (solver/engine/horizon_weights.py);
+    # without them the hand-made heuristic of docs/solver.md
+    int fitted
+    double w[HORIZON_LEVELS][N_HFEATURES]
+
+
 ctypedef struct Budget:
     uint64_t node_limit       # 0: none
     clock_t deadline          # 0: none
@@ -186,5 +199,6 @@ ctypedef struct Ctx:
     Features features
     Tables tables
     Budget budget
+    Horizon horizon
     int killers[34][2]        # per number of cards played: two recent cutoff moves
     uint64_t nodes

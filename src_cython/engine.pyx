@@ -34,13 +34,17 @@ from constants cimport (G_BRISCAN, G_BRISQUE, G_PETITE, K_MARRIAGE, K_QUARTET, K
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
 
-from context cimport (FINAL_TABLE_BITS, INF, MAX_TALON, MAXMOVES, PLAIN_TABLE_BITS, Ctx, EngineRules,
+from bounds cimport horizon_features, horizon_level
+from context cimport (HORIZON_LEVELS, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_TALON, MAXMOVES, PLAIN_TABLE_BITS, Ctx, EngineRules,
                       Entry, PlainEntry, Root, State, brisque_table_alloc)
 from moves cimport apply_move, gen_moves, mark_declared, meld_declared
 from search cimport child_value, exact_child, guessed_mtdf, mtdf, reaches, search
 from tables cimport mix64
 
 from solver.errors import ArgumentError, EngineError
+
+HORIZON_ROWS = HORIZON_LEVELS       # the shape of Engine.set_horizon's weights
+HORIZON_FEATURES = N_HFEATURES
 
 
 cdef class RootPosition:
@@ -174,6 +178,7 @@ cdef class Engine:
         self.c.budget.aborted = 0
         self.c.budget.depth_limit = -1
         self.c.budget.taint = 0
+        self.c.horizon.fitted = 0
         self.loaded = 0
 
     def __dealloc__(self):
@@ -384,6 +389,32 @@ cdef class Engine:
             else:
                 v = search(&self.c, &self.root, alpha, beta)
         return v
+
+    def set_horizon(self, weights=None):
+        """Weights of the fitted horizon evaluation: ``HORIZON_LEVELS`` rows (talon tricks
+        left at the horizon) of ``N_HFEATURES`` numbers; ``None``: the hand-made heuristic.
+        Call :meth:`clear` after changing them (the tables hold horizon values)."""
+        cdef int i, j
+        if weights is None:
+            self.c.horizon.fitted = 0
+            return
+        rows = [list(r) for r in weights]
+        if len(rows) != HORIZON_LEVELS or any(len(r) != N_HFEATURES for r in rows):
+            raise ArgumentError(f"horizon weights: expected {HORIZON_LEVELS} rows of {N_HFEATURES} numbers")
+        for i in range(HORIZON_LEVELS):
+            for j in range(N_HFEATURES):
+                self.c.horizon.w[i][j] = float(rows[i][j])
+        self.c.horizon.fitted = 1
+
+    def horizon_features(self):
+        """(level, features) of the root, which must be at the start of a turn: the inputs
+        of the fitted horizon evaluation (what benchmarks/fit_horizon.py fits)."""
+        cdef double f[N_HFEATURES]
+        self._check()
+        if self.root.trick >= 0:
+            raise ArgumentError("horizon features: the root is in the middle of a trick")
+        horizon_features(&self.c, &self.root, f)
+        return horizon_level(&self.c, &self.root), [f[i] for i in range(N_HFEATURES)]
 
     def move_values(self):
         """[(move, raw value)] for every legal move at the root, each searched exactly."""

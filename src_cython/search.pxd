@@ -137,7 +137,9 @@ cdef inline int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
         return 0
     if s.trick < 0 and is_last_trick_plain(c, s):
         return last_trick(c, s)
-    if c.budget.depth_limit >= 0 and s.trick < 0:
+    # no horizon once the talon is gone (Brisque's last-pickup window included): the final
+    # phase is solved exactly in microseconds
+    if c.budget.depth_limit >= 0 and s.trick < 0 and not (c.rules.draws and s.talon_idx >= c.root.talon_len):
         rem = c.budget.depth_limit - (__builtin_popcount(s.out) // 2 - c.budget.root_tricks)
         if rem <= 0:
             c.budget.taint += 1

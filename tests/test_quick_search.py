@@ -1,5 +1,5 @@
 """The quick search, which each sampled world gets: exact in the last four talon tricks, a
-three-trick estimate before; solve(p, quick=True) and brisque solve --quick run exactly it."""
+four-trick estimate (fitted horizon, game-win guard) before; solve(p, quick=True) and brisque solve --quick run exactly it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from solver import analyse, solve
-from solver.engine.quick import EXACT_TALON_TRICKS, quick_limit, talon_tricks_left
+from solver.engine.quick import DEFAULT_DEPTH, EXACT_TALON_TRICKS, quick_limit, talon_tricks_left
 from solver.errors import ArgumentError
 from solver.play import random_position
 
@@ -34,12 +34,12 @@ def test_late_positions_are_solved_exactly(k):
         assert analyse(p.view(p.turn), worlds=3, seed=1).world_method == "exact"
 
 
-def test_earlier_positions_get_the_three_trick_estimate():
+def test_earlier_positions_get_the_four_trick_estimate():
     for p in positions_with_talon_tricks(EXACT_TALON_TRICKS + 2, 3):
         q = solve(p, quick=True, pv=False)
-        d = solve(p, depth=3, pv=False)
-        assert q.depth == 3 and [m.value for m in q.moves] == [m.value for m in d.moves]
-        assert analyse(p.view(p.turn), worlds=3, seed=1).world_method == "depth 3"
+        d = solve(p, depth=DEFAULT_DEPTH, pv=False)
+        assert q.depth == DEFAULT_DEPTH == 4 and [m.value for m in q.moves] == [m.value for m in d.moves]
+        assert analyse(p.view(p.turn), worlds=3, seed=1).world_method == "depth 4"
 
 
 def test_quick_takes_no_other_limit(tmp_path):

@@ -66,7 +66,7 @@ def test_same_seed_same_answer_and_other_seeds_differ():
     a = analyse(EARLY_VIEW, worlds=30, seed=7)
     b = analyse(Position(EARLY_VIEW), worlds=30, seed=7)
     assert isinstance(a, SampledAnalysis) and a.method == "pimc"
-    assert a.world_method == "depth 3"
+    assert a.world_method == "depth 4"
     assert key(a) == key(b)
     c = analyse(EARLY_VIEW, worlds=30, seed=8)
     assert c.seed == 8 and a.seed == 7

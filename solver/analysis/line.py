@@ -7,21 +7,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from solver.engine.api import solve
 from solver.engine.quick import quick_limit
 from solver.engine.results import Limit
-from solver.errors import IllegalMoveError, PositionError
+from solver.errors import ArgumentError, IllegalMoveError, PositionError
 from solver.model.moves import Move, parse_move
 from solver.model.position import SEATS, Position
 from solver.model.value import Value
 
 
 def default_limit(p: Position) -> Limit | None:
-    """The engine's quick search: exact near the end of the talon, a three-trick estimate
+    """The engine's quick search: exact near the end of the talon, a four-trick estimate
     earlier (:mod:`solver.engine.quick`)."""
     return quick_limit(p)
 
@@ -40,6 +40,17 @@ class Step:
     best: list[Move]
     exact: bool
     bpn: str
+    # judged from the player's own information (``view="own"``): the mean paired loss over
+    # the worlds his view allows, its standard error, and whether it exceeds the noise
+    own_loss: float | None = None
+    own_stderr: float | None = None
+    own_mistake: bool | None = None
+    own_worlds: int | None = None
+
+    @property
+    def mistake(self) -> bool:
+        """A mistake: from his own information when judged so, else any double-dummy loss."""
+        return self.own_mistake if self.own_mistake is not None else self.loss > 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -53,7 +64,34 @@ class Step:
             "best": [str(m) for m in self.best],
             "exact": self.exact,
             "bpn": self.bpn,
+            "mistake": self.mistake,
+            "own_loss": None if self.own_loss is None else round(self.own_loss, 3),
+            "own_stderr": None if self.own_stderr is None else round(self.own_stderr, 3),
+            "own_worlds": self.own_worlds,
         }
+
+
+MISTAKE_Z = 2.0  # a loss from one's own information counts beyond this many standard errors
+
+
+def own_information_loss(
+    p: Position, m: Move, dd_loss: float, worlds: int, seed: int
+) -> tuple[float, float, bool, int]:
+    """(loss, stderr, mistake, worlds) of move ``m`` judged from the view of the player to
+    move in the perfect-information ``p``: sampled over the worlds his view allows, a
+    mistake when the mean paired loss exceeds ``MISTAKE_Z`` standard errors of the paired
+    difference (any loss at all when there is no sampling noise)."""
+    from solver.analysis.sampling import SampledAnalysis, analyse
+
+    view = p.view(p.turn)
+    if not view.has_hidden:  # he sees every card: his information is the whole deal
+        return dd_loss, 0.0, dd_loss > 0, 1
+    a = analyse(view, worlds=worlds, seed=seed)
+    if not isinstance(a, SampledAnalysis):  # one consistent world: solved exactly
+        loss = float(a.value - a.move_value(m))
+        return loss, 0.0, loss > 0, 1
+    loss, se = a.paired_loss(m)
+    return loss, se, loss > MISTAKE_Z * se if se > 0 else loss > 0, a.worlds
 
 
 def analyse_line(
@@ -63,16 +101,31 @@ def analyse_line(
     auto_limit: bool = True,
     worlds: int = 100,
     seed: int = 0,
+    view: Literal["full", "own"] = "full",
+    progress: Callable[[int, int], object] | None = None,
 ) -> list[Step]:
     """Play ``moves`` from ``start``; before each, value every legal move.
 
     Perfect-information positions are solved (exactly, or within ``limit``; with
-    ``auto_limit`` early talon positions get a three-trick estimate); positions with
+    ``auto_limit`` early talon positions get a four-trick estimate); positions with
     hidden cards are analysed by sampling (``worlds``, ``seed``).
+
+    ``view="own"`` (on a deal with every card known, such as a deal record) also judges
+    each move from its player's own information (:func:`own_information_loss`): a move is
+    then a mistake only when that loss exceeds the sampling noise, and the double-dummy
+    loss stays beside it in ``loss``.  ``progress(done, total)`` follows the moves.
     """
     from solver.analysis.sampling import analyse
 
     p = Position(start) if isinstance(start, str) else start.copy()
+    if view not in ("full", "own"):
+        raise ArgumentError(f"view={view!r}: expected 'full' or 'own'")
+    if view == "own" and p.has_hidden:
+        raise PositionError(
+            f"judging moves from each player's own information needs a deal with every card "
+            f"known (a deal record), not {p.bpn()!r}"
+        )
+    moves = list(moves)
     steps = []
     for i, text in enumerate(moves, 1):
         m = parse_move(text) if isinstance(text, str) else text
@@ -89,6 +142,9 @@ def analyse_line(
             a = solve(p, pv=False, limit=lim)
             exact = a.exact
         mv_value = a.move_value(m)
+        own: tuple[float | None, float | None, bool | None, int | None] = (None, None, None, None)
+        if view == "own":
+            own = own_information_loss(p, m, float(a.value - mv_value), worlds, seed)
         steps.append(
             Step(
                 number=i,
@@ -101,9 +157,15 @@ def analyse_line(
                 best=list(a.best),
                 exact=exact,
                 bpn=p.bpn(),
+                own_loss=own[0],
+                own_stderr=own[1],
+                own_mistake=own[2],
+                own_worlds=own[3],
             )
         )
         p.push(m)
+        if progress is not None:
+            progress(i, len(moves))
     return steps
 
 
@@ -115,4 +177,4 @@ def losses_by_player(steps: list[Step]) -> dict[str, float]:
     return out
 
 
-__all__ = ["Step", "analyse_line", "default_limit", "losses_by_player"]
+__all__ = ["MISTAKE_Z", "Step", "analyse_line", "default_limit", "losses_by_player", "own_information_loss"]

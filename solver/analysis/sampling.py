@@ -23,10 +23,10 @@ from typing import Any, Literal
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.analysis.worlds import all_worlds, iter_worlds, world_count
 from solver.engine.api import Solver, solve
-from solver.engine.quick import quick_description, quick_limit
+from solver.engine.quick import WorldSearch, quick_limit
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
-from solver.model.moves import Move, move
+from solver.model.moves import Move, move, parse_move
 from solver.model.position import SEATS, Position
 from solver.model.value import Value
 
@@ -104,10 +104,28 @@ class SampledAnalysis:
     method: Literal["pimc"] = "pimc"
     pv: list[Move] = field(default_factory=list)
     win: str | None = None
+    # each world's ranking number of each move (by move number), for paired comparisons
+    world_numbers: list[dict[int, float]] = field(default_factory=list, repr=False)
 
     def move_value(self, m: Move | str) -> float:
         """The mean value of one move (a Move or move string)."""
         return lookup_move_value(self.moves, m)
+
+    def paired_loss(self, m: Move | str) -> tuple[float, float]:
+        """(loss, stderr): how much ``m`` gives away against the best move, as the mean over
+        the worlds of their difference, and the standard error of that paired difference
+        (0 when every consistent world was solved: then there is no sampling noise).
+
+        >>> a = analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=10, seed=3)
+        >>> a.paired_loss(a.best[0])
+        (0.0, 0.0)
+        """
+        mv = parse_move(m) if isinstance(m, str) else m
+        best, other = int(self.best[0]), int(mv)
+        if not self.world_numbers or other not in self.world_numbers[0]:
+            raise ArgumentError(f"{mv} is not a legal move of {self.bpn!r}")
+        loss, se = _mean_se([w[best] - w[other] for w in self.world_numbers])
+        return loss, 0.0 if self.enumerated else se
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -139,18 +157,19 @@ def world_limit(view: Position, depth: int | None = None) -> Limit | None:
     return quick_limit(view, depth)
 
 
-_WORKER_SOLVERS: dict[str, Solver] = {}
+_WORKER_SOLVERS: dict[tuple[str, bool], Solver] = {}
 
 
-def _solve_worlds(task: tuple[str, list[str], int | None]) -> list[WorldResult]:
-    """Worker: solve each world (BPN) for every root move; returns ({move: value}, nodes)."""
-    rules_text, bpns, depth = task
+def _solve_worlds(task: tuple[str, list[str], int | None, bool]) -> list[WorldResult]:
+    """Worker: solve each world (BPN) for every root move (to ``depth`` tricks, with the
+    fitted or the hand-made horizon); returns ({move: value}, nodes) for each."""
+    rules_text, bpns, depth, fitted = task
     from solver.model.rules import Rules
 
     rules = Rules.parse(rules_text)
-    solver = _WORKER_SOLVERS.get(rules_text)
+    solver = _WORKER_SOLVERS.get((rules_text, fitted))
     if solver is None:
-        solver = _WORKER_SOLVERS[rules_text] = Solver(rules, WORLD_TABLE_BITS)
+        solver = _WORKER_SOLVERS[(rules_text, fitted)] = Solver(rules, WORLD_TABLE_BITS, fitted)
     limit = Limit(depth=depth) if depth else None
     out: list[WorldResult] = []
     for bpn in bpns:
@@ -175,6 +194,7 @@ def analyse(
     win_worth: WinWorth | str = "match",
     on_update: Callable[[SampledAnalysis], object] | None = None,
     update_every: float = 1.0,
+    world_search: WorldSearch | str = "quick",
 ) -> Analysis | SampledAnalysis:
     """Best move and expected score for the player to move, whose view this is.
 
@@ -188,7 +208,8 @@ def analyse(
     errors of their paired difference (after at least 2 batches).
     ``workers`` processes, or any ``concurrent.futures`` ``executor`` the caller passes.
     ``depth``: tricks of look-ahead per world (default: exact in the last talon tricks,
-    three tricks with the horizon heuristic before).  ``win_worth``: what a game won
+    four tricks to the fitted horizon evaluation before); ``world_search`` names another
+    per-world search (:class:`~solver.engine.quick.WorldSearch`: ``"handmade:3"``, ...).  ``win_worth``: what a game won
     outright counts in the means that rank moves (:mod:`solver.analysis.ranking`).
     ``on_update`` gets the answer so far at most every ``update_every`` seconds (progress
     with the current best move).  Ctrl-C (KeyboardInterrupt) returns the answer so far,
@@ -226,8 +247,14 @@ def analyse(
     # worlds are drawn lazily, in the order of the seeded stream, so that memory and time
     # follow the worlds solved, not the worlds asked for
     source = all_worlds(p) if enumerated else iter_worlds(p, seed)
-    lim = world_limit(p, depth)
+    ws = WorldSearch.parse(world_search) if isinstance(world_search, str) else world_search
+    if depth is not None:
+        if ws.kind != "quick":
+            raise ArgumentError(f"depth={depth} and world_search={str(ws)!r}: give one of them")
+        ws = WorldSearch("depth", depth)
+    lim = ws.limit(p)
     depth_used = lim.depth if lim else None
+    described = ws.describe(lim)
     rules_text = str(p.rules)
     size = batch
     if time_limit is None and separation is None and (executor is not None or workers > 1):
@@ -250,14 +277,16 @@ def analyse(
                 # in process, one world at a time under a time limit (so that it holds)
                 step = 1 if deadline is not None else size
                 round_worlds = list(itertools.islice(source, min(step, wanted - len(results))))
-                results.extend(_solve_worlds((rules_text, [w.bpn() for w in round_worlds], depth_used)))
+                results.extend(
+                    _solve_worlds((rules_text, [w.bpn() for w in round_worlds], depth_used, ws.fitted))
+                )
             else:
                 # a task per worker and round (all of them without a stopping rule)
                 width = 2 * max(workers, 2) if (deadline is None and separation is None) else workers
                 task_size = size if deadline is None else 1
                 round_worlds = list(itertools.islice(source, min(width * task_size, wanted - len(results))))
                 chunks = [round_worlds[i : i + task_size] for i in range(0, len(round_worlds), task_size)]
-                tasks = [(rules_text, [w.bpn() for w in ch], depth_used) for ch in chunks]
+                tasks = [(rules_text, [w.bpn() for w in ch], depth_used, ws.fitted) for ch in chunks]
                 for part in executor.map(_solve_worlds, tasks):
                     results.extend(part)
             if separation is not None:
@@ -279,9 +308,7 @@ def analyse(
                 progress(len(results), wanted)
             if on_update is not None and time.perf_counter() - last_update >= update_every:
                 last_update = time.perf_counter()
-                on_update(
-                    _summarise(p, legal, results, False, seed, t0, quick_description(lim), stopped, rank)
-                )
+                on_update(_summarise(p, legal, results, False, seed, t0, described, stopped, rank))
             if deadline is not None and len(results) < wanted and time.perf_counter() >= deadline:
                 stopped = "time"
                 break
@@ -302,7 +329,7 @@ def analyse(
         enumerated and stopped == "enumerated",
         seed,
         t0,
-        quick_description(lim),
+        described,
         stopped,
         rank,
     )
@@ -342,9 +369,10 @@ def _summarise(
 ) -> SampledAnalysis:
     moves = []
     n = len(results)
+    numbers: list[dict[int, float]] = [{m: rank.number(r[0][m], p) for m in legal} for r in results]
     for m in legal:
         values = [r[0][m] for r in results]
-        mean, se = _mean_se([rank.number(v, p) for v in values])
+        mean, se = _mean_se([w[m] for w in numbers])
         margins = [int(v) for v in values if not v.is_game_win]
         margin, margin_se = _mean_se(margins) if margins else (None, None)
         moves.append(
@@ -386,6 +414,7 @@ def _summarise(
         ranking=str(rank),
         pv=[best[0]],
         win=win,
+        world_numbers=numbers,
     )
 
 

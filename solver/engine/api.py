@@ -56,9 +56,9 @@ class Solver:
     Value.margin(-4, pov='a')
     """
 
-    def __init__(self, rules: Rules | None = None, table_bits: int = DEFAULT_TABLE_BITS):
+    def __init__(self, rules: Rules | None = None, table_bits: int = DEFAULT_TABLE_BITS, fitted: bool = True):
         self.rules = rules or Rules()
-        self.engine = new_engine(self.rules, table_bits)
+        self.engine = new_engine(self.rules, table_bits, fitted)
 
     def load(self, p: Position) -> None:
         """Make ``p`` the engine's root (checked: same rules, every card known, valid, not over)."""
@@ -170,7 +170,7 @@ def solve(
     tricks and evaluates the horizon with a heuristic (``docs/solver.md``).
     ``engine="reference"`` uses the plain Python solver (slow; the tests' oracle).
     ``quick=True`` runs the search each sampled world gets (:mod:`solver.engine.quick`):
-    exact in the last talon tricks, a three-trick estimate before.
+    exact in the last talon tricks, a four-trick estimate before.
     A position with hidden cards raises :class:`HiddenInformationError`.
 
     >>> a = solve("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")

@@ -25,13 +25,16 @@ import time
 from solver.engine.results import Analysis, Limit, MoveValue, Stop, final_value, turn_of
 from solver.errors import ArgumentError
 from solver.model.moves import move
+from solver.model.outright import game_win_possible
 from solver.model.position import Position
 from solver.model.value import RAW_TRIVIAL
+from solver.native.constants import WIN_RAW, WIN_THRESHOLD
 from solver.native.engine import Engine
 
 TRIVIAL = RAW_TRIVIAL  # beyond any raw value: the bound known before searching
 MIN_SLICE = 2000
 GUESS_DEPTH = 2  # tricks of heuristic look-ahead for the first guesses
+GUARD_NODES = 20_000  # nodes for each test of the game-win guard (about a millisecond)
 
 Bounds = dict[int, int]
 
@@ -59,8 +62,12 @@ def _finish(
         v = lower if exact else final_value(p, min(max(guess[m], lo[m]), hi[m]))
         moves.append(MoveValue(move=move(m), value=v, lower=lower, upper=upper, exact=exact))
     all_exact = all(mv.exact for mv in moves) and len(moves) == len(legal)
-    # the best move: highest proven lower bound, then highest estimate
-    best_mv = max(moves, key=lambda mv: (mv.lower, mv.value))
+    # the best move: to a horizon, the highest estimate (exact values and proven game wins
+    # and losses among them); in budget mode the highest proven lower bound, then estimate
+    if depth is not None:
+        best_mv = max(moves, key=lambda mv: (mv.value, mv.lower))
+    else:
+        best_mv = max(moves, key=lambda mv: (mv.lower, mv.value))
     if best_mv.lower is not None and best_mv.lower.lost and not best_mv.exact:
         best_mv = max(moves, key=lambda mv: mv.value)  # nothing proven: trust the estimates
     pos_lower = max(mv.lower for mv in moves if mv.lower is not None)
@@ -196,9 +203,36 @@ def _deepen(
 def _depth_solve(
     eng: Engine, p: Position, limit: Limit, legal: list[int], t0: float, n0: int, every_move: bool
 ) -> Analysis:
-    """Iterative deepening to ``limit.depth`` tricks with the horizon heuristic."""
+    """Iterative deepening to ``limit.depth`` tricks with the horizon evaluation, then the
+    game-win guard."""
     lo, hi, guess, reached = _deepen(eng, limit, legal, t0, n0)
+    _guard_game_wins(eng, p, legal, lo, hi)
     return _finish(p, lo, hi, guess, legal, reached, eng.nodes - n0, t0, every_move, eng)
+
+
+def _guard_game_wins(eng: Engine, p: Position, legal: list[int], lo: Bounds, hi: Bounds) -> None:
+    """Exact zero-window tests, each within ``GUARD_NODES``, of whether each inexact move
+    wins the game outright, and whether it loses it: a horizon never hides a forced game
+    win or loss that these prove.  Only a player who might still win outright
+    (:func:`~solver.model.outright.game_win_possible`) is tested for it, so most positions
+    cost nothing; a test that runs out of nodes proves nothing."""
+    me = p.turn
+    tests = [(WIN_THRESHOLD - 1, WIN_THRESHOLD)] if game_win_possible(p, me) else []
+    if game_win_possible(p, 1 - me):
+        tests.append((-WIN_THRESHOLD, -WIN_THRESHOLD + 1))
+    for alpha, beta in tests:
+        for m in legal:
+            if lo[m] == hi[m]:
+                continue
+            eng.set_limits(nodes=GUARD_NODES, depth=-1)
+            v = eng.child_search(m, alpha, beta)
+            if eng.aborted:
+                continue
+            if v >= WIN_THRESHOLD:
+                lo[m] = hi[m] = WIN_RAW
+            elif v <= -WIN_THRESHOLD:
+                lo[m] = hi[m] = -WIN_RAW
+    eng.clear_limits()
 
 
 __all__ = ["bounded_solve"]

@@ -2,22 +2,27 @@
 
 Exact while that is affordable (at most ``EXACT_TALON_TRICKS`` talon tricks left: 100 worlds
 in about a second on the machine of BENCHMARKS.md), and earlier a search of
-``DEFAULT_DEPTH`` tricks to the horizon heuristic of docs/solver.md.  ``solve(p, quick=True)``
+``DEFAULT_DEPTH`` tricks to the fitted horizon evaluation of docs/solver.md, with the
+final phase exact and a guard that proves forced game wins and losses
+(benchmarks/bench_world_search.py measures it against the exact solve).  ``solve(p, quick=True)``
 and ``brisque solve --quick`` run exactly this search, so that it can be measured against the
 exact solve.
 
 >>> from solver.model.position import Position
 >>> quick_limit(Position("brisque AK.T9.J.8/.K8.J9.KJ 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"))
-Limit(nodes=None, seconds=None, depth=3)
+Limit(nodes=None, seconds=None, depth=4)
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from solver.engine.results import Limit
+from solver.errors import ArgumentError
 from solver.model.position import Position
 
 EXACT_TALON_TRICKS = 4  # worlds with at most this many talon tricks left are solved exactly
-DEFAULT_DEPTH = 3  # tricks of look-ahead before that
+DEFAULT_DEPTH = 4  # tricks of look-ahead before that, to the fitted horizon evaluation
 
 
 def talon_tricks_left(p: Position) -> int:
@@ -40,4 +45,64 @@ def quick_description(limit: Limit | None) -> str:
     return "exact" if limit is None else f"depth {limit.depth}"
 
 
-__all__ = ["DEFAULT_DEPTH", "EXACT_TALON_TRICKS", "quick_description", "quick_limit", "talon_tricks_left"]
+@dataclass(frozen=True)
+class WorldSearch:
+    """Which search each sampled world gets, by a short spec (for comparing them):
+
+    * ``quick``: the default above (exact late, ``DEFAULT_DEPTH`` tricks to the fitted
+      horizon evaluation before);
+    * ``exact``: every world solved exactly, however early (slow);
+    * ``depth:N``: N tricks to the fitted evaluation, exact only where the search ends;
+    * ``handmade:N``: N tricks to the hand-made heuristic (the world search before the
+      fitted evaluation: ``handmade:3`` was the default).
+
+    >>> WorldSearch.parse("handmade:3"), str(WorldSearch.parse("quick"))
+    (WorldSearch(kind='handmade', depth=3), 'quick')
+    """
+
+    kind: str = "quick"
+    depth: int | None = None
+
+    KINDS = ("quick", "exact", "depth:N", "handmade:N")
+
+    @classmethod
+    def parse(cls, text: str) -> WorldSearch:
+        kind, sep, arg = text.strip().lower().partition(":")
+        if kind in ("quick", "exact") and not sep:
+            return cls(kind)
+        if kind in ("depth", "handmade") and arg.isdigit() and 1 <= int(arg) <= 20:
+            return cls(kind, int(arg))
+        raise ArgumentError(
+            f"world search {text!r}: expected quick, exact, depth:N or handmade:N (N from 1 to 20 tricks)"
+        )
+
+    def __str__(self) -> str:
+        return self.kind if self.depth is None else f"{self.kind}:{self.depth}"
+
+    @property
+    def fitted(self) -> bool:
+        """Whether the horizon is scored by the fitted evaluation (else the hand-made one)."""
+        return self.kind != "handmade"
+
+    def limit(self, p: Position) -> Limit | None:
+        """The limit of this search on ``p``."""
+        if self.kind == "exact":
+            return None
+        if self.kind == "quick":
+            return quick_limit(p)
+        return Limit(depth=self.depth)
+
+    def describe(self, limit: Limit | None) -> str:
+        """The answers' ``world_search`` for a search run with ``limit``."""
+        text = quick_description(limit)
+        return text + " hand-made" if limit is not None and not self.fitted else text
+
+
+__all__ = [
+    "DEFAULT_DEPTH",
+    "EXACT_TALON_TRICKS",
+    "WorldSearch",
+    "quick_description",
+    "quick_limit",
+    "talon_tricks_left",
+]

@@ -16,6 +16,7 @@ Everything that crosses into ``solver.native.engine`` is built here, once:
 
 from __future__ import annotations
 
+from solver.engine.horizon_weights import HORIZON_WEIGHTS
 from solver.model.melds import MELDS, game_melds
 from solver.model.position import Position
 from solver.model.rules import GAMES, Rules
@@ -49,9 +50,13 @@ def engine_rules(r: Rules) -> EngineRules:
     )
 
 
-def new_engine(rules: Rules, table_bits: int = DEFAULT_TABLE_BITS) -> Engine:
-    """A compiled engine for ``rules`` with a table of ``2**table_bits`` entries."""
-    return Engine(engine_rules(rules), table_bits)
+def new_engine(rules: Rules, table_bits: int = DEFAULT_TABLE_BITS, fitted: bool = True) -> Engine:
+    """A compiled engine for ``rules`` with a table of ``2**table_bits`` entries, and (with
+    ``fitted``) the fitted horizon weights of its game for depth-limited searches (else,
+    and for a game without them, the hand-made heuristic)."""
+    eng = Engine(engine_rules(rules), table_bits)
+    eng.set_horizon(HORIZON_WEIGHTS.get(rules.game) if fitted else None)
+    return eng
 
 
 def engine_root(p: Position) -> RootPosition:

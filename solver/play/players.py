@@ -1,7 +1,8 @@
 """Every player: random, greedy, PIMC with N worlds, and the clairvoyant player.
 
 A player spec is a short string: ``random``, ``greedy``, ``pimc`` (100 worlds) or
-``pimc:N``, ``clairvoyant``.
+``pimc:N``, ``clairvoyant``; PIMC and the clairvoyant player take ``@SEARCH``, the search
+each world gets (``pimc:100@handmade:3``).
 
 >>> make_player("pimc:20").name
 'pimc:20'
@@ -13,11 +14,14 @@ import random
 import zlib
 from typing import Protocol
 
+from solver.engine.api import Solver
+from solver.engine.quick import WorldSearch
 from solver.errors import ArgumentError
 from solver.model.bits import points_of, trick_winner
 from solver.model.cards import rank_of, suit_of
 from solver.model.moves import EXCHANGE, PASS, Move
 from solver.model.position import Position
+from solver.model.rules import Rules
 
 
 class Player(Protocol):
@@ -84,10 +88,11 @@ def _decision_seed(position: Position, salt: int) -> int:
 class PimcPlayer:
     """Samples worlds consistent with what it sees and plays the best mean move."""
 
-    def __init__(self, worlds: int = 100, seed: int = 0):
+    def __init__(self, worlds: int = 100, seed: int = 0, search: WorldSearch | None = None):
         self.worlds = worlds
         self.seed = seed
-        self.name = f"pimc:{worlds}"
+        self.search = search or WorldSearch()
+        self.name = f"pimc:{worlds}" + _search_suffix(self.search)
 
     def choose(self, position: Position) -> Move:
         from solver.analysis.sampling import analyse
@@ -96,39 +101,64 @@ class PimcPlayer:
         if len(moves) == 1:
             return moves[0]
         view = position.view(position.turn)
-        a = analyse(view, worlds=self.worlds, seed=_decision_seed(view, self.seed))
+        a = analyse(view, worlds=self.worlds, seed=_decision_seed(view, self.seed), world_search=self.search)
         return a.best[0]
 
 
 class ClairvoyantPlayer:
     """Sees every card (the opponent's hand and the talon order) and plays the double-dummy
-    best move: exact late in the deal, a three-trick estimate early (as PIMC's worlds)."""
+    best move: exact late in the deal, a four-trick estimate early (as PIMC's worlds)."""
 
-    name = "clairvoyant"
+    def __init__(self, search: WorldSearch | None = None):
+        self.search = search or WorldSearch()
+        self.name = "clairvoyant" + _search_suffix(self.search)
+        self._solvers: dict[Rules, Solver] = {}
 
     def choose(self, position: Position) -> Move:
-        from solver.analysis.sampling import world_limit
-        from solver.engine.api import solve
-
         moves = position.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        a = solve(position, pv=False, limit=world_limit(position))
+        solver = self._solvers.get(position.rules)
+        if solver is None:
+            solver = self._solvers[position.rules] = Solver(position.rules, fitted=self.search.fitted)
+        solver.engine.clear()
+        a = solver.solve(position, pv=False, limit=self.search.limit(position))
         return a.best[0]
 
 
-PLAYER_KINDS = ("random", "greedy", "pimc", "pimc:N", "clairvoyant")
+def _search_suffix(search: WorldSearch) -> str:
+    """``@SEARCH`` in a player's name, unless it is the default quick search."""
+    return "" if search.kind == "quick" else f"@{search}"
+
+
+PLAYER_KINDS = ("random", "greedy", "pimc", "pimc:N", "clairvoyant", "pimc:N@SEARCH", "clairvoyant@SEARCH")
 
 
 def make_player(spec: str, seed: int = 0) -> Player:
-    """A player from its spec; raises ValueError listing the valid ones."""
-    s = spec.strip().lower()
+    """A player from its spec; raises ArgumentError listing the valid ones.
+
+    ``@SEARCH`` gives PIMC's worlds or the clairvoyant player another search
+    (:class:`~solver.engine.quick.WorldSearch`): ``pimc:100@handmade:3`` is PIMC as it was
+    before the fitted horizon evaluation.
+
+    >>> make_player("pimc:50@handmade:3").name
+    'pimc:50@handmade:3'
+    """
+    s, at, search_spec = spec.strip().lower().partition("@")
+    search = None
+    if at:
+        if s not in ("clairvoyant", "pimc") and not s.startswith("pimc:"):
+            raise ArgumentError(f"player {spec!r}: only pimc and clairvoyant take @SEARCH")
+        try:
+            search = WorldSearch.parse(search_spec)
+        except ArgumentError as exc:
+            raise ArgumentError(f"player {spec!r}: {exc}") from None
     if s == "random":
         return RandomPlayer(seed)
     if s == "greedy":
         return GreedyPlayer()
     if s == "clairvoyant":
-        return ClairvoyantPlayer()
+        return ClairvoyantPlayer(search)
     if s == "pimc" or s.startswith("pimc:"):
         n = 100 if s == "pimc" else s[5:]
         try:
@@ -139,7 +169,7 @@ def make_player(spec: str, seed: int = 0) -> Player:
             raise ArgumentError(
                 f"player {spec!r}: expected pimc:N with N a positive number of worlds"
             ) from None
-        return PimcPlayer(worlds, seed)
+        return PimcPlayer(worlds, seed, search)
     raise ArgumentError(f"unknown player {spec!r}: expected one of {', '.join(PLAYER_KINDS)}")
 
 

@@ -1,0 +1,195 @@
+"""World searches against the exact solve, on seeded double-dummy positions.
+
+The quick search that each sampled world gets (solver.engine.quick) is measured here, as
+issue 13 asks: on positions with 5 to 8 talon tricks left, played to by random legal moves
+from seeded deals (every card known), each candidate search picks a move and is scored
+against every move's exact value:
+
+* **best**: the share of positions where it picked an exact best move;
+* **loss**: the mean points lost per decision (exact best minus exact value of the pick),
+  over the positions where neither is a game won or lost;
+* **missed wins**: positions the exact solve wins outright where the pick does not;
+  **walked into**: picks that lose the game outright where some move does not;
+* **ms**: CPU milliseconds per position (median and mean), one process.
+
+The exact values are slow (seconds at 8 talon tricks), so they are kept in
+``benchmarks/results/world-search-exact-<game>.jsonl`` and computed only for positions not
+there yet.  Training data for fitted evaluations is drawn from other seeds (see
+``solver.engine.horizon``), so the test positions are never fitted.
+
+Run:  python benchmarks/bench_world_search.py [--game brisque] [--per-level 50]
+      [--levels 5,6,7,8] [--searches quick,depth:3,...] [--exact-only] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from solver.engine import Limit, Solver
+from solver.engine.horizon_weights import HORIZON_WEIGHTS
+from solver.engine.quick import quick_limit
+from solver.model.moves import Move
+from solver.model.position import Position
+from solver.model.rules import Rules
+from solver.native.constants import WIN_VALUE
+from solver.play.dealing import random_position
+
+RESULTS = Path(__file__).parent / "results"
+FIRST_SEED = 0  # test positions: seeds 0, 1, ...; fitted evaluations train on other seeds
+
+
+# The candidates: "quick" (the default world search: solver.engine.quick), "depth:N" (N
+# tricks to the fitted horizon evaluation, with the game-win guard), "handmade:N" (N tricks
+# to the hand-made heuristic, as the world search was before issue 13) and "exact".
+WORLD_SEARCHES = ["quick", "handmade:3", "handmade:4", "depth:3", "depth:4", "depth:5"]
+
+
+def run_world_search(solver: Solver, p: Position, name: str) -> Move:
+    """The move that the named world search picks on the perfect-information ``p``."""
+    kind, _, arg = name.partition(":")
+    limit = {"quick": lambda: quick_limit(p), "exact": lambda: None}.get(
+        kind, lambda: Limit(depth=int(arg))
+    )()
+    if kind not in ("quick", "exact", "depth", "handmade"):
+        raise SystemExit(f"unknown world search {name!r}: expected quick, exact, depth:N or handmade:N")
+    if kind == "handmade":
+        solver.engine.set_horizon(None)
+        solver.engine.clear()
+    try:
+        return solver.solve(p, pv=False, limit=limit).best[0]
+    finally:
+        if kind == "handmade":
+            solver.engine.set_horizon(HORIZON_WEIGHTS.get(p.rules.game))
+            solver.engine.clear()
+
+
+def test_positions(rules: Rules, k: int, count: int) -> list[Position]:
+    """``count`` seeded positions at the start of a trick with ``k`` talon tricks left."""
+    trick = rules.talon_tricks + 1 - k
+    out: list[Position] = []
+    seed = FIRST_SEED + 1000 * k  # a stream of its own for each level
+    while len(out) < count:
+        p = random_position(seed, rules, trick)
+        seed += 1
+        if not p.is_over() and p.trick_number == trick and p.trick < 0 and not p.in_window:
+            out.append(p)
+    return out
+
+
+def exact_cache(game: str) -> Path:
+    return RESULTS / f"world-search-exact-{game.replace('(', '-').replace(')', '').replace('=', '-')}.jsonl"
+
+
+def load_exact(path: Path) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                rec = json.loads(line)
+                out[rec["bpn"]] = rec["moves"]
+    return out
+
+
+def ensure_exact(positions: list[Position], path: Path) -> dict[str, dict[str, int]]:
+    """Every move's exact value of each position, from the cache or solved now (and kept)."""
+    known = load_exact(path)
+    solver: Solver | None = None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    todo = [p for p in positions if p.bpn() not in known]
+    for i, p in enumerate(todo):
+        solver = solver or Solver(p.rules)
+        t = time.perf_counter()
+        a = solver.solve(p, pv=False)
+        moves = {str(mv.move): int(mv.value) for mv in a.moves}
+        known[p.bpn()] = moves
+        with path.open("a") as f:  # appended one by one: an interrupted run keeps its work
+            f.write(
+                json.dumps({"bpn": p.bpn(), "moves": moves, "seconds": round(time.perf_counter() - t, 4)})
+                + "\n"
+            )
+        print(f"exact {i + 1}/{len(todo)}: {time.perf_counter() - t:.2f} s", file=sys.stderr)
+    return known
+
+
+def score(name: str, positions: list[Position], exact: dict[str, dict[str, int]]) -> dict:
+    """One candidate search on every position: the figures of the module docstring."""
+    solver = Solver(positions[0].rules)
+    best = loss_n = missed = walked = 0
+    losses: list[int] = []
+    times: list[float] = []
+    for p in positions:
+        values = exact[p.bpn()]
+        top = max(values.values())
+        t = time.process_time()
+        pick = str(run_world_search(solver, p, name))
+        times.append(time.process_time() - t)
+        got = values[pick]
+        best += got == top
+        if top >= WIN_VALUE and got < WIN_VALUE:
+            missed += 1
+        if got <= -WIN_VALUE < top:
+            walked += 1
+        if abs(top) < WIN_VALUE and abs(got) < WIN_VALUE:
+            losses.append(top - got)
+            loss_n += 1
+    return {
+        "search": name,
+        "positions": len(positions),
+        "best": best / len(positions),
+        "loss": statistics.fmean(losses) if losses else 0.0,
+        "missed_wins": missed,
+        "walked_into": walked,
+        "ms_median": 1000 * statistics.median(times),
+        "ms_mean": 1000 * statistics.fmean(times),
+    }
+
+
+def report(game: str, rows: list[dict]) -> str:
+    lines = [
+        f"{game}: world searches against the exact solve",
+        f"{'k':>3} {'search':<28} {'n':>4} {'best':>6} {'loss':>6} {'missed':>6} {'walked':>6} {'ms med':>7} {'ms mean':>7}",
+    ]
+    for r in rows:
+        lines.append(
+            f"{r['k']:>3} {r['search']:<28} {r['positions']:>4} {100 * r['best']:>5.1f}% {r['loss']:>6.2f} "
+            f"{r['missed_wins']:>6} {r['walked_into']:>6} {r['ms_median']:>7.2f} {r['ms_mean']:>7.2f}"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", default="brisque")
+    ap.add_argument("--per-level", type=int, default=50)
+    ap.add_argument("--levels", default="5,6,7,8")
+    ap.add_argument("--searches", default=",".join(WORLD_SEARCHES))
+    ap.add_argument("--exact-only", action="store_true", help="only fill the cache of exact values")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    rules = Rules.parse(args.game)
+    levels = [int(x) for x in args.levels.split(",")]
+    by_level = {k: test_positions(rules, k, args.per_level) for k in levels}
+    exact = ensure_exact([p for ps in by_level.values() for p in ps], exact_cache(args.game))
+    if args.exact_only:
+        return
+    rows = []
+    names = [s for s in args.searches.split(",") if s]
+    for k in levels + [0]:
+        ps = by_level[k] if k else [p for ps in by_level.values() for p in ps]
+        for name in names:
+            row = score(name, ps, exact)
+            row["k"] = k if k else "all"
+            rows.append(row)
+            print(report(args.game, [row]).splitlines()[-1], file=sys.stderr)
+    out = {"game": args.game, "rows": rows}
+    (RESULTS / f"world-search-{args.game}.json").write_text(json.dumps(out, indent=1) + "\n")
+    print(json.dumps(out, indent=1) if args.json else report(args.game, rows))
+
+
+if __name__ == "__main__":
+    main()

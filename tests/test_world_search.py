@@ -1,0 +1,139 @@
+"""The world search before the last talon tricks: the fitted horizon evaluation, the exact
+final phase under a depth limit, and the guard that proves game wins beyond the horizon."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver import analyse, solve
+from solver.engine import Limit, Solver
+from solver.engine.horizon_weights import HORIZON_WEIGHTS
+from solver.engine.quick import WorldSearch
+from solver.errors import ArgumentError
+from solver.model.bits import points_of, popcount
+from solver.model.cards import suit_mask
+from solver.model.outright import game_win_possible
+from solver.model.position import Position
+from solver.native.constants import WIN_VALUE
+from solver.native.engine import HORIZON_FEATURES, HORIZON_ROWS
+from solver.play import random_position
+from solver.play.players import make_player
+
+# b wins the game outright with KD, AD or the marriage (four kings follow); a depth of one
+# trick cannot see it, the guard proves it (the exact values are checked below)
+QUARTET_AHEAD = "brisque .KJ8.7.KJ/..AKQ9.Q7 JD QHTC7S7H9S9HTD9CTHAHQSJSAS TK8..8.A8 - b 0:25 tricks=0:3"
+
+
+@pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
+def test_every_game_has_weights_of_the_engines_shape(game):
+    rows = HORIZON_WEIGHTS[game]
+    assert len(rows) == HORIZON_ROWS and all(len(r) == HORIZON_FEATURES for r in rows)
+
+
+def test_set_horizon_checks_the_shape():
+    eng = Solver().engine
+    with pytest.raises(ArgumentError, match="rows"):
+        eng.set_horizon([[0.0] * HORIZON_FEATURES])
+    with pytest.raises(ArgumentError, match="rows"):
+        eng.set_horizon([[0.0] * (HORIZON_FEATURES - 1)] * HORIZON_ROWS)
+
+
+def test_features_agree_with_the_model():
+    for seed in range(20):
+        p = random_position(seed, "brisque", 4)
+        if p.trick >= 0 or p.is_over():
+            continue
+        s = Solver(p.rules)
+        s.load(p)
+        level, f = s.engine.horizon_features()
+        me, op = p.turn, 1 - p.turn
+        trumps = suit_mask(p.trump)
+        rest = sum(1 << c for c in p.talon or ()) | (1 << p.turnup if p.turnup >= 0 else 0)
+        assert level == (len(p.talon or ()) + (p.turnup >= 0) + 1) // 2
+        assert f[0] == 1.0
+        assert f[1] == points_of(p.hands[me]) - points_of(p.hands[op])
+        assert f[2] == popcount(p.hands[me] & trumps) - popcount(p.hands[op] & trumps)
+        assert f[4] == points_of(rest)
+
+
+def test_a_horizon_never_falls_in_the_final_phase():
+    # one talon trick left: a search of one trick reaches the final phase and is exact
+    for seed in range(8):
+        p = random_position(seed, "brisque", 10)
+        if p.is_over() or p.trick >= 0 or p.in_window or p.turnup < 0:
+            continue
+        d = solve(p, depth=1, pv=False)
+        e = solve(p, pv=False)
+        assert d.exact and [m.value for m in d.moves] == [m.value for m in e.moves]
+
+
+def test_fitted_and_hand_made_evaluations_differ_and_both_run():
+    p = random_position(3, "brisque", 3)
+    s = Solver(p.rules)
+    fitted = s.solve(p, pv=False, limit=Limit(depth=2))
+    s.engine.set_horizon(None)
+    s.engine.clear()
+    hand_made = s.solve(p, pv=False, limit=Limit(depth=2))
+    assert [m.move for m in fitted.moves] == [m.move for m in hand_made.moves]
+    assert [m.value for m in fitted.moves] != [m.value for m in hand_made.moves]
+
+
+def test_the_guard_proves_a_game_win_beyond_the_horizon():
+    p = Position(QUARTET_AHEAD)
+    assert game_win_possible(p, 1) and not game_win_possible(p, 0)
+    exact = {str(m.move): int(m.value) for m in solve(p, pv=False).moves}
+    shallow = solve(p, depth=1, pv=False)
+    got = {str(m.move): int(m.value) for m in shallow.moves}
+    winning = {m for m, v in exact.items() if v == WIN_VALUE}
+    assert winning == {"KD", "AD", "+mD"}
+    assert {m for m, v in got.items() if v == WIN_VALUE} == winning
+    assert str(shallow.best[0]) in winning
+
+
+def test_game_win_possible_rules():
+    # Brisque: a king already played rules out four kings; Briscan: a trick to each rules out a vole
+    p = Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35")
+    assert not game_win_possible(p, 0) and not game_win_possible(p, 1)
+    b = next(q for q in (random_position(seed, "briscan", 6) for seed in range(20)) if min(q.tricks) > 0)
+    assert not game_win_possible(b, 0) and not game_win_possible(b, 1)
+    one_sided = Position(
+        "briscan 7.9.J8.9/A..TK7.T 8H KCTSQHQDADTHAHJSAC9S7C8CJC9D7H KQ8.KJ..Q - a 16:0 tricks=3:0"
+    )
+    assert game_win_possible(one_sided, 0) and not game_win_possible(one_sided, 1)
+    fresh = random_position(2, "briscan", 1)
+    assert game_win_possible(fresh, 0) and game_win_possible(fresh, 1)
+    assert not game_win_possible(random_position(2, "petite(draw=yes)", 1), 0)
+
+
+def test_world_search_specs():
+    assert WorldSearch.parse("quick") == WorldSearch() and WorldSearch.parse("EXACT").kind == "exact"
+    assert WorldSearch.parse("handmade:3") == WorldSearch("handmade", 3)
+    assert str(WorldSearch.parse("depth:2")) == "depth:2"
+    for bad in ("depth", "depth:0", "handmade:x", "deep:3", "quick:2", "depth:99"):
+        with pytest.raises(ArgumentError, match="world search"):
+            WorldSearch.parse(bad)
+
+
+def test_sampled_answers_name_the_world_search_they_ran():
+    p = random_position(11, "brisque", 2)
+    view = p.view(p.turn)
+    fitted = analyse(view, worlds=6, seed=1)
+    hand_made = analyse(view, worlds=6, seed=1, world_search="handmade:3")
+    assert fitted.world_method == "depth 4" and hand_made.world_method == "depth 3 hand-made"
+    assert [m.value for m in fitted.moves] != [m.value for m in hand_made.moves]
+    assert analyse(view, worlds=6, seed=1, world_search="depth:2").world_method == "depth 2"
+    with pytest.raises(ArgumentError, match="give one of them"):
+        analyse(view, worlds=6, depth=2, world_search="handmade:3")
+
+
+def test_players_take_a_world_search():
+    assert make_player("pimc:5@handmade:3").name == "pimc:5@handmade:3"
+    assert make_player("clairvoyant@depth:2").name == "clairvoyant@depth:2"
+    assert make_player("pimc:5@quick").name == "pimc:5"
+    with pytest.raises(ArgumentError, match="only pimc and clairvoyant"):
+        make_player("greedy@depth:2")
+    with pytest.raises(ArgumentError, match="world search"):
+        make_player("pimc:5@deep")
+    p = random_position(4, "brisque", 2)
+    move = make_player("clairvoyant@handmade:3").choose(p)
+    assert move in p.legal_moves()

@@ -14,8 +14,8 @@ against every move's exact value:
 
 The exact values are slow (seconds at 8 talon tricks), so they are kept in
 ``benchmarks/results/world-search-exact-<game>.jsonl`` and computed only for positions not
-there yet.  Training data for fitted evaluations is drawn from other seeds (see
-``solver.engine.horizon``), so the test positions are never fitted.
+there yet.  The fitted evaluation is trained on other seeds (``benchmarks/fit_horizon.py``),
+so the test positions are never fitted.
 
 Run:  python benchmarks/bench_world_search.py [--game brisque] [--per-level 50]
       [--levels 5,6,7,8] [--searches quick,depth:3,...] [--exact-only] [--json]
@@ -30,36 +30,38 @@ import sys
 import time
 from pathlib import Path
 
-from solver.engine import Limit, Solver
+from solver.engine import Solver
 from solver.engine.horizon_weights import HORIZON_WEIGHTS
-from solver.engine.quick import quick_limit
+from solver.engine.quick import WorldSearch
 from solver.model.moves import Move
+from solver.model.outright import game_win_possible
 from solver.model.position import Position
 from solver.model.rules import Rules
-from solver.native.constants import WIN_VALUE
+from solver.native.constants import WIN_THRESHOLD, WIN_VALUE
 from solver.play.dealing import random_position
+
+sys.path.insert(0, str(Path(__file__).parent))
+from fit_horizon import slug  # noqa: E402  (a script beside this one)
 
 RESULTS = Path(__file__).parent / "results"
 FIRST_SEED = 0  # test positions: seeds 0, 1, ...; fitted evaluations train on other seeds
 
 
-# The candidates: "quick" (the default world search: solver.engine.quick), "depth:N" (N
-# tricks to the fitted horizon evaluation, with the game-win guard), "handmade:N" (N tricks
-# to the hand-made heuristic, as the world search was before issue 13) and "exact".
+# The candidates (solver.engine.quick.WorldSearch): "quick" (the default world search),
+# "depth:N" (N tricks to the fitted horizon evaluation, with the game-win guard),
+# "handmade:N" (N tricks to the hand-made heuristic, no guard: the world search before
+# issue 13, but for the exact final phase) and "exact".
 WORLD_SEARCHES = ["quick", "handmade:3", "handmade:4", "depth:3", "depth:4", "depth:5"]
 
 
 def run_world_search(solver: Solver, p: Position, name: str) -> Move:
     """The move that the named world search picks on the perfect-information ``p``."""
-    kind, _, arg = name.partition(":")
-    limit = {"quick": lambda: quick_limit(p), "exact": lambda: None}.get(
-        kind, lambda: Limit(depth=int(arg))
-    )()
-    if kind not in ("quick", "exact", "depth", "handmade"):
-        raise SystemExit(f"unknown world search {name!r}: expected quick, exact, depth:N or handmade:N")
+    search = WorldSearch.parse(name)
+    limit = search.limit(p)
+    kind = search.kind
     if kind == "handmade":
         solver.engine.set_horizon(None)
-        solver.engine.clear()
+    solver.engine.clear()  # each position on its own, as each sampled world
     try:
         return solver.solve(p, pv=False, limit=limit).best[0]
     finally:
@@ -81,8 +83,39 @@ def test_positions(rules: Rules, k: int, count: int) -> list[Position]:
     return out
 
 
+def win_positions(rules: Rules, levels: list[int], count: int) -> list[Position]:
+    """``count`` seeded positions (5 to 8 talon tricks left, spread over ``levels``) where the
+    player to move can force a game win: found by an exact zero-window test at the root."""
+    solver = Solver(rules)
+    out: list[Position] = []
+    seed = 10**7
+    while len(out) < count and seed < 10**7 + 2000 * count:  # (a game may have none)
+        k = levels[len(out) % len(levels)]
+        p = random_position(seed, rules, rules.talon_tricks + 1 - k)
+        seed += 1
+        if p.is_over() or p.trick >= 0 or p.in_window or not game_win_possible(p, p.turn):
+            continue
+        solver.load(p)
+        solver.engine.clear_limits()
+        if solver.engine.value(WIN_THRESHOLD - 1, WIN_THRESHOLD) >= WIN_THRESHOLD:
+            out.append(p)
+    return out
+
+
+def score_wins(name: str, positions: list[Position]) -> dict:
+    """Whether the search's pick keeps the forced game win, on every position of the set."""
+    solver, judge = Solver(positions[0].rules), Solver(positions[0].rules)
+    kept = 0
+    for p in positions:
+        pick = run_world_search(solver, p, name)
+        judge.load(p)
+        judge.engine.clear_limits()
+        kept += judge.engine.child_search(int(pick), WIN_THRESHOLD - 1, WIN_THRESHOLD) >= WIN_THRESHOLD
+    return {"search": name, "positions": len(positions), "wins_kept": kept}
+
+
 def exact_cache(game: str) -> Path:
-    return RESULTS / f"world-search-exact-{game.replace('(', '-').replace(')', '').replace('=', '-')}.jsonl"
+    return RESULTS / f"world-search-exact-{slug(game)}.jsonl"
 
 
 def load_exact(path: Path) -> dict[str, dict[str, int]]:
@@ -169,6 +202,12 @@ def main() -> None:
     ap.add_argument("--levels", default="5,6,7,8")
     ap.add_argument("--searches", default=",".join(WORLD_SEARCHES))
     ap.add_argument("--exact-only", action="store_true", help="only fill the cache of exact values")
+    ap.add_argument(
+        "--win-set",
+        type=int,
+        default=0,
+        help="also N positions with a forced game win: does each search keep it?",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     rules = Rules.parse(args.game)
@@ -186,9 +225,19 @@ def main() -> None:
             row["k"] = k if k else "all"
             rows.append(row)
             print(report(args.game, [row]).splitlines()[-1], file=sys.stderr)
-    out = {"game": args.game, "rows": rows}
+    out: dict = {"game": args.game, "rows": rows}
+    if args.win_set:
+        wins = win_positions(rules, levels, args.win_set)
+        out["win_set"] = [score_wins(name, wins) for name in names] if wins else []
+        for r in out["win_set"]:
+            print(
+                f"forced game wins kept by {r['search']}: {r['wins_kept']}/{r['positions']}", file=sys.stderr
+            )
     (RESULTS / f"world-search-{args.game}.json").write_text(json.dumps(out, indent=1) + "\n")
-    print(json.dumps(out, indent=1) if args.json else report(args.game, rows))
+    text = report(args.game, rows)
+    for r in out.get("win_set", []):
+        text += f"\nforced game wins kept by {r['search']}: {r['wins_kept']}/{r['positions']}"
+    print(json.dumps(out, indent=1) if args.json else text)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from solver.engine import Solver
+from solver.engine.seam import horizon_key
 from solver.model.position import Position
 from solver.model.rules import Rules
 from solver.native.constants import WIN_THRESHOLD
@@ -116,7 +117,9 @@ def fit(game: str, rows: list[dict]) -> list[list[float]]:
             w, *_ = np.linalg.lstsq(x, y, rcond=None)  # the weights kept: fitted on all
             last = [round(float(v), 3) + 0.0 for v in w]  # (+ 0.0: no -0.0)
         weights.append(last if last is not None else [0.0] * HORIZON_FEATURES)
-    first = next(w for w in weights if any(w))
+    first = next((w for w in weights if any(w)), None)
+    if first is None:
+        raise SystemExit(f"{game}: no level has 100 positions to fit")
     return [w if any(w) else first for w in weights]
 
 
@@ -124,7 +127,8 @@ def write(all_weights: dict[str, list[list[float]]]) -> None:
     lines = [
         '"""Fitted weights of the horizon evaluation, by game (generated: do not edit).',
         "",
-        "Written by benchmarks/fit_horizon.py from exact solves of seeded positions: one row per",
+        "Written by benchmarks/fit_horizon.py from exact solves of seeded positions, under the game and",
+        "objective they were fitted for (solver.engine.seam.horizon_key): one row per",
         "number of talon tricks left at the horizon, one weight per feature of",
         "``Engine.horizon_features`` (docs/solver.md).",
         '"""',
@@ -134,7 +138,7 @@ def write(all_weights: dict[str, list[list[float]]]) -> None:
     ]
     from solver.engine.horizon_weights import HORIZON_WEIGHTS  # the games not fitted now stay
 
-    for game, rows in {**HORIZON_WEIGHTS, **all_weights}.items():
+    for game, rows in sorted({**HORIZON_WEIGHTS, **all_weights}.items()):
         lines.append(f"    {json.dumps(game)}: [")
         lines.extend(f"        {row!r}," for row in rows)
         lines.append("    ],")
@@ -151,7 +155,7 @@ def main() -> None:
     levels = [int(x) for x in args.levels.split(",")]
     out = {}
     for game in args.games.split(","):
-        out[Rules.parse(game).game] = fit(game, training_data(game, args.per_level, levels))
+        out[horizon_key(Rules.parse(game))] = fit(game, training_data(game, args.per_level, levels))
     write(out)
     print(f"wrote {WEIGHTS}", file=sys.stderr)
 

@@ -14,6 +14,7 @@ from typing import TypedDict
 import click
 
 from solver import __version__
+from solver.analysis.line import Step
 from solver.analysis.sampling import SampledAnalysis
 from solver.engine.results import Analysis
 from solver.errors import NotationError
@@ -243,8 +244,8 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis], verb: str) 
     "--depth",
     type=click.IntRange(min=1),
     default=None,
-    help="Search this many tricks and score the horizon with the heuristic "
-    "of docs/solver.md (fast, approximate).",
+    help="Search this many tricks and score the horizon with the fitted evaluation "
+    "of docs/solver.md, the final phase exact (fast, approximate).",
 )
 @click.option(
     "--quick",
@@ -394,7 +395,7 @@ def analyse_cmd(
     try:
         rank = RankingRule.parse(win_worth)
         search = WorldSearch.parse(world_search)
-        if depth is not None and search.kind != "quick":
+        if depth is not None and search.kind != "quick":  # (analyse says so too, in its words)
             raise ArgumentError(f"--depth {depth} and --world-search {world_search}: give one of them")
     except ArgumentError as exc:
         raise BrisqueCommandError(str(exc)) from None
@@ -597,9 +598,9 @@ def line_cmd(
       brisque line --record deals.jsonl --deal 3
       brisque line --record deals.jsonl --deal 3 --view own --worlds 50
     """
-    from solver.analysis.line import analyse_line, losses_by_player
+    from solver.analysis.line import LineInterrupted, analyse_line
     from solver.engine.results import Limit
-    from solver.errors import PositionError
+    from solver.errors import ArgumentError, PositionError
     from solver.formats.records import DealRecord
 
     if record_file:
@@ -623,6 +624,7 @@ def line_cmd(
         click.echo(f"\r{done}/{total} moves", err=True, nl=False)
 
     show = view == "own" and not quiet and not as_json and sys.stderr.isatty()
+    interrupted = False
     try:
         steps = analyse_line(
             p,
@@ -634,11 +636,23 @@ def line_cmd(
             view="own" if view == "own" else "full",
             progress=progress if show else None,
         )
-    except (PositionError, NotationError) as exc:
+    except (PositionError, NotationError, ArgumentError) as exc:
         raise BrisqueCommandError(str(exc)) from None
+    except LineInterrupted as stop:  # Ctrl-C: the moves judged so far, then exit 130
+        steps, interrupted = stop.steps, True
     finally:
         if show:
             click.echo("", err=True)
+    _print_line(p, steps, view, as_json)
+    if interrupted:
+        click.echo(f"interrupted after {len(steps)} of {len(moves)} moves", err=True)
+        sys.exit(130)
+
+
+def _print_line(p: Position, steps: list[Step], view: str, as_json: bool) -> None:
+    """The answer of ``brisque line``: a table, or one JSON object."""
+    from solver.analysis.line import MISTAKE_Z, losses_by_player
+
     losses = losses_by_player(steps)
     if as_json:
         out = {"bpn": p.bpn(), "view": view, "steps": [s.to_dict() for s in steps], "loss": losses}
@@ -671,7 +685,7 @@ def line_cmd(
     if own:
         mistakes = {seat: sum(1 for s in steps if s.player == seat and s.mistake) for seat in "ab"}
         click.echo(
-            f"mistakes from the player's own information (loss beyond 2 standard errors): "
+            f"mistakes from the player's own information (loss beyond {MISTAKE_Z:g} standard errors): "
             f"a {mistakes['a']}, b {mistakes['b']}"
         )
 
@@ -783,14 +797,19 @@ def match_cmd(
     quiet: bool,
 ) -> None:
     """Duplicate match between two players: FIRST and SECOND are random, greedy,
-    pimc (100 worlds) or pimc:N, or clairvoyant (sees every card).
+    pimc (100 worlds) or pimc:N, or clairvoyant (sees every card).  PIMC and
+    clairvoyant take @SEARCH, the search each world gets: quick (the default),
+    exact, depth:N or handmade:N (the old default was handmade:3).
 
-    Reports, for FIRST, the mean margin per deal with its 95% confidence interval
-    (from the pair means) and the deals won, lost and drawn with a Wilson interval.
+    Reports, for FIRST, the mean margin per deal over the deal pairs without a
+    game-winning event with its 95% confidence interval (from the pair means), the
+    game-winning events of each player, the deals won, lost and drawn with a Wilson
+    interval, and each player's thinking time per deal (to compare at equal time).
 
     \b
     Examples:
       brisque match pimc:50 greedy --deals 100 --workers 2
+      brisque match pimc:20 pimc:40@handmade:3 --deals 300 --workers 2
       brisque match greedy random --deals 500 --rules briscan --json
       brisque match pimc:20 clairvoyant --deals 10 --records deals.jsonl
     """
@@ -839,10 +858,15 @@ def match_cmd(
             click.echo(
                 f"game-winning events: {first} {s['game_wins_first']}, {second} {s['game_wins_second']}"
             )
+        t = result.timing
+        click.echo(
+            f"thinking time per deal: {first} {t['seconds_per_deal_first']:.2f} s, "
+            f"{second} {t['seconds_per_deal_second']:.2f} s (CPU)"
+        )
         if records_path is not None:
             click.echo(f"records: {records_path}")
     else:
-        click.echo(json.dumps(s))
+        click.echo(json.dumps({**s, **result.timing}))
 
 
 if __name__ == "__main__":  # pragma: no cover

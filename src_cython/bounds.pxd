@@ -1,5 +1,5 @@
 # Cheap value bounds at the start of a turn (points left, sure top trumps, declarations),
-# and the heuristic value at the horizon of a depth-limited search.
+# and the value at the horizon of a depth-limited search (fitted or hand-made).
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 from cards cimport __builtin_clz, __builtin_popcount, points_of, suit_bits
@@ -84,8 +84,8 @@ cdef inline int horizon_value(Ctx* c, State* s) noexcept nogil:
     """Heuristic future value at the horizon of a depth-limited search (player to move):
     with fitted weights their sum over the horizon features; else (hand-made) under the
     tricks objective half the difference in trumps held, and otherwise half the card points in
-    hand minus the opponent's, 6 per trump more than the opponent, and half the points
-    still to come from the talon and turnup to the player on lead (he draws first).
+    hand minus the opponent's, 6 per trump more than the opponent, and an eighth of the
+    points still in the talon and turnup (he draws first).
     Documented in docs/solver.md."""
     cdef int me = s.turn, other = 1 - me, h, i, level
     cdef double f[N_HFEATURES]

@@ -17,7 +17,7 @@ functions compiled into this one module (so the split costs no speed):
   entries and the search context;
 * moves.pxd: legal moves and their effects;
 * tables.pxd: the transposition tables;
-* bounds.pxd: cheap value bounds and the horizon heuristic;
+* bounds.pxd: cheap value bounds and the horizon evaluation (fitted or hand-made);
 * plain.pxd: plain card play of the final phase;
 * search.pxd: the search driver.
 
@@ -194,7 +194,8 @@ cdef class Engine:
 
     def set_limits(self, nodes=0, double seconds=0.0, int depth=-1):
         """Budget for the next searches: at most ``nodes`` more nodes and ``seconds`` of CPU
-        time (0: no limit); ``depth`` tricks to a heuristic horizon (-1: exact search).
+        time (0: no limit); ``depth`` tricks to the horizon evaluation (-1: exact search;
+        there is no horizon once the talon is gone).
         A search that runs out of budget returns with :attr:`aborted` set."""
         self.c.budget.node_limit = self.c.nodes + <uint64_t>nodes if nodes else 0
         self.c.budget.deadline = clock() + <clock_t>(seconds * CLOCKS_PER_SEC) if seconds > 0 else 0
@@ -380,7 +381,7 @@ cdef class Engine:
     def value(self, int alpha=-INF, int beta=INF):
         """Raw future value of the root (fail-soft when a window is given).
 
-        With the full window: MTD(f) from the guess of a two-trick heuristic search."""
+        With the full window: MTD(f) from the guess of a two-trick depth-limited search."""
         cdef int v
         self._check()
         with nogil:

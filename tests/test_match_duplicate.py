@@ -248,6 +248,8 @@ def test_cli_match_json(tmp_path):
     assert s["ci95"][0] <= s["mean_margin"] <= s["ci95"][1]
     assert s["won"] + s["lost"] + s["drawn"] == 4
     lib = run_match("greedy", "random", 2, seed=8)
+    assert s["seconds_per_deal_first"] >= 0 and s["seconds_per_deal_second"] >= 0
+    del s["seconds_per_deal_first"], s["seconds_per_deal_second"]
     assert s == json.loads(json.dumps(lib.summary))
     written = [json.loads(ln) for ln in records.read_text(encoding="utf-8").splitlines()]
     assert written == lib.records
@@ -296,3 +298,10 @@ def test_cli_match_bad_rules(tmp_path):
     res = run("match", "greedy", "random", "--rules", "poker", "--records", tmp_path / "r.jsonl")
     assert res.exit_code != 0
     assert "poker" in res.stderr
+
+
+def test_matches_report_each_players_thinking_time():
+    m = run_match("pimc:4", "greedy", 2, seed=3)
+    t = m.timing
+    assert t["seconds_per_deal_first"] > t["seconds_per_deal_second"] >= 0  # sampling costs more
+    assert "seconds_per_deal_first" not in m.summary  # the summary of a seed never changes

@@ -9,11 +9,13 @@ from solver import analyse, solve
 from solver.engine import Limit, Solver
 from solver.engine.horizon_weights import HORIZON_WEIGHTS
 from solver.engine.quick import WorldSearch
+from solver.engine.seam import horizon_key, horizon_weights
 from solver.errors import ArgumentError
 from solver.model.bits import points_of, popcount
 from solver.model.cards import suit_mask
 from solver.model.outright import game_win_possible
 from solver.model.position import Position
+from solver.model.rules import Rules
 from solver.native.constants import WIN_VALUE
 from solver.native.engine import HORIZON_FEATURES, HORIZON_ROWS
 from solver.play import random_position
@@ -24,10 +26,27 @@ from solver.play.players import make_player
 QUARTET_AHEAD = "brisque .KJ8.7.KJ/..AKQ9.Q7 JD QHTC7S7H9S9HTD9CTHAHQSJSAS TK8..8.A8 - b 0:25 tricks=0:3"
 
 
-@pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
-def test_every_game_has_weights_of_the_engines_shape(game):
-    rows = HORIZON_WEIGHTS[game]
-    assert len(rows) == HORIZON_ROWS and all(len(r) == HORIZON_FEATURES for r in rows)
+@pytest.mark.parametrize("rules", ["brisque", "briscan", "petite(draw=yes)"])
+def test_every_game_has_weights_of_the_engines_shape(rules):
+    r = Rules.parse(rules)
+    rows = HORIZON_WEIGHTS[horizon_key(r)]
+    assert len(rows) == HORIZON_ROWS and all(len(row) == HORIZON_FEATURES for row in rows)
+    assert horizon_weights(r) == rows
+
+
+@pytest.mark.parametrize(
+    "rules", ["brisque(objective=tricks)", "petite(objective=margin,draw=yes)", "petite"]
+)
+def test_no_weights_for_another_objective_or_without_a_talon(rules):
+    # weights fitted on point margins would score a trick margin on the wrong scale
+    r = Rules.parse(rules)
+    assert horizon_weights(r) is None
+    p = random_position(2, r, 2)
+    fitted_default = Solver(r).solve(p, pv=False, limit=Limit(depth=1))
+    s = Solver(r)
+    s.engine.set_horizon(None)
+    hand_made = s.solve(p, pv=False, limit=Limit(depth=1))
+    assert [m.value for m in fitted_default.moves] == [m.value for m in hand_made.moves]
 
 
 def test_set_horizon_checks_the_shape():
@@ -39,7 +58,8 @@ def test_set_horizon_checks_the_shape():
 
 
 def test_features_agree_with_the_model():
-    for seed in range(20):
+    checked = 0
+    for seed in range(30):
         p = random_position(seed, "brisque", 4)
         if p.trick >= 0 or p.is_over():
             continue
@@ -47,13 +67,31 @@ def test_features_agree_with_the_model():
         s.load(p)
         level, f = s.engine.horizon_features()
         me, op = p.turn, 1 - p.turn
+        hm, ho = p.hands[me], p.hands[op]
         trumps = suit_mask(p.trump)
-        rest = sum(1 << c for c in p.talon or ()) | (1 << p.turnup if p.turnup >= 0 else 0)
-        assert level == (len(p.talon or ()) + (p.turnup >= 0) + 1) // 2
+        seq = list(p.talon or ()) + ([p.turnup] if p.turnup >= 0 else [])
+        rest = sum(1 << c for c in seq)
+        even, odd = sum(1 << c for c in seq[0::2]), sum(1 << c for c in seq[1::2])
+        aces, tens = sum(1 << (8 * i + 7) for i in range(4)), sum(1 << (8 * i + 6) for i in range(4))
+        ace_t, ten_t, seven_t = 8 * p.trump + 7, 8 * p.trump + 6, 8 * p.trump
+
+        def diff(mask: int, hm: int = hm, ho: int = ho) -> int:
+            return popcount(hm & mask) - popcount(ho & mask)
+
+        assert level == (len(seq) + 1) // 2
         assert f[0] == 1.0
-        assert f[1] == points_of(p.hands[me]) - points_of(p.hands[op])
-        assert f[2] == popcount(p.hands[me] & trumps) - popcount(p.hands[op] & trumps)
+        assert f[1] == points_of(hm) - points_of(ho)
+        assert f[2] == diff(trumps)
         assert f[4] == points_of(rest)
+        assert f[5] == points_of(1 << seq[0]) - points_of(1 << seq[1])
+        assert f[6] == popcount(even & trumps) - popcount(odd & trumps)
+        assert f[7] == points_of(even) - points_of(odd)
+        assert f[9] == diff(aces) and f[10] == diff(tens)
+        assert f[11] == diff(1 << ace_t) and f[12] == diff(1 << ten_t)
+        exchange_open = p.exchanged < 0 and p.turnup != seven_t
+        assert f[13] == (diff(1 << seven_t) * points_of(1 << p.turnup) if exchange_open else 0)
+        checked += 1
+    assert checked >= 20
 
 
 def test_a_horizon_never_falls_in_the_final_phase():
@@ -88,6 +126,11 @@ def test_the_guard_proves_a_game_win_beyond_the_horizon():
     assert winning == {"KD", "AD", "+mD"}
     assert {m for m, v in got.items() if v == WIN_VALUE} == winning
     assert str(shallow.best[0]) in winning
+    # without the guard (the hand-made world search of old) the horizon hides it
+    blind = solve(p, limit=Limit(depth=1, guard=False), pv=False)
+    assert not any(int(m.value) == WIN_VALUE for m in blind.moves)
+    assert WorldSearch.parse("handmade:3").limit(p) == Limit(depth=3, guard=False)
+    assert WorldSearch.parse("depth:3").limit(p) == Limit(depth=3)
 
 
 def test_game_win_possible_rules():
@@ -137,3 +180,27 @@ def test_players_take_a_world_search():
     p = random_position(4, "brisque", 2)
     move = make_player("clairvoyant@handmade:3").choose(p)
     assert move in p.legal_moves()
+
+
+def test_each_world_gets_the_limit_of_its_search(monkeypatch):
+    from solver.analysis import sampling
+
+    # a world solved with the guard finds b's four queens beyond a one-trick horizon; without it not
+    p = Position(QUARTET_AHEAD)
+    with_guard = sampling._solve_worlds((str(p.rules), [QUARTET_AHEAD], Limit(depth=1), True))[0][0]
+    blind = sampling._solve_worlds((str(p.rules), [QUARTET_AHEAD], Limit(depth=1, guard=False), True))[0][0]
+    assert sum(v.won for v in with_guard.values()) == 3 and not any(v.won for v in blind.values())
+    # and analyse hands every world the limit of the search it was asked for
+    seen = []
+    real = sampling._solve_worlds
+
+    def spy(task):
+        seen.append(task[2:])
+        return real(task)
+
+    monkeypatch.setattr(sampling, "_solve_worlds", spy)
+    view = p.view(1)
+    analyse(view, worlds=3, seed=1, world_search="handmade:2")
+    analyse(view, worlds=3, seed=1)
+    assert seen[0] == (Limit(depth=2, guard=False), False)
+    assert seen[-1] == (Limit(depth=4), True)

@@ -72,26 +72,43 @@ class Step:
 
 
 MISTAKE_Z = 2.0  # a loss from one's own information counts beyond this many standard errors
+MIN_OWN_WORLDS = 10  # fewer sampled worlds say nothing about the noise
 
 
-def own_information_loss(
-    p: Position, m: Move, dd_loss: float, worlds: int, seed: int
-) -> tuple[float, float, bool, int]:
+class LineInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`analyse_line`: ``steps`` holds the moves judged so far."""
+
+    def __init__(self, steps: list[Step]):
+        super().__init__(f"interrupted after {len(steps)} move(s)")
+        self.steps = steps
+
+
+def own_information_loss(p: Position, m: Move, worlds: int, seed: int) -> tuple[float, float, bool, int]:
     """(loss, stderr, mistake, worlds) of move ``m`` judged from the view of the player to
-    move in the perfect-information ``p``: sampled over the worlds his view allows, a
-    mistake when the mean paired loss exceeds ``MISTAKE_Z`` standard errors of the paired
-    difference (any loss at all when there is no sampling noise)."""
+    move in the perfect-information ``p``, in the ranking numbers of sampled answers (a game
+    won counts what it is worth in the match: :mod:`solver.analysis.ranking`).
+
+    The view's worlds are sampled (or all solved, when there are no more than ``worlds``):
+    the loss is the mean over them of the best move's number minus ``m``'s, and the move is
+    a mistake when that exceeds ``MISTAKE_Z`` standard errors of the paired difference, or,
+    with every world solved (no sampling noise), when it is above zero.  The best move is
+    the one with the best mean over the same worlds, which favours flagging a little when
+    several moves are nearly equal (docs/solver.md).  Ctrl-C raises KeyboardInterrupt."""
+    from solver.analysis.ranking import RankingRule
     from solver.analysis.sampling import SampledAnalysis, analyse
 
     view = p.view(p.turn)
-    if not view.has_hidden:  # he sees every card: his information is the whole deal
-        return dd_loss, 0.0, dd_loss > 0, 1
-    a = analyse(view, worlds=worlds, seed=seed)
-    if not isinstance(a, SampledAnalysis):  # one consistent world: solved exactly
-        loss = float(a.value - a.move_value(m))
+    a = analyse(view, worlds=worlds, seed=seed) if view.has_hidden else solve(view, pv=False)
+    if not isinstance(a, SampledAnalysis):  # no hidden card, or one consistent world: exact
+        rank = RankingRule.parse("match")
+        numbers = {mv.move: rank.number(mv.value, view) for mv in a.moves}
+        loss = float(max(numbers.values()) - numbers[m])
         return loss, 0.0, loss > 0, 1
+    if a.stopped == "interrupted":
+        raise KeyboardInterrupt
     loss, se = a.paired_loss(m)
-    return loss, se, loss > MISTAKE_Z * se if se > 0 else loss > 0, a.worlds
+    mistake = loss > 0 if a.enumerated or se == 0 else loss > MISTAKE_Z * se
+    return loss, se, mistake, a.worlds
 
 
 def analyse_line(
@@ -114,19 +131,43 @@ def analyse_line(
     each move from its player's own information (:func:`own_information_loss`): a move is
     then a mistake only when that loss exceeds the sampling noise, and the double-dummy
     loss stays beside it in ``loss``.  ``progress(done, total)`` follows the moves.
+    Ctrl-C raises :class:`LineInterrupted`, which holds the steps judged so far.
     """
-    from solver.analysis.sampling import analyse
-
     p = Position(start) if isinstance(start, str) else start.copy()
     if view not in ("full", "own"):
         raise ArgumentError(f"view={view!r}: expected 'full' or 'own'")
+    if view == "own" and worlds < MIN_OWN_WORLDS:
+        raise ArgumentError(
+            f"worlds={worlds}: judging moves from one's own information needs at least {MIN_OWN_WORLDS} worlds"
+        )
     if view == "own" and p.has_hidden:
         raise PositionError(
             f"judging moves from each player's own information needs a deal with every card "
             f"known (a deal record), not {p.bpn()!r}"
         )
     moves = list(moves)
-    steps = []
+    steps: list[Step] = []
+    try:
+        _play_and_judge(p, moves, steps, limit, auto_limit, worlds, seed, view, progress)
+    except KeyboardInterrupt:
+        raise LineInterrupted(steps) from None
+    return steps
+
+
+def _play_and_judge(
+    p: Position,
+    moves: list[Move | str],
+    steps: list[Step],
+    limit: Limit | None,
+    auto_limit: bool,
+    worlds: int,
+    seed: int,
+    view: str,
+    progress: Callable[[int, int], object] | None,
+) -> None:
+    """The loop of :func:`analyse_line`: appends a step for each move (kept on Ctrl-C)."""
+    from solver.analysis.sampling import analyse
+
     for i, text in enumerate(moves, 1):
         m = parse_move(text) if isinstance(text, str) else text
         if p.is_over():
@@ -136,6 +177,8 @@ def analyse_line(
             raise IllegalMoveError(f"move {i} ({m}) is not legal in {p.bpn()!r}; legal: {legal}")
         if p.has_hidden:
             a = analyse(p, worlds=worlds, seed=seed)
+            if getattr(a, "stopped", None) == "interrupted":
+                raise KeyboardInterrupt
             exact = a.method == "exact"
         else:
             lim = limit if limit is not None else (default_limit(p) if auto_limit else None)
@@ -144,7 +187,7 @@ def analyse_line(
         mv_value = a.move_value(m)
         own: tuple[float | None, float | None, bool | None, int | None] = (None, None, None, None)
         if view == "own":
-            own = own_information_loss(p, m, float(a.value - mv_value), worlds, seed)
+            own = own_information_loss(p, m, worlds, seed)
         steps.append(
             Step(
                 number=i,
@@ -166,7 +209,6 @@ def analyse_line(
         p.push(m)
         if progress is not None:
             progress(i, len(moves))
-    return steps
 
 
 def losses_by_player(steps: list[Step]) -> dict[str, float]:
@@ -177,4 +219,13 @@ def losses_by_player(steps: list[Step]) -> dict[str, float]:
     return out
 
 
-__all__ = ["MISTAKE_Z", "Step", "analyse_line", "default_limit", "losses_by_player", "own_information_loss"]
+__all__ = [
+    "MIN_OWN_WORLDS",
+    "MISTAKE_Z",
+    "LineInterrupted",
+    "Step",
+    "analyse_line",
+    "default_limit",
+    "losses_by_player",
+    "own_information_loss",
+]

@@ -23,7 +23,7 @@ from typing import Any, Literal
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.analysis.worlds import all_worlds, iter_worlds, world_count
 from solver.engine.api import Solver, solve
-from solver.engine.quick import WorldSearch, quick_limit
+from solver.engine.quick import WorldSearch
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
 from solver.model.moves import Move, move, parse_move
@@ -114,11 +114,14 @@ class SampledAnalysis:
     def paired_loss(self, m: Move | str) -> tuple[float, float]:
         """(loss, stderr): how much ``m`` gives away against the best move, as the mean over
         the worlds of their difference, and the standard error of that paired difference
-        (0 when every consistent world was solved: then there is no sampling noise).
+        (0 when every consistent world was solved: then there is no sampling noise).  The
+        mean of the differences is the difference of the means.
 
         >>> a = analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=10, seed=3)
-        >>> a.paired_loss(a.best[0])
-        (0.0, 0.0)
+        >>> worst = min(a.moves, key=lambda mv: mv.value)
+        >>> loss, se = a.paired_loss(worst.move)
+        >>> round(loss, 6) == round(a.value - worst.value, 6) and loss > 0 and se > 0
+        True
         """
         mv = parse_move(m) if isinstance(m, str) else m
         best, other = int(self.best[0]), int(mv)
@@ -152,25 +155,19 @@ class SampledAnalysis:
         return json.dumps(self.to_dict())
 
 
-def world_limit(view: Position, depth: int | None = None) -> Limit | None:
-    """The per-world search: the engine's quick search (:mod:`solver.engine.quick`)."""
-    return quick_limit(view, depth)
-
-
 _WORKER_SOLVERS: dict[tuple[str, bool], Solver] = {}
 
 
-def _solve_worlds(task: tuple[str, list[str], int | None, bool]) -> list[WorldResult]:
-    """Worker: solve each world (BPN) for every root move (to ``depth`` tricks, with the
+def _solve_worlds(task: tuple[str, list[str], Limit | None, bool]) -> list[WorldResult]:
+    """Worker: solve each world (BPN) for every root move (within ``limit``, with the
     fitted or the hand-made horizon); returns ({move: value}, nodes) for each."""
-    rules_text, bpns, depth, fitted = task
+    rules_text, bpns, limit, fitted = task
     from solver.model.rules import Rules
 
     rules = Rules.parse(rules_text)
     solver = _WORKER_SOLVERS.get((rules_text, fitted))
     if solver is None:
         solver = _WORKER_SOLVERS[(rules_text, fitted)] = Solver(rules, WORLD_TABLE_BITS, fitted)
-    limit = Limit(depth=depth) if depth else None
     out: list[WorldResult] = []
     for bpn in bpns:
         solver.engine.clear()
@@ -220,6 +217,11 @@ def analyse(
     """
     t0 = time.perf_counter()
     rank = RankingRule.parse(win_worth)
+    ws = WorldSearch.parse(world_search) if isinstance(world_search, str) else world_search
+    if depth is not None:
+        if ws.kind != "quick":
+            raise ArgumentError(f"depth={depth} and world_search={str(ws)!r}: give one of them")
+        ws = WorldSearch("depth", depth)
     if worlds < 1 or batch < 1:
         raise ArgumentError(f"worlds={worlds}, batch={batch}: both must be at least 1")
     p = Position(position) if isinstance(position, str) else position
@@ -247,13 +249,7 @@ def analyse(
     # worlds are drawn lazily, in the order of the seeded stream, so that memory and time
     # follow the worlds solved, not the worlds asked for
     source = all_worlds(p) if enumerated else iter_worlds(p, seed)
-    ws = WorldSearch.parse(world_search) if isinstance(world_search, str) else world_search
-    if depth is not None:
-        if ws.kind != "quick":
-            raise ArgumentError(f"depth={depth} and world_search={str(ws)!r}: give one of them")
-        ws = WorldSearch("depth", depth)
-    lim = ws.limit(p)
-    depth_used = lim.depth if lim else None
+    lim = ws.limit(p)  # the same search for every world (a Limit crosses to workers)
     described = ws.describe(lim)
     rules_text = str(p.rules)
     size = batch
@@ -277,16 +273,14 @@ def analyse(
                 # in process, one world at a time under a time limit (so that it holds)
                 step = 1 if deadline is not None else size
                 round_worlds = list(itertools.islice(source, min(step, wanted - len(results))))
-                results.extend(
-                    _solve_worlds((rules_text, [w.bpn() for w in round_worlds], depth_used, ws.fitted))
-                )
+                results.extend(_solve_worlds((rules_text, [w.bpn() for w in round_worlds], lim, ws.fitted)))
             else:
                 # a task per worker and round (all of them without a stopping rule)
                 width = 2 * max(workers, 2) if (deadline is None and separation is None) else workers
                 task_size = size if deadline is None else 1
                 round_worlds = list(itertools.islice(source, min(width * task_size, wanted - len(results))))
                 chunks = [round_worlds[i : i + task_size] for i in range(0, len(round_worlds), task_size)]
-                tasks = [(rules_text, [w.bpn() for w in ch], depth_used, ws.fitted) for ch in chunks]
+                tasks = [(rules_text, [w.bpn() for w in ch], lim, ws.fitted) for ch in chunks]
                 for part in executor.map(_solve_worlds, tasks):
                     results.extend(part)
             if separation is not None:
@@ -418,4 +412,4 @@ def _summarise(
     )
 
 
-__all__ = ["SampledAnalysis", "SampledMove", "analyse", "world_limit"]
+__all__ = ["SampledAnalysis", "SampledMove", "analyse"]

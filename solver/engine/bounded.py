@@ -34,7 +34,12 @@ from solver.native.engine import Engine
 TRIVIAL = RAW_TRIVIAL  # beyond any raw value: the bound known before searching
 MIN_SLICE = 2000
 GUESS_DEPTH = 2  # tricks of heuristic look-ahead for the first guesses
-GUARD_NODES = 20_000  # nodes for each test of the game-win guard (about a millisecond)
+# the least nodes for a test of the game-win guard: early in the deal (more than
+# GUARD_TALON_TRICKS talon tricks left) a forced game win is rarely in reach of a test, so
+# the tests get little there; later about a millisecond each
+GUARD_NODES = 20_000
+GUARD_EARLY_NODES = 2000
+GUARD_TALON_TRICKS = 8
 
 Bounds = dict[int, int]
 
@@ -206,33 +211,51 @@ def _depth_solve(
     """Iterative deepening to ``limit.depth`` tricks with the horizon evaluation, then the
     game-win guard."""
     lo, hi, guess, reached = _deepen(eng, limit, legal, t0, n0)
-    _guard_game_wins(eng, p, legal, lo, hi)
+    if limit.guard and not (limit.nodes or limit.seconds):  # (a budget is a budget)
+        _guard_game_wins(eng, p, legal, lo, hi, eng.nodes - n0)
     return _finish(p, lo, hi, guess, legal, reached, eng.nodes - n0, t0, every_move, eng)
 
 
-def _guard_game_wins(eng: Engine, p: Position, legal: list[int], lo: Bounds, hi: Bounds) -> None:
-    """Exact zero-window tests, each within ``GUARD_NODES``, of whether each inexact move
-    wins the game outright, and whether it loses it: a horizon never hides a forced game
-    win or loss that these prove.  Only a player who might still win outright
-    (:func:`~solver.model.outright.game_win_possible`) is tested for it, so most positions
-    cost nothing; a test that runs out of nodes proves nothing."""
+def _guard_game_wins(eng: Engine, p: Position, legal: list[int], lo: Bounds, hi: Bounds, budget: int) -> None:
+    """Exact zero-window tests of whether the inexact moves win the game outright, and
+    whether they lose it: a horizon never hides a forced game win or loss that these prove.
+
+    Only a player who might still win outright
+    (:func:`~solver.model.outright.game_win_possible`) is tested for it, and the root is
+    tested first (no move wins when the position does not).  The tests share ``budget``
+    nodes (the depth-limited search's own), at least ``GUARD_NODES`` each
+    (``GUARD_EARLY_NODES`` early in the deal); a test that runs out of nodes proves nothing."""
     me = p.turn
-    tests = [(WIN_THRESHOLD - 1, WIN_THRESHOLD)] if game_win_possible(p, me) else []
-    if game_win_possible(p, 1 - me):
-        tests.append((-WIN_THRESHOLD, -WIN_THRESHOLD + 1))
-    for alpha, beta in tests:
-        for m in legal:
-            if lo[m] == hi[m]:
-                continue
-            eng.set_limits(nodes=GUARD_NODES, depth=-1)
-            v = eng.child_search(m, alpha, beta)
-            if eng.aborted:
-                continue
-            if v >= WIN_THRESHOLD:
-                lo[m] = hi[m] = WIN_RAW
-            elif v <= -WIN_THRESHOLD:
-                lo[m] = hi[m] = -WIN_RAW
+    open_moves = [m for m in legal if lo[m] != hi[m]]
+    mine, theirs = game_win_possible(p, me), game_win_possible(p, 1 - me)
+    if not open_moves or not (mine or theirs):
+        return
+    least = GUARD_NODES if (p.talon_count + 1) // 2 <= GUARD_TALON_TRICKS else GUARD_EARLY_NODES
+    per_test = max(least, budget // (1 + len(open_moves) * (mine + theirs)))
+    if mine:
+        eng.set_limits(nodes=per_test, depth=-1)
+        root = eng.value(WIN_THRESHOLD - 1, WIN_THRESHOLD)
+        if eng.aborted or root >= WIN_THRESHOLD:
+            _prove_each(eng, open_moves, lo, hi, WIN_THRESHOLD - 1, WIN_THRESHOLD, per_test)
+    if theirs:
+        rest = [m for m in open_moves if lo[m] != hi[m]]
+        _prove_each(eng, rest, lo, hi, -WIN_THRESHOLD, -WIN_THRESHOLD + 1, per_test)
     eng.clear_limits()
+
+
+def _prove_each(
+    eng: Engine, moves: list[int], lo: Bounds, hi: Bounds, alpha: int, beta: int, nodes: int
+) -> None:
+    """A zero-window test of each move at (alpha, beta): a proven game win or loss is exact."""
+    for m in moves:
+        eng.set_limits(nodes=nodes, depth=-1)
+        v = eng.child_search(m, alpha, beta)
+        if eng.aborted:
+            continue
+        if v >= WIN_THRESHOLD:
+            lo[m] = hi[m] = WIN_RAW
+        elif v <= -WIN_THRESHOLD:
+            lo[m] = hi[m] = -WIN_RAW
 
 
 __all__ = ["bounded_solve"]

@@ -10,11 +10,12 @@ exact solve.
 
 >>> from solver.model.position import Position
 >>> quick_limit(Position("brisque AK.T9.J.8/.K8.J9.KJ 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"))
-Limit(nodes=None, seconds=None, depth=4)
+Limit(nodes=None, seconds=None, depth=4, guard=True)
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from solver.engine.results import Limit
@@ -53,8 +54,8 @@ class WorldSearch:
       horizon evaluation before);
     * ``exact``: every world solved exactly, however early (slow);
     * ``depth:N``: N tricks to the fitted evaluation, exact only where the search ends;
-    * ``handmade:N``: N tricks to the hand-made heuristic (the world search before the
-      fitted evaluation: ``handmade:3`` was the default).
+    * ``handmade:N``: N tricks to the hand-made heuristic without the game-win guard (the
+      world search before the fitted evaluation: ``handmade:3`` was the default).
 
     >>> WorldSearch.parse("handmade:3"), str(WorldSearch.parse("quick"))
     (WorldSearch(kind='handmade', depth=3), 'quick')
@@ -63,14 +64,12 @@ class WorldSearch:
     kind: str = "quick"
     depth: int | None = None
 
-    KINDS = ("quick", "exact", "depth:N", "handmade:N")
-
     @classmethod
     def parse(cls, text: str) -> WorldSearch:
         kind, sep, arg = text.strip().lower().partition(":")
         if kind in ("quick", "exact") and not sep:
             return cls(kind)
-        if kind in ("depth", "handmade") and arg.isdigit() and 1 <= int(arg) <= 20:
+        if kind in ("depth", "handmade") and re.fullmatch("[0-9]{1,2}", arg) and 1 <= int(arg) <= 20:
             return cls(kind, int(arg))
         raise ArgumentError(
             f"world search {text!r}: expected quick, exact, depth:N or handmade:N (N from 1 to 20 tricks)"
@@ -90,7 +89,7 @@ class WorldSearch:
             return None
         if self.kind == "quick":
             return quick_limit(p)
-        return Limit(depth=self.depth)
+        return Limit(depth=self.depth, guard=self.kind != "handmade")
 
     def describe(self, limit: Limit | None) -> str:
         """The answers' ``world_search`` for a search run with ``limit``."""

@@ -43,6 +43,7 @@ class Limit:
     nodes: int | None = None
     seconds: float | None = None
     depth: int | None = None
+    guard: bool = True  # to a depth: prove game wins and losses beyond the horizon
 
     @property
     def bounded(self) -> bool:

@@ -55,8 +55,26 @@ def new_engine(rules: Rules, table_bits: int = DEFAULT_TABLE_BITS, fitted: bool 
     ``fitted``) the fitted horizon weights of its game for depth-limited searches (else,
     and for a game without them, the hand-made heuristic)."""
     eng = Engine(engine_rules(rules), table_bits)
-    eng.set_horizon(HORIZON_WEIGHTS.get(rules.game) if fitted else None)
+    eng.set_horizon(horizon_weights(rules) if fitted else None)
     return eng
+
+
+def horizon_key(rules: Rules) -> str:
+    """What fitted horizon weights are kept under: the game and the objective they were
+    fitted for (``"brisque/margin"``)."""
+    return f"{rules.game}/{rules.objective}"
+
+
+def horizon_weights(rules: Rules) -> list[list[float]] | None:
+    """The fitted horizon weights for ``rules``, or ``None`` (the hand-made heuristic): for a
+    game with a talon, under the objective they were fitted for.
+
+    >>> horizon_weights(Rules.parse("brisque")) is not None, horizon_weights(Rules.parse("brisque(objective=tricks)"))
+    (True, None)
+    """
+    if not rules.draws:
+        return None  # without a talon the whole deal is one phase, unlike the fitted positions
+    return HORIZON_WEIGHTS.get(horizon_key(rules))
 
 
 def engine_root(p: Position) -> RootPosition:
@@ -78,4 +96,11 @@ def engine_root(p: Position) -> RootPosition:
     )
 
 
-__all__ = ["DEFAULT_TABLE_BITS", "engine_root", "engine_rules", "new_engine"]
+__all__ = [
+    "DEFAULT_TABLE_BITS",
+    "engine_root",
+    "engine_rules",
+    "horizon_key",
+    "horizon_weights",
+    "new_engine",
+]

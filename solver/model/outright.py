@@ -13,14 +13,21 @@ yes when play would rule it out.
 
 from __future__ import annotations
 
-from solver.model.cards import KING, QUEEN, card
+from solver.model.cards import KING, QUEEN, card, suit_mask
 from solver.model.position import Position
 
 
 def game_win_possible(p: Position, seat: int) -> bool:
     """Might ``seat`` (0 = a, 1 = b) still win the game outright, given where the cards are?"""
     if p.rules.game == "briscan":
-        return p.tricks[1 - seat] == 0  # a vole: his opponent has taken no trick
+        # a vole: his opponent has taken no trick, and does not hold the highest trump still
+        # to be played (whoever holds it takes the trick he plays it to)
+        if p.tricks[1 - seat] > 0:
+            return False
+        live = suit_mask(p.trump) & ~p.out
+        if p.trick >= 0:
+            live &= ~(1 << p.trick)
+        return not (live and p.hands[1 - seat] >> (live.bit_length() - 1) & 1)
     if p.rules.game != "brisque" or p.rules.quartet_win != "game":
         return False
     reachable = p.hands[seat]  # his hand, and the cards still to be drawn

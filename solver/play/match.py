@@ -9,7 +9,8 @@ of the cards cancels.  The statistics are per deal, for the first player named:
   the luck of the cards);
 * the game-winning events (four kings or queens, a vole), counted apart for each player;
 * deals won, lost and drawn (a game won outright is a deal won), with a Wilson 95% interval
-  for the share won.
+  for the share won;
+* each player's thinking time, in CPU seconds per deal (to compare players at equal time).
 
 >>> s = duplicate_summary([[10, -4], [0, 6]])
 >>> s["deals"], s["mean_margin"], s["won"], s["lost"], s["drawn"]
@@ -22,16 +23,19 @@ of the cards cancels.  The statistics are per deal, for the first player named:
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from solver.formats.records import MatchRecord
+from solver.model.moves import Move
+from solver.model.position import Position
 from solver.model.rules import Rules
 from solver.model.value import Value
 from solver.play.dealing import deal, play_deal
-from solver.play.players import make_player
+from solver.play.players import Player, make_player
 
 Z95 = 1.959963984540054
 
@@ -90,34 +94,52 @@ _PairTask = tuple[str, str, str, int, int]
 """(first spec, second spec, rules, deal seed, pair index)"""
 
 
-def _play_pair(task: _PairTask) -> list[MatchRecord]:
-    """Worker: one deal played twice, seats swapped; returns the two records as dicts."""
+def _play_pair(task: _PairTask) -> list[tuple[MatchRecord, list[float]]]:
+    """Worker: one deal played twice, seats swapped; returns the two records as dicts, each
+    with the CPU seconds its players at a and b spent choosing (kept apart: the records of
+    a seed are the same at every run, the times are not)."""
     spec_a, spec_b, rules_text, deal_seed, pair_index = task
     rules = Rules.parse(rules_text)
     start = deal(deal_seed, rules)
-    out: list[MatchRecord] = []
+    out: list[tuple[MatchRecord, list[float]]] = []
     for swap in (False, True):
-        first = make_player(spec_a, seed=deal_seed * 2 + 1)
-        second = make_player(spec_b, seed=deal_seed * 2 + 2)
+        first = _Timed(make_player(spec_a, seed=deal_seed * 2 + 1))
+        second = _Timed(make_player(spec_b, seed=deal_seed * 2 + 2))
         seats = [second, first] if swap else [first, second]
         record = play_deal(start, seats)
         final = record.final()
         seat_of_first = 1 if swap else 0
-        out.append(
-            {
-                "pair": pair_index,
-                "deal_seed": deal_seed,
-                "first_at": "ab"[seat_of_first],
-                "players": [spec_b, spec_a] if swap else [spec_a, spec_b],
-                "start": record.start,
-                "moves": record.moves,
-                "score": list(final.score),
-                "tricks": list(final.tricks),
-                "win": None if final.win < 0 else "ab"[final.win],
-                "margin_first": final.value(seat_of_first),
-            }
-        )
+        rec: MatchRecord = {
+            "pair": pair_index,
+            "deal_seed": deal_seed,
+            "first_at": "ab"[seat_of_first],
+            "players": [spec_b, spec_a] if swap else [spec_a, spec_b],
+            "start": record.start,
+            "moves": record.moves,
+            "score": list(final.score),
+            "tricks": list(final.tricks),
+            "win": None if final.win < 0 else "ab"[final.win],
+            "margin_first": final.value(seat_of_first),
+        }
+        out.append((rec, [seats[0].seconds, seats[1].seconds]))
     return out
+
+
+class _Timed:
+    """A player whose thinking time (CPU seconds of this process) is added up: matches at
+    equal time compare players by it."""
+
+    def __init__(self, player: Player):
+        self.player = player
+        self.name = player.name
+        self.seconds = 0.0
+
+    def choose(self, position: Position) -> Move:
+        t = time.process_time()
+        try:
+            return self.player.choose(position)
+        finally:
+            self.seconds += time.process_time() - t
 
 
 @dataclass(kw_only=True)
@@ -127,6 +149,8 @@ class MatchResult:
 
     summary: dict[str, Any]
     records: list[MatchRecord]
+    # each player's thinking time, CPU seconds per deal (apart: it differs from run to run)
+    timing: dict[str, float] = field(default_factory=dict)
 
 
 def run_match(
@@ -155,10 +179,15 @@ def run_match(
 
         own = executor = ProcessPoolExecutor(max_workers=workers)
     records: list[MatchRecord] = []
+    spent = [0.0, 0.0]  # thinking time of the first and the second player
     try:
         results = executor.map(_play_pair, tasks) if executor is not None else map(_play_pair, tasks)
         for i, pair in enumerate(results, 1):
-            records.extend(pair)
+            for rec, seconds in pair:
+                records.append(rec)
+                first = "ab".index(rec["first_at"])
+                spent[0] += seconds[first]
+                spent[1] += seconds[1 - first]
             if progress is not None:
                 progress(i, deals)
     finally:
@@ -166,13 +195,15 @@ def run_match(
             own.shutdown()
     pairs = [[rec["margin_first"] for rec in records[i : i + 2]] for i in range(0, len(records), 2)]
     summary = duplicate_summary(pairs)
+    n = max(len(records), 1)
+    timing = {"seconds_per_deal_first": spent[0] / n, "seconds_per_deal_second": spent[1] / n}
     summary.update(
         first=spec_a,
         second=spec_b,
         rules=str(r),
         seed=seed,
     )
-    return MatchResult(summary=summary, records=records)
+    return MatchResult(summary=summary, records=records, timing=timing)
 
 
 __all__ = ["MatchResult", "duplicate_summary", "run_match", "wilson"]

@@ -112,18 +112,21 @@ class ClairvoyantPlayer:
     def __init__(self, search: WorldSearch | None = None):
         self.search = search or WorldSearch()
         self.name = "clairvoyant" + _search_suffix(self.search)
-        self._solvers: dict[Rules, Solver] = {}
 
     def choose(self, position: Position) -> Move:
         moves = position.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        solver = self._solvers.get(position.rules)
-        if solver is None:
-            solver = self._solvers[position.rules] = Solver(position.rules, fitted=self.search.fitted)
-        solver.engine.clear()
+        key = (position.rules, self.search.fitted)
+        solver = _SOLVERS.get(key)
+        if solver is None:  # one per process and kind: a table is costly to allocate
+            solver = _SOLVERS[key] = Solver(position.rules, fitted=self.search.fitted)
+        solver.engine.clear()  # (estimates depend on the table: the same choices every run)
         a = solver.solve(position, pv=False, limit=self.search.limit(position))
         return a.best[0]
+
+
+_SOLVERS: dict[tuple[Rules, bool], Solver] = {}
 
 
 def _search_suffix(search: WorldSearch) -> str:

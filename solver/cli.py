@@ -7,9 +7,10 @@ command that answers a query has ``--json``.
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from collections.abc import Callable
-from typing import TypedDict
+from typing import Any, NoReturn, TypedDict
 
 import click
 
@@ -18,6 +19,8 @@ from solver.analysis.line import Step
 from solver.analysis.sampling import SampledAnalysis
 from solver.engine.results import Analysis
 from solver.errors import NotationError
+from solver.formats.records import MatchRecord
+from solver.model.limits import MAX_BUDGET
 from solver.model.position import Position
 from solver.model.value import Value
 
@@ -39,6 +42,28 @@ def writable_file(path: str, what: str) -> None:
         raise BrisqueCommandError(f"cannot write the {what} to {path!r}: permission denied")
 
 
+# The ranges of the numeric options: big enough for any real use, small enough that no
+# number overflows the engine (a click error names the range).
+SEED = click.IntRange(0, 2**63 - 1)
+NODES = click.IntRange(1, MAX_BUDGET)
+WORLDS = click.IntRange(1, 10**9)
+WORKERS = click.IntRange(1, 256)
+DEALS = click.IntRange(1, 10**7)
+
+
+class _Seconds(click.FloatRange):
+    """Seconds: a finite number above 0 (``nan`` and ``inf`` are refused)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        v = super().convert(value, param, ctx)
+        if v != v or v in (float("inf"), float("-inf")):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return v
+
+
+SECONDS = _Seconds(min=0, min_open=True, max=10**9)
+
+
 def _position(bpn: str, check: bool = True) -> Position:
     try:
         p = Position(bpn)
@@ -51,7 +76,34 @@ def _position(bpn: str, check: bool = True) -> Position:
     return p
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+_SIGNALS = {"received": 0}  # the signal that interrupted the command, if any
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    """SIGTERM (and SIGINT) interrupt the command like Ctrl-C: the answer so far is kept."""
+    _SIGNALS["received"] = signum
+    raise KeyboardInterrupt
+
+
+def _interrupted_exit() -> NoReturn:
+    """Exit as the shells expect after a signal: 128 + its number (130 for Ctrl-C)."""
+    sys.exit(128 + (_SIGNALS["received"] or signal.SIGINT))
+
+
+class _Group(click.Group):
+    """The command group: a signal ends any command with the shells' status, no traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        signal.signal(signal.SIGTERM, _on_signal)
+        signal.signal(signal.SIGINT, _on_signal)
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            _interrupted_exit()
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(version=__version__, prog_name="brisque")
 def main() -> None:
     """Solve and analyse Brisque, Briscan and Petite Brisque positions.
@@ -116,7 +168,7 @@ def show(bpn: str, as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--seed", type=int, required=True, help="Seed of the shuffle: the same seed, the same deal.")
+@click.option("--seed", type=SEED, required=True, help="Seed of the shuffle: the same seed, the same deal.")
 @click.option(
     "--rules",
     "rules",
@@ -127,7 +179,7 @@ def show(bpn: str, as_json: bool) -> None:
 @click.option(
     "--at",
     "at",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, 40),
     default=1,
     show_default=True,
     help="Play on by random legal moves (seeded) until this trick starts.",
@@ -198,19 +250,30 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis], verb: str) 
 
     A line that fails gives {"bpn": ..., "error": ...} and the others still run; the exit
     status is 1 when any line failed."""
-    from solver.errors import PositionError
+    from solver.errors import BrisqueError
+    from solver.model.limits import short
 
     failed = 0
-    for raw in sys.stdin:
-        line = raw.strip()
+    for number, raw in enumerate(sys.stdin.buffer, 1):
+        try:
+            line = raw.decode("utf-8").lstrip("\ufeff").strip()  # (a byte-order mark is no text)
+        except UnicodeDecodeError as exc:
+            failed += 1
+            text = raw.decode("utf-8", errors="replace").strip()
+            click.echo(json.dumps({"bpn": text, "error": f"line {number} is not UTF-8 text ({exc.reason})"}))
+            continue
         if not line or line.startswith("#"):
             continue
         try:
             click.echo(answer(line).to_json())
-        except (BrisqueCommandError, PositionError, NotationError) as exc:
+        except (BrisqueCommandError, BrisqueError) as exc:
             failed += 1
             msg = exc.message if isinstance(exc, click.ClickException) else str(exc)
             click.echo(json.dumps({"bpn": line, "error": msg}))
+        except Exception as exc:  # a bad line never stops the others: say what failed
+            failed += 1
+            error = f"internal error on {short(line)}: {type(exc).__name__}: {exc}"
+            click.echo(json.dumps({"bpn": line, "error": error}))
     if failed:
         click.echo(f"{failed} line(s) could not be {verb}", err=True)
         sys.exit(1)
@@ -230,13 +293,13 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis], verb: str) 
 )
 @click.option(
     "--nodes",
-    type=click.IntRange(min=1),
+    type=NODES,
     default=None,
     help="Node budget: stop early with proven bounds (exact: false) when spent.",
 )
 @click.option(
     "--seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     help="CPU-time budget in seconds, as --nodes.",
 )
@@ -307,15 +370,15 @@ def solve_cmd(
 @click.argument("bpn")
 @click.option(
     "--worlds",
-    type=click.IntRange(min=1),
+    type=WORLDS,
     default=100,
     show_default=True,
     help="Worlds to sample (all are enumerated when there are no more).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the sampling.")
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=WORKERS,
     default=1,
     show_default=True,
     help="Worker processes solving worlds in parallel.",
@@ -323,14 +386,14 @@ def solve_cmd(
 @click.option(
     "--seconds",
     "time_limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     help="Stop after this many seconds (plus about one world's solve), whatever --worlds says; "
     "the answer is the worlds solved so far.  Ctrl-C also gives the answer so far (exit 130).",
 )
 @click.option(
     "--separation",
-    type=click.FloatRange(min=0),
+    type=click.FloatRange(min=0, max=1000),
     default=None,
     help="Stop once the best move leads the runner-up by this many standard errors.",
 )
@@ -444,7 +507,7 @@ def analyse_cmd(
 
         click.echo(format_analysis(a, p))
     if a.method == "pimc" and a.stopped == "interrupted":
-        sys.exit(130)  # the answer so far is printed; the shell's status for Ctrl-C
+        _interrupted_exit()  # the answer so far is printed
 
 
 @main.command("puzzles")
@@ -452,7 +515,7 @@ def analyse_cmd(
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record.")
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=WORKERS,
     default=1,
     show_default=True,
     help="Worker processes for the records that need sampling.",
@@ -476,7 +539,14 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
 
     items = []
     for path in files:
-        items.extend(read_bpd(path))
+        try:
+            items.extend(read_bpd(path))
+        except OSError as exc:
+            raise BrisqueCommandError(f"cannot read {path!r}: {exc.strerror}") from None
+    if not items:
+        raise BrisqueCommandError(
+            f"no puzzle records in {', '.join(files)}: expected lines 'BPN ; op operand ; ...'"
+        )
     solved = failed = 0
     for i, item in enumerate(items, 1):
         if isinstance(item, PuzzleError):
@@ -537,12 +607,12 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
 @click.option(
     "--deal",
     "deal_index",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, 10**9),
     default=1,
     show_default=True,
     help="Which record of the --record file.",
 )
-@click.option("--nodes", type=click.IntRange(min=1), default=None, help="Node budget per position.")
+@click.option("--nodes", type=NODES, default=None, help="Node budget per position.")
 @click.option(
     "--depth", type=click.IntRange(min=1), default=None, help="Tricks of look-ahead per position (estimates)."
 )
@@ -559,12 +629,12 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
 )
 @click.option(
     "--worlds",
-    type=click.IntRange(min=1),
+    type=WORLDS,
     default=100,
     show_default=True,
     help="Worlds per move with --view own (and for positions with hidden cards).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampled worlds.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the sampled worlds.")
 @click.option("--quiet", is_flag=True, help="No progress on standard error.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object with every step.")
 def line_cmd(
@@ -594,7 +664,7 @@ def line_cmd(
 
     \b
     Examples:
-      brisque line "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35" QD 9D
+      brisque line "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35" QD 9C
       brisque line --record deals.jsonl --deal 3
       brisque line --record deals.jsonl --deal 3 --view own --worlds 50
     """
@@ -646,7 +716,7 @@ def line_cmd(
     _print_line(p, steps, view, as_json)
     if interrupted:
         click.echo(f"interrupted after {len(steps)} of {len(moves)} moves", err=True)
-        sys.exit(130)
+        _interrupted_exit()
 
 
 def _print_line(p: Position, steps: list[Step], view: str, as_json: bool) -> None:
@@ -701,7 +771,7 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool) -> Non
 )
 @click.option(
     "--max-nodes",
-    type=click.IntRange(min=2),
+    type=click.IntRange(2, 10**7),
     default=2000,
     show_default=True,
     help="Stop expanding at this many nodes (a message on standard error says so).",
@@ -761,16 +831,16 @@ def tree_cmd(bpn: str, depth: int, max_nodes: int, best_only: bool, fmt: str, ou
 @click.argument("second")
 @click.option(
     "--deals",
-    type=click.IntRange(min=1),
+    type=DEALS,
     default=20,
     show_default=True,
     help="Deal pairs: each deal is played twice with the seats swapped.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the deals.")
 @click.option("--rules", "rules", default="brisque", show_default=True, help="Game and options.")
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=WORKERS,
     default=1,
     show_default=True,
     help="Worker processes playing deal pairs in parallel.",
@@ -813,7 +883,6 @@ def match_cmd(
       brisque match greedy random --deals 500 --rules briscan --json
       brisque match pimc:20 clairvoyant --deals 10 --records deals.jsonl
     """
-    from solver.formats.records import write_records
     from solver.model.rules import Rules
     from solver.play.match import run_match
     from solver.play.players import make_player
@@ -831,11 +900,23 @@ def match_cmd(
         if not quiet:
             click.echo(f"\r{done}/{total} deal pairs", err=True, nl=False)
 
-    result = run_match(first, second, deals, seed=seed, rules=r, workers=workers, progress=progress)
-    if not quiet:
-        click.echo("", err=True)
-    if records_path is not None:
-        write_records(records_path, result.records)
+    out = open(records_path, "w", encoding="utf-8") if records_path is not None else None
+
+    def keep(pair: list[MatchRecord]) -> None:  # each pair as it is played: Ctrl-C loses none
+        if out is not None:
+            for rec in pair:
+                out.write(json.dumps(rec) + "\n")
+            out.flush()
+
+    try:
+        result = run_match(
+            first, second, deals, seed=seed, rules=r, workers=workers, progress=progress, on_pair=keep
+        )
+    finally:
+        if out is not None:
+            out.close()
+        if not quiet:
+            click.echo("", err=True)
     s = result.summary
     if not as_json:
         lo, hi = s["ci95"]
@@ -867,6 +948,9 @@ def match_cmd(
             click.echo(f"records: {records_path}")
     else:
         click.echo(json.dumps({**s, **result.timing}))
+    if result.interrupted:
+        click.echo(f"interrupted after {s['pairs']} of {deals} deal pairs", err=True)
+        _interrupted_exit()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -131,10 +131,16 @@ def test_an_output_file_that_cannot_be_written_is_refused_before_any_work(tmp_pa
 def test_an_absurd_score_is_shown_as_an_impossible_position(tmp_path: Path):
     # a finished deal whose margin is beyond any real one still prints, with its problems
     res = _cli(
-        "show", "brisque .../... D 0 ATKQJ987.ATKQJ987.ATKQJ987.ATKQJ987 - a 20000:0 tricks=8:8", cwd=tmp_path
+        "show", "brisque .../... D 0 ATKQJ987.ATKQJ987.ATKQJ987.ATKQJ987 - a 4000:0 tricks=8:8", cwd=tmp_path
     )
     assert res.returncode == 1 and "Traceback" not in res.stderr
-    assert "Valid: NO" in res.stdout and "20000" in res.stdout
+    assert "Valid: NO" in res.stdout and "4000" in res.stdout
+    # beyond what a margin can carry (+-10000 marks a game won) it is a malformed BPN
+    res = _cli(
+        "show", "brisque .../... D 0 ATKQJ987.ATKQJ987.ATKQJ987.ATKQJ987 - a 20000:0 tricks=8:8", cwd=tmp_path
+    )
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert "'20000' is out of range: expected a whole number from -5000 to 5000" in res.stderr
 
 
 def test_the_value_alone_still_names_one_best_move():

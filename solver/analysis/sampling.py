@@ -156,6 +156,7 @@ class SampledAnalysis:
 
 
 _WORKER_SOLVERS: dict[tuple[str, bool], Solver] = {}
+MAX_TASK_WORLDS = 100  # worlds per task sent to a worker
 
 
 def _solve_worlds(task: tuple[str, list[str], Limit | None, bool]) -> list[WorldResult]:
@@ -255,13 +256,14 @@ def analyse(
     size = batch
     if time_limit is None and separation is None and (executor is not None or workers > 1):
         # nothing needs intermediate results: a few large tasks per worker cost less
-        size = max(batch, -(-wanted // (2 * max(workers, 2))))
+        # (at most MAX_TASK_WORLDS, so that an interrupt keeps the worlds solved so far)
+        size = max(batch, min(MAX_TASK_WORLDS, -(-wanted // (2 * max(workers, 2)))))
     deadline = t0 + time_limit if time_limit is not None else None
     own_pool = None
     if executor is None and workers > 1:
-        from concurrent.futures import ProcessPoolExecutor  # (its import costs 20 ms: only when used)
+        from solver.analysis.pool import worker_pool  # (its import costs 20 ms: only when used)
 
-        own_pool = executor = ProcessPoolExecutor(max_workers=workers)
+        own_pool = executor = worker_pool(workers)
     results: list[WorldResult] = []
     stopped: SampleStop = "enumerated" if enumerated else "worlds"
     checked = 0  # the separation rule looks at fixed counts of worlds: every ``batch``
@@ -311,7 +313,9 @@ def analyse(
             raise
         stopped = "interrupted"  # the answer so far
         if own_pool is not None:
-            own_pool.shutdown(wait=False, cancel_futures=True)
+            from solver.analysis.pool import stop_pool
+
+            stop_pool(own_pool, wait=False)  # at once: the workers' tasks are not waited for
             own_pool = None
     finally:
         if own_pool is not None:

@@ -9,9 +9,11 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from solver.errors import NotationError, PuzzleError
+from solver.model.limits import whole_number
 from solver.model.moves import Move, parse_moves
 from solver.model.position import Position
 
@@ -39,6 +41,7 @@ OPCODES = (
 STRING_OPS = {"id"} | {f"c{i}" for i in range(10)}
 MOVE_OPS = {"bm", "am", "pv"}
 INT_OPS = {"v", "worlds", "seed"}
+_INT_RANGES = {"v": (-10000, 10000), "worlds": (1, 10**9), "seed": (0, 2**63 - 1)}  # (v: +-10000 a game won)
 FLOAT_OPS = {"ev", "evtol"}
 
 OpValue = str | int | float | list[Move]
@@ -146,9 +149,13 @@ def parse_record(line: str, source: str = "") -> Record | None:
                     raise PuzzleError(f"operation {op}: expected one or more moves")
                 rec.ops[op] = mv
             elif op in INT_OPS:
-                rec.ops[op] = int(operand.strip())
+                low, high = _INT_RANGES[op]
+                rec.ops[op] = whole_number(operand, low, high, signed=low < 0)
             else:
-                rec.ops[op] = float(operand.strip())
+                value = float(operand.strip())
+                if not math.isfinite(value):
+                    raise ValueError(f"{operand.strip()!r} is not a finite number")
+                rec.ops[op] = value
         except PuzzleError as exc:
             raise PuzzleError(f"{where}{exc}") from None
         except (ValueError, NotationError) as exc:
@@ -187,8 +194,15 @@ def read_bpd(path: str) -> list[Record | PuzzleError]:
     ['Record', 'PuzzleError']
     """
     out: list[Record | PuzzleError] = []
-    with open(path, encoding="utf-8") as f:
-        for no, line in enumerate(f, 1):
+    with open(path, "rb") as f:
+        for no, raw in enumerate(f, 1):
+            try:  # line by line: one bad byte costs its line, not the file
+                line = raw.decode("utf-8").lstrip("\ufeff")  # (a byte-order mark is no text)
+            except UnicodeDecodeError as exc:
+                out.append(
+                    PuzzleError(f"{path}:{no}: the line is not UTF-8 text ({exc.reason} at byte {exc.start})")
+                )
+                continue
             try:
                 rec = parse_record(line, f"{path}:{no}")
             except PuzzleError as exc:

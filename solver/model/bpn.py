@@ -26,6 +26,15 @@ from solver.model.cards import (
     parse_hand,
     parse_suit,
 )
+from solver.model.limits import (
+    MAX_CARDS,
+    MAX_DECLARED,
+    MAX_GAME_TOTAL,
+    MAX_SCORE,
+    MAX_TRICKS,
+    short,
+    whole_number,
+)
 from solver.model.melds import BLANK_COURTS, BLANK_PLAIN, MELDS, parse_meld_code
 from solver.model.rules import Rules
 
@@ -43,7 +52,7 @@ def seat(text: int | str) -> int:
         return int(text)
     t = str(text).strip().lower()
     if t not in ("a", "b"):
-        raise NotationError(f"bad player {text!r}: expected a or b")
+        raise NotationError(f"bad player {short(str(text))}: expected a or b")
     return SEATS.index(t)
 
 
@@ -100,14 +109,22 @@ class BPNParts:
     shown: list[int] = field(default_factory=lambda: [0, 0])
 
 
-def _pair(field: str, text: str, signed: bool = True) -> list[int]:
+_PAIR_LIMITS = {"score": MAX_SCORE, "tricks": MAX_TRICKS, "final": MAX_TRICKS, "game": MAX_GAME_TOTAL}
+
+
+def _pair(field: str, text: str) -> list[int]:
+    """Two whole numbers A:B, each within the field's range (solver/model/limits.py)."""
     parts = text.split(":")
-    try:
-        if len(parts) != 2:
-            raise ValueError
-        return [int(parts[0]), int(parts[1])]
-    except ValueError:
-        raise BPNError(f"bad {field} field {text!r}: expected two whole numbers A:B, e.g. 52:35") from None
+    high = _PAIR_LIMITS[field]
+    if len(parts) != 2:
+        raise BPNError(f"bad {field} field {short(text)}: expected two whole numbers A:B, e.g. 52:35")
+    try:  # (a negative number parses: the validity check names it as a problem)
+        return [
+            whole_number(parts[0], -high, high, signed=True),
+            whole_number(parts[1], -high, high, signed=True),
+        ]
+    except ValueError as exc:
+        raise BPNError(f"bad {field} field {short(text)}: {exc} (two numbers A:B)") from None
 
 
 def _parse_hand_field(text: str, who: str) -> tuple[int, int]:
@@ -119,16 +136,14 @@ def _parse_hand_field(text: str, who: str) -> tuple[int, int]:
         return parse_hand(known), (_count(hidden) if plus else 0)
     except (NotationError, ValueError) as exc:
         raise BPNError(
-            f"bad hand of {who} {text!r}: expected S.H.D.C suit groups (e.g. 'AT.KQ.7.8'), "
+            f"bad hand of {who} {short(text)}: expected S.H.D.C suit groups (e.g. 'AT.KQ.7.8'), "
             f"optionally '+?N' for N hidden cards, or '?N' for a fully hidden hand ({exc})"
         ) from None
 
 
-def _count(text: str) -> int:
-    """A whole number written in ASCII digits (ValueError otherwise, or when absurdly long)."""
-    if not (text.isascii() and text.isdigit()):
-        raise ValueError(f"{text!r} is not a card count")
-    return int(text)
+def _count(text: str, high: int = MAX_CARDS) -> int:
+    """A whole number written in ASCII digits, at most ``high`` (ValueError otherwise)."""
+    return whole_number(text, 0, high)
 
 
 def parse_bpn(bpn: str) -> BPNParts:
@@ -138,18 +153,18 @@ def parse_bpn(bpn: str) -> BPNParts:
     [52, 35]
     """
     if not isinstance(bpn, str):
-        raise BPNError(f"bad BPN {bpn!r}: expected a string")
+        raise BPNError(f"bad BPN {short(bpn)}: expected a string")
     fields = bpn.split()
     if len(fields) < 8:
         raise BPNError(
-            f"bad BPN {bpn!r}: expected 8 fields 'rules hands trump talon out trick turn score' "
+            f"bad BPN {short(bpn)}: expected 8 fields 'rules hands trump talon out trick turn score' "
             f"and optional key=value fields, got {len(fields)}"
         )
     rules_f, hands_f, trump_f, talon_f, out_f, trick_f, turn_f, score_f = fields[:8]
     try:
         rules = Rules.parse(rules_f)
     except NotationError as exc:
-        raise BPNError(f"bad rules field in {bpn!r}: {exc}") from None
+        raise BPNError(f"bad rules field in {short(bpn)}: {exc}") from None
     p = BPNParts(rules=rules)
     halves = hands_f.split("/")
     if len(halves) != 2:
@@ -170,10 +185,10 @@ def parse_bpn(bpn: str) -> BPNParts:
     if talon_f.isdigit():
         try:
             p.talon_count = _count(talon_f)
-        except ValueError:
+        except ValueError as exc:
             raise BPNError(
                 f"bad talon field {talon_f!r}: expected the number of face-down cards "
-                f"(e.g. '13') or the cards in draw order (e.g. 'KH9S8C')"
+                f"(e.g. '13') or the cards in draw order (e.g. 'KH9S8C'): {exc}"
             ) from None
         p.talon = [] if p.talon_count == 0 else None
     else:
@@ -242,9 +257,9 @@ def parse_bpn(bpn: str) -> BPNParts:
                 raise BPNError(f"bad optional field {extra!r}: expected taken=CARD, e.g. taken=AH") from None
         else:
             try:
-                p.declared = _count(value)
-            except ValueError:
-                raise BPNError(f"bad optional field {extra!r}: expected declared=N, a whole number") from None
+                p.declared = _count(value, MAX_DECLARED)
+            except ValueError as exc:
+                raise BPNError(f"bad optional field {extra!r}: {exc} (declared=N)") from None
     if p.taken >= 0 and p.exchanged < 0:
         raise BPNError(f"bad optional field 'taken={card_str(p.taken)}': it needs exchanged=a or exchanged=b")
     return p

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import RulesError
+from solver.model.limits import MAX_EXCHANGE_POINTS, MAX_TARGET, whole_number
 
 GAMES = ("brisque", "briscan", "petite")
 
@@ -98,7 +99,7 @@ class Rules:
 
     # ---- construction -------------------------------------------------
     @classmethod
-    def preset(cls, game: str = "brisque", **options: object) -> Rules:
+    def preset(cls, game: str = "brisque", /, **options: object) -> Rules:
         """The rules of ``game`` with its defaults, overridden by ``options``."""
         g = game.strip().lower()
         if g not in GAMES:
@@ -236,6 +237,10 @@ _TRUE = {"1", "true", "yes", "on", "y", "t"}
 _FALSE = {"0", "false", "no", "off", "n", "f"}
 
 
+# the ranges of the whole-number options (what the engine's value encoding can carry)
+_INT_RANGES = {"target": (1, MAX_TARGET), "exchange_points": (0, MAX_EXCHANGE_POINTS)}
+
+
 def _coerce(opt: _Option, value: object) -> OptionValue:
     if opt.kind is bool:
         if isinstance(value, bool):
@@ -249,15 +254,11 @@ def _coerce(opt: _Option, value: object) -> OptionValue:
     if opt.kind is int:
         if isinstance(value, bool):
             raise RulesError(f"option {opt.name}={value!r}: expected a whole number")
+        low, high = _INT_RANGES[opt.name]
         try:
-            n = int(str(value).strip())
-        except ValueError:
-            raise RulesError(f"option {opt.name}={value!r}: expected a whole number") from None
-        if n < 0:
-            raise RulesError(f"option {opt.name}={value!r}: expected a number >= 0")
-        if opt.name == "target" and n < 1:
-            raise RulesError(f"option {opt.name}={value!r}: expected a number >= 1")
-        return n
+            return whole_number(str(value), low, high)
+        except ValueError as exc:
+            raise RulesError(f"option {opt.name}={value!r}: {exc}") from None
     v = str(value).strip().lower()
     if v not in opt.choices:
         raise RulesError(f"option {opt.name}={value!r}: expected one of {', '.join(opt.choices)}")

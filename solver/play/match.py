@@ -151,6 +151,7 @@ class MatchResult:
     records: list[MatchRecord]
     # each player's thinking time, CPU seconds per deal (apart: it differs from run to run)
     timing: dict[str, float] = field(default_factory=dict)
+    interrupted: bool = False  # Ctrl-C: the deal pairs played before it
 
 
 def run_match(
@@ -162,8 +163,12 @@ def run_match(
     workers: int = 1,
     executor: Executor | None = None,
     progress: Callable[[int, int], object] | None = None,
+    on_pair: Callable[[list[MatchRecord]], object] | None = None,
 ) -> MatchResult:
     """Play ``deals`` duplicate pairs; the same seed gives the same records.
+
+    ``on_pair`` gets each pair's two records as it finishes (to write them at once).  Ctrl-C
+    returns the pairs played so far, ``interrupted`` set.
 
     >>> m = run_match("greedy", "random", 2, seed=1)
     >>> m.summary["pairs"], len(m.records)
@@ -175,11 +180,12 @@ def run_match(
     tasks: list[_PairTask] = [(spec_a, spec_b, str(r), seed * 100003 + i, i) for i in range(deals)]
     own = None
     if executor is None and workers > 1:
-        from concurrent.futures import ProcessPoolExecutor  # (its import costs 20 ms: only when used)
+        from solver.analysis.pool import worker_pool  # (its import costs 20 ms: only when used)
 
-        own = executor = ProcessPoolExecutor(max_workers=workers)
+        own = executor = worker_pool(workers)
     records: list[MatchRecord] = []
     spent = [0.0, 0.0]  # thinking time of the first and the second player
+    interrupted = False
     try:
         results = executor.map(_play_pair, tasks) if executor is not None else map(_play_pair, tasks)
         for i, pair in enumerate(results, 1):
@@ -188,8 +194,19 @@ def run_match(
                 first = "ab".index(rec["first_at"])
                 spent[0] += seconds[first]
                 spent[1] += seconds[1 - first]
+            if on_pair is not None:
+                on_pair([rec for rec, _ in pair])
             if progress is not None:
                 progress(i, deals)
+    except KeyboardInterrupt:
+        if not records:
+            raise
+        interrupted = True  # the deal pairs played so far
+        if own is not None:
+            from solver.analysis.pool import stop_pool
+
+            stop_pool(own, wait=False)
+            own = None
     finally:
         if own is not None:
             own.shutdown()
@@ -203,7 +220,7 @@ def run_match(
         rules=str(r),
         seed=seed,
     )
-    return MatchResult(summary=summary, records=records, timing=timing)
+    return MatchResult(summary=summary, records=records, timing=timing, interrupted=interrupted)
 
 
 __all__ = ["MatchResult", "duplicate_summary", "run_match", "wilson"]

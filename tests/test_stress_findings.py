@@ -236,3 +236,42 @@ def _help_examples() -> list[list[str]]:
 def test_the_examples_of_the_help_work(tmp_path, args):
     res = cli(*args, cwd=tmp_path)
     assert res.returncode == 0, res.stderr.decode()
+
+
+# ---------------------------------------------------------------- API edge cases
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: __import__("solver").solve(GOOD, depth=0),
+        lambda: __import__("solver").solve(GOOD, seconds=float("nan")),
+        lambda: __import__("solver").solve(GOOD, nodes=-5),
+        lambda: __import__("solver").analyse(
+            "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", depth=-1
+        ),
+        lambda: __import__("solver").analyse(
+            "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", workers=0
+        ),
+        lambda: __import__("solver").run_match("greedy", "random", 2, workers=-1),
+    ],
+    ids=[
+        "solve depth 0",
+        "solve seconds nan",
+        "solve nodes -5",
+        "analyse depth -1",
+        "analyse workers 0",
+        "match workers -1",
+    ],
+)
+def test_api_limits_of_nothing_are_errors(call):
+    from solver.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="expected|at least"):
+        call()
+
+
+@pytest.mark.parametrize("field, value", [("turn", 5), ("trick", 40), ("turnup", 99), ("trump", 7)])
+def test_fields_set_out_of_range_are_problems_not_crashes(field, value):
+    p = Position(GOOD)
+    setattr(p, field, value)
+    probs = p.problems()
+    assert len(probs) == 1 and probs[0].startswith(f"{field} {value}")

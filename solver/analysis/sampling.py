@@ -223,8 +223,8 @@ def analyse(
         if ws.kind != "quick":
             raise ArgumentError(f"depth={depth} and world_search={str(ws)!r}: give one of them")
         ws = WorldSearch("depth", depth)
-    if worlds < 1 or batch < 1:
-        raise ArgumentError(f"worlds={worlds}, batch={batch}: both must be at least 1")
+    if worlds < 1 or batch < 1 or workers < 1:
+        raise ArgumentError(f"worlds={worlds}, batch={batch}, workers={workers}: each must be at least 1")
     p = Position(position) if isinstance(position, str) else position
     probs = p.problems()
     if probs:

@@ -115,7 +115,7 @@ def bounded_solve(
     # a quarter of the budget for heuristic guesses by iterative deepening, which also
     # proves exact the moves whose search ends before the horizon
     share = Limit(
-        nodes=budget // 4 if budget else None,
+        nodes=max(1, budget // 4) if budget else None,
         seconds=limit.seconds / 4 if limit.seconds else None,
         depth=GUESS_DEPTH,
     )

@@ -13,11 +13,13 @@ game won, whose winner is named in ``win``).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
-from solver.errors import IllegalMoveError
+from solver.errors import ArgumentError, IllegalMoveError
+from solver.model.limits import MAX_BUDGET
 from solver.model.moves import Move, parse_move
 from solver.model.position import SEATS, Position
 from solver.model.value import Value
@@ -44,6 +46,15 @@ class Limit:
     seconds: float | None = None
     depth: int | None = None
     guard: bool = True  # to a depth: prove game wins and losses beyond the horizon
+
+    def __post_init__(self) -> None:
+        # a limit of nothing is a mistake, not a search (depth=0 gave trivial bounds)
+        if self.nodes is not None and not 1 <= self.nodes <= MAX_BUDGET:
+            raise ArgumentError(f"nodes={self.nodes!r}: expected a budget from 1 to {MAX_BUDGET} nodes")
+        if self.seconds is not None and not (0 < self.seconds < math.inf):
+            raise ArgumentError(f"seconds={self.seconds!r}: expected a finite number of seconds above 0")
+        if self.depth is not None and not 1 <= self.depth <= 40:
+            raise ArgumentError(f"depth={self.depth!r}: expected a number of tricks from 1 to 40")
 
     @property
     def bounded(self) -> bool:

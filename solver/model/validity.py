@@ -244,8 +244,25 @@ def _void_problems(p: Position) -> list[str]:
     return probs
 
 
+def _field_problems(p: Position) -> list[str]:
+    """Fields outside what any position can hold (set by hand: BPN cannot say them)."""
+    probs = []
+    if p.turn not in (0, 1):
+        probs.append(f"turn {p.turn!r}: expected 0 (a) or 1 (b)")
+    if not -1 <= p.trick <= 31:
+        probs.append(f"trick {p.trick!r}: expected -1 (no trick) or a card 0..31")
+    if not -1 <= p.turnup <= 31:
+        probs.append(f"turnup {p.turnup!r}: expected -1 (taken) or a card 0..31")
+    if not 0 <= p.trump <= 3:
+        probs.append(f"trump {p.trump!r}: expected a suit 0..3")
+    return probs
+
+
 def position_problems(p: Position) -> list[str]:
     """Every reason why ``p`` is impossible (empty list when it is valid)."""
+    fields = _field_problems(p)
+    if fields:  # fields set out of range by hand (p.turn = 5): the other checks would index them
+        return fields
     probs = _card_problems(p) + _shape_problems(p) + _count_problems(p)
     probs += _meld_problems(p) + _exchange_problems(p) + _void_problems(p)
     if not probs:  # the score check is only meaningful once the cards are right

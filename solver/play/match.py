@@ -29,6 +29,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
+from solver.errors import ArgumentError
 from solver.formats.records import MatchRecord
 from solver.model.moves import Move
 from solver.model.position import Position
@@ -174,6 +175,8 @@ def run_match(
     >>> m.summary["pairs"], len(m.records)
     (2, 4)
     """
+    if deals < 1 or workers < 1:
+        raise ArgumentError(f"deals={deals}, workers={workers}: both must be at least 1")
     make_player(spec_a)  # validate the specs before any work
     make_player(spec_b)
     r = Rules.parse(rules) if isinstance(rules, str) else rules

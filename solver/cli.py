@@ -108,7 +108,9 @@ class _Group(click.Group):
 def main() -> None:
     """Solve and analyse Brisque, Briscan and Petite Brisque positions.
 
-    Positions are written in BPN (see docs/notation.md), one argument in quotes.
+    Positions are written in BPN, one argument in quotes: "brisque show --help"
+    explains the fields, and the notation is documented at
+    https://github.com/brisque-solver/brisque-solver/tree/main/docs (notation.md).
     Values are final deal margins for the player to move (tricks in Petite
     Brisque); a game-winning event is worth 10000.
 
@@ -133,6 +135,17 @@ def show(bpn: str, as_json: bool) -> None:
     Shows both hands by suit, the trump, the talon, scores, who is to act and
     the legal moves.  Exits with status 2 when BPN is malformed, 1 when it is
     well formed but impossible (the reasons are listed).
+
+    \b
+    BPN fields, separated by spaces:
+      rules   brisque, briscan, petite, with options: briscan(target=300)
+      hands   a's hand/b's hand, suits S.H.D.C: AK9.97..9/7..Q9.A7 (?6: six hidden)
+      trump   the turnup card (9C), or the trump suit once it is taken (D)
+      talon   the cards in draw order (KH9S8C), or their number when hidden (13)
+      out     the cards played in earlier tricks, as a hand (TQJ8.ATKQJ8..), or -
+      trick   the card led to the current trick, or -
+      turn    a or b, the player to act
+      score   A:B, points so far; then optional key=value fields (tricks=2:1, ...)
 
     \b
     Example:

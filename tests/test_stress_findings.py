@@ -275,3 +275,14 @@ def test_fields_set_out_of_range_are_problems_not_crashes(field, value):
     setattr(p, field, value)
     probs = p.problems()
     assert len(probs) == 1 and probs[0].startswith(f"{field} {value}")
+
+
+def test_the_help_points_to_what_an_installed_user_can_reach():
+    from click.testing import CliRunner
+
+    from solver.cli import main
+
+    top = CliRunner().invoke(main, ["--help"]).output
+    assert "https://" in top and "show --help" in top
+    show = CliRunner().invoke(main, ["show", "--help"]).output
+    assert "BPN fields" in show and "score" in show and "talon" in show

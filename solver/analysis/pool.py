@@ -30,6 +30,7 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 def _die_with_parent(parent: int) -> None:
     """In a worker: end when ``parent`` does (the kernel's signal, else a watching thread)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (not the parent's handler, inherited by fork)
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -64,7 +65,7 @@ def stop_pool(pool: ProcessPoolExecutor, wait: bool = True) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in processes:
         if proc.is_alive():
-            proc.terminate()
+            proc.kill()  # (SIGKILL: a worker that has not yet reset its handlers prints nothing)
     for proc in processes:
         proc.join(timeout=1)
 

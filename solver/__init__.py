@@ -24,6 +24,7 @@ from solver.errors import (
     NotationError,
     PositionError,
     PuzzleError,
+    RecordError,
     RulesError,
 )
 from solver.formats import DealRecord, picture, read_bpd
@@ -69,6 +70,7 @@ __all__ = [
     "Position",
     "PositionError",
     "PuzzleError",
+    "RecordError",
     "Rules",
     "RulesError",
     "SampledAnalysis",

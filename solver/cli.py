@@ -22,6 +22,7 @@ from solver.errors import NotationError
 from solver.formats.records import MatchRecord
 from solver.model.limits import MAX_BUDGET
 from solver.model.position import Position
+from solver.model.rules import GAMES
 from solver.model.value import Value
 
 
@@ -42,13 +43,41 @@ def writable_file(path: str, what: str) -> None:
         raise BrisqueCommandError(f"cannot write the {what} to {path!r}: permission denied")
 
 
+class _Whole(click.IntRange):
+    """A whole number in a range; the error quotes a long input shortened, and says which
+    numbers are expected ("'x' is not a valid whole number", not an "integer range")."""
+
+    name = "whole number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and len(value.strip()) > 30:
+            text = value.strip()
+            self.fail(
+                f"{text[:12]}...{text[-6:]} ({len(text)} characters) is not {self._describe()}", param, ctx
+            )
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(f"{value!r} is not {self._describe()}", param, ctx)
+
+    def _describe(self) -> str:
+        if self.max is None:
+            return f"a whole number from {self.min} up"
+        return f"a whole number from {self.min} to {self.max}"
+
+
+def whole(lo: int, hi: int | None = None) -> _Whole:
+    """The click type of a whole-number option from ``lo`` to ``hi`` (None: no upper end)."""
+    return _Whole(lo, hi)
+
+
 # The ranges of the numeric options: big enough for any real use, small enough that no
 # number overflows the engine (a click error names the range).
-SEED = click.IntRange(0, 2**63 - 1)
-NODES = click.IntRange(1, MAX_BUDGET)
-WORLDS = click.IntRange(1, 10**9)
-WORKERS = click.IntRange(1, 256)
-DEALS = click.IntRange(1, 10**7)
+SEED = whole(0, 2**63 - 1)
+NODES = whole(1, MAX_BUDGET)
+WORLDS = whole(1, 10**9)
+WORKERS = whole(1, 256)
+DEALS = whole(1, 10**7)
 
 
 class _Seconds(click.FloatRange):
@@ -64,10 +93,19 @@ class _Seconds(click.FloatRange):
 SECONDS = _Seconds(min=0, min_open=True, max=10**9)
 
 
+QUOTE_HINT = (
+    "A BPN has spaces: give it as one argument, in quotes, such as "
+    '"brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"'
+)
+
+
 def _position(bpn: str, check: bool = True) -> Position:
     try:
         p = Position(bpn)
     except NotationError as exc:
+        alone = bpn.strip()
+        if alone and " " not in alone and alone.split("(")[0] in GAMES:  # the rest became other arguments
+            raise BrisqueCommandError(f"{exc}. {QUOTE_HINT}") from None
         raise BrisqueCommandError(str(exc)) from None
     if check:
         probs = p.problems()
@@ -90,14 +128,45 @@ def _interrupted_exit() -> NoReturn:
     sys.exit(128 + (_SIGNALS["received"] or signal.SIGINT))
 
 
+BPN_COMMANDS = ("show", "solve", "analyse", "line", "tree")
+
+
+def _json_error(argv: list[str], message: str) -> None:
+    """With --json, an error is also a JSON object on standard output, as a bad line of a
+    batch gets: {"bpn": ..., "error": ...} (the bpn when the command has one)."""
+    if "--json" not in argv:
+        return
+    error: dict[str, str] = {}
+    if argv and argv[0] in BPN_COMMANDS:
+        bpn = next((a for a in argv[1:] if " " in a or a == "-"), None)  # (a BPN has spaces)
+        if bpn is not None:
+            error["bpn"] = bpn
+    error["error"] = message
+    click.echo(json.dumps(error))
+
+
 class _Group(click.Group):
     """The command group: a signal ends any command with the shells' status, no traceback."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["argv"] = list(args)  # (for the JSON form of an error)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         signal.signal(signal.SIGTERM, _on_signal)
         signal.signal(signal.SIGINT, _on_signal)
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:
+            if "unexpected extra argument" in exc.message:
+                hinted = click.UsageError(f"{exc.message}. {QUOTE_HINT}", ctx=exc.ctx)
+                _json_error(ctx.meta.get("argv", []), hinted.format_message())
+                raise hinted from None
+            _json_error(ctx.meta.get("argv", []), exc.format_message())
+            raise
+        except click.ClickException as exc:
+            _json_error(ctx.meta.get("argv", []), exc.format_message())
+            raise
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             _interrupted_exit()
@@ -123,6 +192,11 @@ def main() -> None:
       brisque match pimc:50 greedy --deals 20
 
     Every query command has --json; "brisque COMMAND --help" tells more.
+
+    \b
+    Exit status: 0 done; 1 puzzles that failed, or batch lines that got an
+    error; 2 bad input (a malformed or impossible position, a bad option);
+    128 + N after signal N (130 for Ctrl-C), with the answer so far printed.
     """
 
 
@@ -133,8 +207,8 @@ def show(bpn: str, as_json: bool) -> None:
     """Print a readable picture of the position BPN and whether it is valid.
 
     Shows both hands by suit, the trump, the talon, scores, who is to act and
-    the legal moves.  Exits with status 2 when BPN is malformed, 1 when it is
-    well formed but impossible (the reasons are listed).
+    the legal moves.  An impossible position is pictured with the reasons, and
+    exits with status 2, as malformed BPN does and as every command does for it.
 
     \b
     BPN fields, separated by spaces:
@@ -152,7 +226,7 @@ def show(bpn: str, as_json: bool) -> None:
       brisque show "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
     """
     from solver.errors import HiddenInformationError
-    from solver.formats.picture import picture
+    from solver.formats.picture import picture, suit_symbols
 
     p = _position(bpn, check=False)
     probs = p.problems()
@@ -175,9 +249,9 @@ def show(bpn: str, as_json: bool) -> None:
             )
         )
     else:
-        click.echo(picture(p))
+        click.echo(picture(p, suit_symbols(getattr(sys.stdout, "encoding", None))))
     if probs:
-        sys.exit(1)
+        sys.exit(BrisqueCommandError.exit_code)  # (the same status as solve's for it)
 
 
 @main.command()
@@ -192,7 +266,7 @@ def show(bpn: str, as_json: bool) -> None:
 @click.option(
     "--at",
     "at",
-    type=click.IntRange(1, 40),
+    type=whole(1, 40),
     default=1,
     show_default=True,
     help="Play on by random legal moves (seeded) until this trick starts.",
@@ -299,7 +373,7 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis], verb: str) 
 )
 @click.option(
     "--table-bits",
-    type=click.IntRange(8, 28),
+    type=whole(8, 28),
     default=20,
     show_default=True,
     help="Transposition table of 2**N entries.",
@@ -318,7 +392,7 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis], verb: str) 
 )
 @click.option(
     "--depth",
-    type=click.IntRange(min=1),
+    type=whole(1),
     default=None,
     help="Search this many tricks and score the horizon with the fitted evaluation "
     "of docs/solver.md, the final phase exact (fast, approximate).",
@@ -412,7 +486,7 @@ def solve_cmd(
 )
 @click.option(
     "--depth",
-    type=click.IntRange(min=1),
+    type=whole(1),
     default=None,
     help="Tricks of look-ahead per world (default: exact in the last four talon tricks, 4 before).",
 )
@@ -620,15 +694,13 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
 @click.option(
     "--deal",
     "deal_index",
-    type=click.IntRange(1, 10**9),
+    type=whole(1, 10**9),
     default=1,
     show_default=True,
     help="Which record of the --record file.",
 )
 @click.option("--nodes", type=NODES, default=None, help="Node budget per position.")
-@click.option(
-    "--depth", type=click.IntRange(min=1), default=None, help="Tricks of look-ahead per position (estimates)."
-)
+@click.option("--depth", type=whole(1), default=None, help="Tricks of look-ahead per position (estimates).")
 @click.option("--exact", is_flag=True, help="Solve every position exactly, however early (can be slow).")
 @click.option(
     "--view",
@@ -683,20 +755,24 @@ def line_cmd(
     """
     from solver.analysis.line import LineInterrupted, analyse_line
     from solver.engine.results import Limit
-    from solver.errors import ArgumentError, PositionError
+    from solver.errors import ArgumentError, PositionError, RecordError
     from solver.formats.records import DealRecord
 
     if record_file:
         if bpn:
             raise BrisqueCommandError("give either BPN and MOVES or --record, not both")
-        with open(record_file, encoding="utf-8") as f:
+        with open(record_file, "rb") as f:
             lines = [ln for ln in f if ln.strip()]
         if deal_index > len(lines):
             raise BrisqueCommandError(f"--deal {deal_index}: {record_file} holds {len(lines)} record(s)")
         try:
-            rec = DealRecord.from_json(lines[deal_index - 1])
-        except (ValueError, KeyError, TypeError) as exc:
-            raise BrisqueCommandError(f"{record_file}:{deal_index}: not a deal record ({exc})") from None
+            rec = DealRecord.from_json(lines[deal_index - 1].decode("utf-8-sig"))
+        except UnicodeDecodeError as exc:
+            raise BrisqueCommandError(
+                f"{record_file}: record {deal_index} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+            ) from None
+        except RecordError as exc:
+            raise BrisqueCommandError(f"{record_file}: record {deal_index}: {exc}") from None
         bpn, moves = rec.start, tuple(rec.moves)
     if not bpn:
         raise BrisqueCommandError("give a BPN and moves, or --record FILE")
@@ -777,14 +853,14 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool) -> Non
 @click.argument("bpn")
 @click.option(
     "--depth",
-    type=click.IntRange(min=1),
+    type=whole(1),
     default=2,
     show_default=True,
     help="Moves (plies) below the position.",
 )
 @click.option(
     "--max-nodes",
-    type=click.IntRange(2, 10**7),
+    type=whole(2, 10**7),
     default=2000,
     show_default=True,
     help="Stop expanding at this many nodes (a message on standard error says so).",

@@ -37,6 +37,11 @@ class PuzzleError(NotationError):
     """A malformed ``.bpd`` puzzle record; the message names the file and line."""
 
 
+class RecordError(NotationError):
+    """A deal record (a line of JSON) that is not one: bad JSON, or a field missing or of
+    the wrong type."""
+
+
 class ArgumentError(BrisqueError, ValueError):
     """A bad argument to a function or command: an unknown choice, a number out of range."""
 
@@ -98,6 +103,7 @@ __all__ = [
     "PlayError",
     "PositionError",
     "PuzzleError",
+    "RecordError",
     "RulesError",
     "TreeLimitError",
 ]

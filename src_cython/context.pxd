@@ -42,6 +42,7 @@ cdef enum:
     PLAIN_TABLE_MIN = 3     # plain_play keeps a table from this many cards each
     ETC_MIN_TALON = 4       # enhanced transposition cutoffs only this far from the talon's end
     MAX_TALON = 32
+    SIGNAL_INTERVAL = 32768 # nodes between looks for Ctrl-C (a few ms: search.pxd signal_raised)
 
 cdef enum:
     # the fitted horizon evaluation (bounds.pxd horizon_features): features of a position
@@ -190,6 +191,9 @@ ctypedef struct Budget:
     int depth_limit           # tricks from the root to the horizon, -1: exact search
     int root_tricks
     uint64_t taint            # counts horizon evaluations (a value that used one is not exact)
+    uint64_t next_signal_check  # node count of the next look for a pending signal (Ctrl-C)
+    int watch_signals         # 1 in the main thread, where Python runs signal handlers
+    int interrupted           # a signal handler raised: its exception is pending
 
 
 ctypedef struct Ctx:

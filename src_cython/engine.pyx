@@ -33,6 +33,8 @@ from constants cimport (G_BRISCAN, G_BRISQUE, G_PETITE, K_MARRIAGE, K_QUARTET, K
                         WIN_THRESHOLD)
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
+cdef extern from "pythread.h":
+    unsigned long PyThread_get_thread_ident()
 
 from bounds cimport horizon_features, horizon_level
 from context cimport (HORIZON_LEVELS, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_TALON, MAXMOVES, PLAIN_TABLE_BITS, Ctx, EngineRules,
@@ -41,7 +43,12 @@ from moves cimport apply_move, gen_moves, mark_declared, meld_declared
 from search cimport child_value, exact_child, guessed_mtdf, mtdf, reaches, search
 from tables cimport mix64
 
+import threading
+
 from solver.errors import ArgumentError, EngineError
+
+# Python runs signal handlers in the main thread only: a search elsewhere need not look
+cdef unsigned long MAIN_THREAD = threading.main_thread().ident
 
 HORIZON_ROWS = HORIZON_LEVELS       # the shape of Engine.set_horizon's weights
 HORIZON_FEATURES = N_HFEATURES
@@ -178,6 +185,9 @@ cdef class Engine:
         self.c.budget.aborted = 0
         self.c.budget.depth_limit = -1
         self.c.budget.taint = 0
+        self.c.budget.next_signal_check = 0
+        self.c.budget.watch_signals = 0
+        self.c.budget.interrupted = 0
         self.c.horizon.fitted = 0
         self.loaded = 0
 
@@ -248,6 +258,8 @@ cdef class Engine:
         child.min_decl = 0
         with nogil:
             v = child_value(&self.c, &child, me, d, alpha, beta)
+        if self.c.budget.interrupted:
+            self._raise_interrupt()
         return v
 
     def clear(self):
@@ -338,9 +350,21 @@ cdef class Engine:
         """Set the root position."""
         self._load(&root.r)
 
+    cdef void _watch(self) noexcept:
+        """Before a search: look for Ctrl-C during it if this is the main thread."""
+        self.c.budget.watch_signals = 1 if PyThread_get_thread_ident() == MAIN_THREAD else 0
+
+    cdef int _raise_interrupt(self) except -1:
+        """After a search that a signal handler interrupted: raise its pending exception
+        (KeyboardInterrupt for Ctrl-C), leaving the engine ready for the next search."""
+        self.c.budget.interrupted = 0
+        self.c.budget.aborted = 0
+        return -1
+
     def _check(self):
         if not self.loaded:
             raise EngineError("no position loaded: call load() first")
+        self._watch()
 
     def root_moves(self):
         """The root's legal moves, in search order."""
@@ -376,6 +400,8 @@ cdef class Engine:
         self._check()
         with nogil:
             v = mtdf(&self.c, &self.root, guess)
+        if self.c.budget.interrupted:
+            self._raise_interrupt()
         return v
 
     def value(self, int alpha=-INF, int beta=INF):
@@ -389,6 +415,8 @@ cdef class Engine:
                 v = guessed_mtdf(&self.c, &self.root)
             else:
                 v = search(&self.c, &self.root, alpha, beta)
+        if self.c.budget.interrupted:
+            self._raise_interrupt()
         return v
 
     def set_horizon(self, weights=None):
@@ -428,14 +456,20 @@ cdef class Engine:
         for i in range(n):
             with nogil:
                 v = exact_child(&self.c, &self.root, moves[i], &child)
+            if self.c.budget.interrupted:
+                self._raise_interrupt()
             out.append((moves[i], v))
         return out
 
     def reaches(self, int move, int v):
         """Whether the root move gives the player to move a raw value >= v."""
         cdef State child
+        cdef int r
         self._check()
-        return bool(reaches(&self.c, &self.root, move, v, &child))
+        r = reaches(&self.c, &self.root, move, v, &child)
+        if self.c.budget.interrupted:
+            self._raise_interrupt()
+        return bool(r)
 
     def pv(self, int v, int max_len=200):
         """A principal variation from the root, whose raw value is v, to the end of the deal."""
@@ -452,6 +486,8 @@ cdef class Engine:
                 if reaches(&self.c, &s, moves[i], v, &child):
                     found = 1
                     break
+            if self.c.budget.interrupted:
+                self._raise_interrupt()
             if not found:
                 raise EngineError("principal variation lost: the table gave an inconsistent bound")
             line.append(moves[i])
@@ -476,6 +512,7 @@ cdef class Engine:
         values = []
         nodes = []
         cdef RootPosition r
+        self._watch()
         for st in states:
             r = <RootPosition?>st
             self._load(&r.r)
@@ -485,6 +522,8 @@ cdef class Engine:
             else:
                 with nogil:
                     v = guessed_mtdf(&self.c, &self.root)
+                if self.c.budget.interrupted:
+                    self._raise_interrupt()
                 values.append(v)
             nodes.append(self.c.nodes - start)
         return values, nodes

@@ -52,7 +52,7 @@ def random_final_phase(
     trump = rng.randrange(4)
     leader = rng.randrange(2)
     stacked = 1 - leader if stack_opponent else leader
-    p = Position(rules=r)
+    p = Position.empty(r)
     p.trump = trump
     hands = [[], []]
     if stack == "quartet":

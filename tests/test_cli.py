@@ -55,7 +55,7 @@ def test_show_malformed_bpn_quotes_the_field(run):
 def test_show_impossible_position_gives_the_reason(run):
     bad = NOTATION_EXAMPLES[0].replace("52:35", "52:36")
     r = run("show", bad)
-    assert r.exit_code == 1
+    assert r.exit_code == 2
     assert "Valid: NO" in r.stdout
     assert "scores 52:36 add up to 88" in r.stdout
 
@@ -72,7 +72,7 @@ def test_show_json(run):
 
 def test_show_json_impossible_and_hidden(run):
     r = run("show", "--json", NOTATION_EXAMPLES[0].replace("/7..", "/A.."))
-    assert r.exit_code == 1
+    assert r.exit_code == 2
     answer = json.loads(r.stdout)
     assert answer["valid"] is False
     assert any("AS appears twice" in p for p in answer["problems"])

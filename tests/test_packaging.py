@@ -133,7 +133,7 @@ def test_an_absurd_score_is_shown_as_an_impossible_position(tmp_path: Path):
     res = _cli(
         "show", "brisque .../... D 0 ATKQJ987.ATKQJ987.ATKQJ987.ATKQJ987 - a 4000:0 tricks=8:8", cwd=tmp_path
     )
-    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert res.returncode == 2 and "Traceback" not in res.stderr
     assert "Valid: NO" in res.stdout and "4000" in res.stdout
     # beyond what a margin can carry (+-10000 marks a game won) it is a malformed BPN
     res = _cli(

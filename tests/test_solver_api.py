@@ -364,10 +364,12 @@ def test_impossible_position_raises_position_error(bpn):
         can_reach(p, 0)
 
 
-def test_finished_deal_raises_position_error():
+def test_a_finished_deal_is_answered_with_its_result():
     p = Position("brisque .A../.K.. S 0 ATKQJ987.TQJ987.ATKQJ987.ATKQJ987 - a 60:45")
     p.push("AH")
     p.push("KH")
     assert p.is_over()
+    for a in (solve(p), solve(p, engine="reference"), solve(p, nodes=10)):
+        assert a.value == p.value() and a.exact and a.moves == a.best == a.pv == []
     with pytest.raises(PositionError, match="over"):
-        solve(p)
+        can_reach(p, 0)  # (a question about the future of a deal that has none)

@@ -181,7 +181,8 @@ def test_solve_hidden_cards_quotes_the_input_as_given():
 def test_solve_hidden_view_is_refused():
     view = random_position(3, "brisque", 5).view("a").bpn()
     res = run("solve", "--json", view)
-    assert res.exit_code != 0 and res.stdout == ""
+    answer = json.loads(res.stdout)  # (with --json an error is a JSON object too)
+    assert res.exit_code == 2 and answer["bpn"] == view and "sampling" in answer["error"]
     assert "sampling" in res.stderr and view in res.stderr
 
 

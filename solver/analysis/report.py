@@ -65,7 +65,8 @@ def format_analysis(a: Analysis, position: Position | None = None) -> str:
     lines, unit = _header(a, p, "")
     win = f", {a.win} wins the game" if a.win else ""
     if a.exact:
-        lines.append(f"Value for {a.turn}: {_signed(a.value)} ({a.method}{win})")
+        how = "the deal is over" if p.is_over() else a.method
+        lines.append(f"Value for {a.turn}: {_signed(a.value)} ({how}{win})")
     else:
         depth = f", {a.depth} tricks deep" if a.depth else ""
         lines.append(
@@ -98,9 +99,12 @@ def format_sampled(a: SampledAnalysis, position: Position | None = None) -> str:
     p = position or Position(a.bpn)
     lines, unit = _header(a, p, " (hidden cards)")
     how = "all" if a.enumerated else "sampled"
+    # one sampled world says nothing of the spread: no standard error rather than 0
+    unknown = a.worlds < 2 and not a.enumerated
+    spread = "+- ? (one world: no standard error)" if unknown else f"+- {a.stderr:.2f}"
     lines.append(
-        f"Expected value for {a.turn}: {a.value:+.2f} +- {a.stderr:.2f} "
-        f"({a.worlds} worlds, {how}, seed {a.seed}, each solved {a.world_method})"
+        f"Expected value for {a.turn}: {a.value:+.2f} {spread} "
+        f"({a.worlds} world{'s' if a.worlds != 1 else ''}, {how}, seed {a.seed}, each solved {a.world_method})"
     )
     lines.append(
         f"Moves, best first (value for {a.turn} with standard error, where a game won counts "
@@ -110,7 +114,10 @@ def format_sampled(a: SampledAnalysis, position: Position | None = None) -> str:
     best = set(int(m) for m in a.best)
     for mv in sorted(a.moves, key=lambda x: -x.value):
         mark = "  best" if int(mv.move) in best else ""
-        lines.append(f"  {str(mv.move):<6}{mv.value:>+9.2f}  +-{mv.stderr:6.2f}  {mv.describe(a.turn)}{mark}")
+        se = "     ?" if unknown else f"{mv.stderr:6.2f}"
+        lines.append(
+            f"  {str(mv.move):<6}{mv.value:>+9.2f}  +-{se}  {mv.describe(a.turn, with_stderr=not unknown)}{mark}"
+        )
     lines.append(f"{a.nodes} nodes, {a.seconds * 1000:.1f} ms, stopped: {a.stopped}")
     return "\n".join(lines)
 

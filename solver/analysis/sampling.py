@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.analysis.worlds import all_worlds, iter_worlds, world_count
-from solver.engine.api import Solver, solve
+from solver.engine.api import shared_solver, solve
 from solver.engine.quick import WorldSearch
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
@@ -69,8 +69,9 @@ class SampledMove:
             "margin_stderr": None if self.margin_stderr is None else round(self.margin_stderr, 3),
         }
 
-    def describe(self, turn: str) -> str:
-        """``b wins the game in 12% of worlds; otherwise +23.4 +- 2.1`` (seat ``turn`` to move)."""
+    def describe(self, turn: str, with_stderr: bool = True) -> str:
+        """``b wins the game in 12% of worlds; otherwise +23.4 +- 2.1`` (seat ``turn`` to move;
+        without the standard error where there is none, as of a single world)."""
         other = "ab"[1 - "ab".index(turn)]
         events = []
         if self.p_win:
@@ -79,7 +80,9 @@ class SampledMove:
             events.append(f"{other} wins the game in {100 * self.p_loss:.0f}% of worlds")
         if self.margin is None:
             return "; ".join(events)
-        margin = f"{self.margin:+.1f} +- {self.margin_stderr or 0.0:.1f}"
+        margin = f"{self.margin:+.1f}"
+        if with_stderr:
+            margin += f" +- {self.margin_stderr or 0.0:.1f}"
         return "; ".join(events) + "; otherwise " + margin if events else margin
 
 
@@ -155,7 +158,6 @@ class SampledAnalysis:
         return json.dumps(self.to_dict())
 
 
-_WORKER_SOLVERS: dict[tuple[str, bool], Solver] = {}
 MAX_TASK_WORLDS = 100  # worlds per task sent to a worker
 
 
@@ -166,9 +168,7 @@ def _solve_worlds(task: tuple[str, list[str], Limit | None, bool]) -> list[World
     from solver.model.rules import Rules
 
     rules = Rules.parse(rules_text)
-    solver = _WORKER_SOLVERS.get((rules_text, fitted))
-    if solver is None:
-        solver = _WORKER_SOLVERS[(rules_text, fitted)] = Solver(rules, WORLD_TABLE_BITS, fitted)
+    solver = shared_solver(rules, WORLD_TABLE_BITS, fitted)
     out: list[WorldResult] = []
     for bpn in bpns:
         solver.engine.clear()

@@ -6,7 +6,7 @@
 Value.margin(-4, pov='a')
 """
 
-from solver.engine.api import Solver, can_reach, solve, solve_batch
+from solver.engine.api import Solver, can_reach, shared_solver, solve, solve_batch
 from solver.engine.reference import reference_solve, reference_values
 from solver.engine.results import Analysis, Limit, MoveValue
 
@@ -18,6 +18,7 @@ __all__ = [
     "can_reach",
     "reference_solve",
     "reference_values",
+    "shared_solver",
     "solve",
     "solve_batch",
 ]

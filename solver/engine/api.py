@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Literal
 
@@ -16,7 +17,7 @@ from solver.engine.bounded import bounded_solve
 from solver.engine.quick import quick_limit
 from solver.engine.reference import reference_values
 from solver.engine.results import Analysis, Limit, MoveValue, current_margin, final_value, turn_of
-from solver.engine.seam import DEFAULT_TABLE_BITS, engine_root, new_engine
+from solver.engine.seam import DEFAULT_TABLE_BITS, engine_key, engine_root, new_engine
 from solver.errors import (
     ArgumentError,
     EngineError,
@@ -34,8 +35,9 @@ BOUNDED_TABLE_BITS = 20  # bounded solves clear their table first (a few ms)
 Backend = Literal["native", "reference"]
 
 
-def require_solvable(p: Position) -> None:
-    """Raise unless ``p`` is a valid perfect-information position with moves left."""
+def require_solvable(p: Position, over_ok: bool = False) -> None:
+    """Raise unless ``p`` is a valid perfect-information position with moves left (or,
+    with ``over_ok``, a finished deal)."""
     if p.has_hidden:
         raise HiddenInformationError(
             f"position {p.bpn()!r} has hidden cards; the exact solver needs both hands and the talon "
@@ -44,8 +46,31 @@ def require_solvable(p: Position) -> None:
     probs = p.problems()
     if probs:
         raise ImpossiblePositionError(p.bpn(), probs)
-    if p.is_over():
+    if p.is_over() and not over_ok:
         raise PositionError(f"the deal is over in {p.bpn()!r}: there is nothing to solve")
+
+
+def finished_analysis(p: Position) -> Analysis:
+    """The answer for a finished deal: its result, with no move left to play.
+
+    >>> a = finished_analysis(Position("petite .../... JD 21 Q9.Q98.K9.QJ7 - a 8:7 tricks=2:3 void=a:HD,b:S"))
+    >>> a.value, a.moves
+    (Value.margin(-1, pov='a'), [])
+    """
+    require_solvable(p, over_ok=True)
+    value = p.value()
+    return Analysis(
+        bpn=p.bpn(),
+        turn=turn_of(p),
+        value=value,
+        best=[],
+        moves=[],
+        pv=[],
+        nodes=0,
+        seconds=0.0,
+        lower=value,
+        upper=value,
+    )
 
 
 class Solver:
@@ -59,10 +84,12 @@ class Solver:
     def __init__(self, rules: Rules | None = None, table_bits: int = DEFAULT_TABLE_BITS, fitted: bool = True):
         self.rules = rules or Rules()
         self.engine = new_engine(self.rules, table_bits, fitted)
+        self.key = engine_key(self.rules)
 
     def load(self, p: Position) -> None:
-        """Make ``p`` the engine's root (checked: same rules, every card known, valid, not over)."""
-        if p.rules != self.rules:
+        """Make ``p`` the engine's root (checked: rules the engine was built for, every card
+        known, valid, not over)."""
+        if p.rules != self.rules and engine_key(p.rules) != self.key:
             raise PositionError(f"position rules {p.rules} differ from this solver's {self.rules}")
         require_solvable(p)
         self.engine.load(engine_root(p))
@@ -73,6 +100,8 @@ class Solver:
         """Value, best moves, every move's value and a principal variation.
 
         With a bounded ``limit`` the answer may be inexact: see :func:`solve`."""
+        if p.is_over():
+            return finished_analysis(p)
         t0 = time.perf_counter()
         self.load(p)
         if limit is not None and limit.bounded:
@@ -130,7 +159,7 @@ class Solver:
         """Values of many positions in one native call; returns (values, nodes)."""
         roots = []
         for p in positions:
-            if p.rules != self.rules:
+            if p.rules != self.rules and engine_key(p.rules) != self.key:
                 raise PositionError(f"position rules {p.rules} differ from this solver's {self.rules}")
             require_solvable(p)
             roots.append(engine_root(p))
@@ -139,14 +168,30 @@ class Solver:
         return [final_value(p, r) for p, r in zip(positions, raws)], nodes
 
 
-_SOLVERS: dict[tuple[Rules, int], Solver] = {}
+SHARED_SOLVERS = 4  # kept by shared_solver; each holds its table (37 MB at 2**20 entries)
+_SHARED: OrderedDict[tuple[str, int, bool], Solver] = OrderedDict()
 
 
-def _solver_for(rules: Rules, table_bits: int) -> Solver:
-    key = (rules, table_bits)
-    if key not in _SOLVERS:
-        _SOLVERS[key] = Solver(rules, table_bits)
-    return _SOLVERS[key]
+def shared_solver(rules: Rules, table_bits: int = DEFAULT_TABLE_BITS, fitted: bool = True) -> Solver:
+    """A solver for ``rules`` kept for reuse in this process (its table stays warm), by
+    :func:`solve`, the players and the sampling workers.
+
+    Rule sets that differ only in options the engine does not read share one
+    (:func:`~solver.engine.seam.engine_key`), and at most ``SHARED_SOLVERS`` are kept: the
+    least recently used is let go, and its table freed, so that a batch of many rule sets
+    runs in bounded memory.
+
+    >>> shared_solver(Rules.parse("brisque(target=1000)")) is shared_solver(Rules.parse("brisque"))
+    True
+    """
+    key = (engine_key(rules), table_bits, fitted)
+    solver = _SHARED.get(key)
+    if solver is None:
+        while len(_SHARED) >= SHARED_SOLVERS:
+            _SHARED.popitem(last=False)
+        solver = _SHARED[key] = Solver(rules, table_bits, fitted)
+    _SHARED.move_to_end(key)
+    return solver
 
 
 def solve(
@@ -176,7 +221,8 @@ def solve(
     >>> a = solve("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
     >>> int(a.value), a.value.describe(), str(a.best[0]), a.move_value("QD")
     (44, '+44', '7S', Value.margin(4, pov='b'))
-    >>> solve("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", nodes=50).exact
+    >>> solve("brisque A97.J.QJ./QJ...AT98 7D 8D9DAH TK8.TKQ987.ATK.KQJ7 - a 13:52 tricks=1:7 exchanged=b taken=AD",
+    ...       nodes=50).exact
     False
     """
     p = Position(position) if isinstance(position, str) else position
@@ -193,10 +239,10 @@ def solve(
     if limit is not None and limit.bounded:
         # estimates and budgets depend on what the table holds: start from an empty one so
         # that the same question always gets the same answer
-        solver = _solver_for(p.rules, min(table_bits, BOUNDED_TABLE_BITS))
+        solver = shared_solver(p.rules, min(table_bits, BOUNDED_TABLE_BITS))
         solver.engine.clear()
         return solver.solve(p, every_move=every_move, pv=pv, limit=limit)
-    return _solver_for(p.rules, table_bits).solve(p, every_move=every_move, pv=pv, limit=limit)
+    return shared_solver(p.rules, table_bits).solve(p, every_move=every_move, pv=pv, limit=limit)
 
 
 def solve_batch(positions: Iterable[Position | str], *, table_bits: int = DEFAULT_TABLE_BITS) -> list[Value]:
@@ -220,10 +266,12 @@ def can_reach(position: Position | str, target: int, *, table_bits: int = DEFAUL
     (True, False)
     """
     p = Position(position) if isinstance(position, str) else position
-    return _solver_for(p.rules, table_bits).can_reach(p, target)
+    return shared_solver(p.rules, table_bits).can_reach(p, target)
 
 
 def _reference_analysis(p: Position) -> Analysis:
+    if p.is_over():
+        return finished_analysis(p)
     require_solvable(p)
     t0 = time.perf_counter()
     raw = reference_values(p)

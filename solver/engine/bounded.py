@@ -2,10 +2,12 @@
 
 Two modes, both driven from Python over the compiled engine:
 
-* **budget** (nodes and/or CPU seconds): each root move is narrowed by zero-window
-  searches (MTD(f) with fail-soft jumps), round robin, each test with a slice of the
-  budget.  A test that finishes proves a bound on the move's value; one that runs out
-  proves nothing but leaves its finished subtrees in the table for the next try.
+* **budget** (nodes and/or CPU seconds): after a one-trick look-ahead (always run: every
+  move gets an estimate) and the two-trick guesses of the exact solve, the moves are
+  solved one after the other, the most promising first, by MTD(f) zero-window tests with
+  all the budget left.  Each test that finishes proves a bound on its move; the estimate of
+  a move is its guess, kept inside the proven bounds.  A budget that suffices costs what
+  the exact solve costs.
 * **depth** (tricks to a horizon): iterative deepening, every root move searched with a
   full window to the horizon, where a documented heuristic scores the position.  A move
   whose search never reached the horizon is exact.
@@ -32,7 +34,6 @@ from solver.native.constants import WIN_RAW, WIN_THRESHOLD
 from solver.native.engine import Engine
 
 TRIVIAL = RAW_TRIVIAL  # beyond any raw value: the bound known before searching
-MIN_SLICE = 2000
 GUESS_DEPTH = 2  # tricks of heuristic look-ahead for the first guesses
 # the least nodes for a test of the game-win guard: early in the deal (more than
 # GUARD_TALON_TRICKS talon tricks left) a forced game win is rarely in reach of a test, so
@@ -78,7 +79,14 @@ def _finish(
     pos_lower = max(mv.lower for mv in moves if mv.lower is not None)
     pos_upper = max(mv.upper for mv in moves if mv.upper is not None)
     value = best_mv.value if not all_exact else max(mv.value for mv in moves)
-    best = [mv.move for mv in moves if mv.value == value] if all_exact else [best_mv.move]
+    if all_exact:
+        best = [mv.move for mv in moves if mv.value == value]
+    else:  # every move that nothing known tells apart from the best one
+        best = [
+            mv.move
+            for mv in moves
+            if (mv.value, mv.lower, mv.upper) == (best_mv.value, best_mv.lower, best_mv.upper)
+        ]
     line = [best[0]]
     if all_exact:  # the root is still loaded: walk the exact line
         line = [move(m) for m in eng.pv(max(lo.values()))]
@@ -112,51 +120,68 @@ def bounded_solve(
         return _depth_solve(eng, p, limit, legal, t0, n0, every_move)
     budget = limit.nodes or 0
     deadline = t0 + limit.seconds if limit.seconds else None
-    # a quarter of the budget for heuristic guesses by iterative deepening, which also
-    # proves exact the moves whose search ends before the horizon
-    share = Limit(
-        nodes=max(1, budget // 4) if budget else None,
-        seconds=limit.seconds / 4 if limit.seconds else None,
-        depth=GUESS_DEPTH,
-    )
-    lo, hi, guess, _ = _deepen(eng, share, legal, t0, n0)
-    slice_nodes = max(MIN_SLICE, budget // (4 * len(legal))) if budget else 0
-    pending = list(legal)
-    while pending:
-        used = eng.nodes - n0
-        if budget and used >= budget:
-            break
-        if deadline and time.perf_counter() >= deadline:
-            break
-        progress = False
-        for m in list(pending):
+    # the one-trick look-ahead always runs, whatever the budget (a few hundred nodes): every
+    # move gets a real estimate, and the final phase (no horizon there) is solved outright
+    lo, hi, guess, _ = _deepen(eng, Limit(depth=1), legal, t0, n0)
+    _narrow(eng, legal, lo, hi, guess, budget, deadline, n0, every_move)
+    eng.clear_limits()
+    return _finish(p, lo, hi, guess, legal, None, eng.nodes - n0, t0, every_move, eng)
+
+
+def _narrow(
+    eng: Engine,
+    legal: list[int],
+    lo: Bounds,
+    hi: Bounds,
+    guess: Bounds,
+    budget: int,
+    deadline: float | None,
+    n0: int,
+    every_move: bool,
+) -> None:
+    """The exact solve's work, within the budget: the moves one after the other, the most
+    promising first, each by MTD(f) zero-window tests from its guess with all the budget
+    left, every test tightening the proven bounds ``lo``/``hi``.
+
+    A budget that suffices thus costs what the exact solve costs (a test cut short by the
+    budget would be work lost, so no test gets a mere slice of it).  Without every move, a
+    move is first tested against the best proven value, and dropped when it cannot beat it."""
+    for m in sorted(legal, key=lambda m: -guess[m]):
+        if lo[m] < hi[m]:  # the exact solve's own guess: two tricks deep
             used = eng.nodes - n0
-            if budget and used >= budget:
-                break
             left = deadline - time.perf_counter() if deadline else 0.0
-            if deadline and left <= 0:
-                break
-            nodes = min(slice_nodes, budget - used) if budget else 0
-            # a zero-window test at the current guess, kept inside the proven interval
-            g = min(max(guess[m], lo[m] + 1), hi[m])
-            eng.set_limits(nodes=nodes, seconds=left, depth=-1)
-            v = eng.child_search(m, g - 1, g)
+            if (budget and used >= budget) or (deadline and left <= 0):
+                return
+            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, depth=GUESS_DEPTH)
+            taint = eng.taint
+            v = eng.child_search(m, -TRIVIAL, TRIVIAL)
             if eng.aborted:
-                continue
-            progress = True
-            if v >= g:
+                return
+            guess[m] = v
+            if eng.taint == taint:
+                lo[m] = hi[m] = v
+        g = min(max(guess[m], lo[m]), hi[m])
+        while lo[m] < hi[m]:
+            best_lo = max(lo[x] for x in legal if x != m) if len(legal) > 1 else -TRIVIAL
+            if not every_move and hi[m] <= best_lo:
+                break  # cannot be the best move
+            used = eng.nodes - n0
+            left = deadline - time.perf_counter() if deadline else 0.0
+            if (budget and used >= budget) or (deadline and left <= 0):
+                return
+            if not every_move and best_lo > lo[m]:
+                beta = best_lo + 1  # does it beat the best so far?
+            else:
+                beta = g + 1 if g <= lo[m] else min(g, hi[m])
+            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, depth=-1)
+            v = eng.child_search(m, beta - 1, beta)
+            if eng.aborted:
+                return
+            if v >= beta:
                 lo[m] = max(lo[m], v)
             else:
                 hi[m] = min(hi[m], v)
-            guess[m] = v
-            if lo[m] >= hi[m]:
-                pending.remove(m)
-            elif not every_move and hi[m] <= max(lo.values()) and len(pending) > 1:
-                pending.remove(m)  # cannot be the best move
-        if not progress:
-            slice_nodes *= 2  # every test ran out: give each a bigger share
-    eng.clear_limits()
-    return _finish(p, lo, hi, guess, legal, None, eng.nodes - n0, t0, every_move, eng)
+            g = v
 
 
 def _deepen(

@@ -16,6 +16,9 @@ Everything that crosses into ``solver.native.engine`` is built here, once:
 
 from __future__ import annotations
 
+import functools
+import json
+
 from solver.engine.horizon_weights import HORIZON_WEIGHTS
 from solver.model.melds import MELDS, game_melds
 from solver.model.position import Position
@@ -48,6 +51,18 @@ def engine_rules(r: Rules) -> EngineRules:
         meld_points=[[m.points(t, r.game) for m in MELDS] for t in range(4)],
         meld_allowed=[int(m.index in allowed) for m in MELDS],
     )
+
+
+@functools.lru_cache(maxsize=256)
+def engine_key(r: Rules) -> str:
+    """What two rule sets must share for one engine to solve both: the options the search
+    reads (``engine_rules``) and the horizon weights.  Options of the match only (the
+    target, the next dealer) are not part of it.
+
+    >>> engine_key(Rules.parse("brisque(target=1000)")) == engine_key(Rules.parse("brisque"))
+    True
+    """
+    return json.dumps([engine_rules(r), horizon_weights(r)], sort_keys=True)
 
 
 def new_engine(rules: Rules, table_bits: int = DEFAULT_TABLE_BITS, fitted: bool = True) -> Engine:

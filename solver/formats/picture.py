@@ -15,20 +15,36 @@ from solver.model.position import SEATS, Position
 GAME_NAMES = {"brisque": "Brisque", "briscan": "Briscan", "petite": "Petite Brisque"}
 
 
-def _pretty(c: int) -> str:
+def suit_symbols(encoding: str | None) -> str:
+    """The suit signs a terminal of ``encoding`` can show: the card symbols, else the BPN
+    letters (a Windows console in cp1252 has no card symbols).
+
+    >>> suit_symbols("utf-8"), suit_symbols("cp1252")
+    ('♠♥♦♣', 'SHDC')
+    """
+    try:
+        DISPLAY_SYMBOLS.encode(encoding or "ascii")
+        return DISPLAY_SYMBOLS
+    except (UnicodeEncodeError, LookupError):
+        return SUITS
+
+
+def _pretty(c: int, symbols: str) -> str:
     r = RANKS[c & 7]
-    return ("10" if r == "T" else r) + DISPLAY_SYMBOLS[c >> 3]
+    return ("10" if r == "T" else r) + symbols[c >> 3]
 
 
-def _hand_lines(p: Position, i: int) -> list[str]:
+def _hand_lines(p: Position, i: int, symbols: str) -> list[str]:
     groups = cards_by_suit(p.hands[i])
     lines = []
     for s in range(4):
         mark = " (trump)" if s == p.trump else ""
-        ranks = " ".join(("10" if RANKS[c & 7] == "T" else RANKS[c & 7]) for c in groups[s]) or "-"
-        lines.append(f"    {DISPLAY_SYMBOLS[s]} {ranks}{mark}")
+        ranks = " ".join(("10" if RANKS[c & 7] == "T" else RANKS[c & 7]) for c in groups[s])
+        if ranks or not p.unknown[i]:  # (with hidden cards an empty suit is not a void)
+            lines.append(f"    {symbols[s]} {ranks or '-'}{mark}")
     if p.unknown[i]:
-        lines.append(f"    + {p.unknown[i]} hidden card{'s' if p.unknown[i] > 1 else ''}")
+        known = " more" if p.hands[i] else ""
+        lines.append(f"    + {p.unknown[i]}{known} hidden card{'s' if p.unknown[i] > 1 else ''}")
     return lines
 
 
@@ -43,8 +59,9 @@ def _phase(p: Position) -> str:
     return "final phase" if p.in_final_phase else "talon phase"
 
 
-def picture(p: Position) -> str:
-    """A multi-line description: hands by suit, trump, talon, score, turn, legal moves.
+def picture(p: Position, symbols: str = DISPLAY_SYMBOLS) -> str:
+    """A multi-line description: hands by suit, trump, talon, score, turn, legal moves;
+    ``symbols`` are the four suits' signs (:func:`suit_symbols` picks them for a terminal).
 
     >>> bpn = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
     >>> print(picture(Position(bpn)).splitlines()[0])
@@ -56,13 +73,13 @@ def picture(p: Position) -> str:
     lines = [f"{GAME_NAMES[r.game]} - trick {num} of {total}, {_phase(p)}"]
     if str(r) != r.game:
         lines.append(f"Rules: {r}")
-    trump = f"{DISPLAY_SYMBOLS[p.trump]} ({SUITS[p.trump]})"
+    trump = SUITS[p.trump] if symbols == SUITS else f"{symbols[p.trump]} ({SUITS[p.trump]})"
     if p.turnup >= 0:
-        trump += f", turnup {_pretty(p.turnup)} on the table"
+        trump += f", turnup {_pretty(p.turnup, symbols)} on the table"
     lines.append(f"Trump: {trump}")
     if r.draws:
         if p.talon:
-            talon = f"{p.talon_count} cards, top first: " + " ".join(_pretty(c) for c in p.talon)
+            talon = f"{p.talon_count} cards, top first: " + " ".join(_pretty(c, symbols) for c in p.talon)
         else:
             talon = f"{p.talon_count} cards" + (" (order hidden)" if p.talon_count else "")
     else:
@@ -74,11 +91,11 @@ def picture(p: Position) -> str:
         melds = " ".join("+" + MELDS[m].code for m in p.melds[i])
         extra = f", declared {melds}" if melds else ""
         lines.append(f"  {SEATS[i]} ({role}): score {p.score[i]}, tricks {p.tricks[i]}{extra}{arrow}")
-        lines.extend(_hand_lines(p, i))
+        lines.extend(_hand_lines(p, i, symbols))
     if p.trick >= 0:
-        lines.append(f"Trick: {SEATS[p.leader]} led {_pretty(p.trick)}")
+        lines.append(f"Trick: {SEATS[p.leader]} led {_pretty(p.trick, symbols)}")
     if p.exchanged >= 0:
-        taken = f" (took {_pretty(p.taken)})" if p.taken >= 0 else ""
+        taken = f" (took {_pretty(p.taken, symbols)})" if p.taken >= 0 else ""
         lines.append(f"Exchange: {SEATS[p.exchanged]} exchanged the 7 of trumps{taken}")
     if p.game != [0, 0]:
         lines.append(f"Game totals before this deal: a {p.game[0]}, b {p.game[1]}")
@@ -103,4 +120,4 @@ def picture(p: Position) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["picture"]
+__all__ = ["picture", "suit_symbols"]

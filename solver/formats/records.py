@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from solver.errors import PositionError
+from solver.errors import PositionError, RecordError
 from solver.model.moves import parse_move
 from solver.model.position import Position
 
@@ -46,9 +46,39 @@ class DealRecord:
 
     @classmethod
     def from_json(cls, text: str) -> DealRecord:
-        """The record of a JSON object as :meth:`to_json` writes it (``players`` optional)."""
-        d = json.loads(text)
-        return cls(start=d["start"], moves=list(d["moves"]), players=tuple(d.get("players", ("?", "?"))))
+        """The record of a JSON object as :meth:`to_json` writes it (``players`` optional);
+        anything else raises :class:`RecordError` quoting the text.
+
+        >>> DealRecord.from_json('{"start": "brisque ...", "moves": ["QD"]}').moves
+        ['QD']
+        """
+        shown = text.strip() if len(text.strip()) <= 80 else text.strip()[:77] + "..."
+        expected = (
+            'expected a JSON object {"start": BPN, "moves": [MOVE, ...]} as brisque match --records writes'
+        )
+        try:
+            d = json.loads(text)
+        except ValueError:
+            raise RecordError(f"not a deal record: {shown!r} is not JSON; {expected}") from None
+        if not isinstance(d, dict):
+            raise RecordError(f"not a deal record: {shown!r}; {expected}")
+        missing = [k for k in ("start", "moves") if k not in d]
+        if missing:
+            raise RecordError(
+                f"not a deal record: {shown!r} has no {' nor '.join(repr(k) for k in missing)}; {expected}"
+            )
+        start, moves, players = d["start"], d["moves"], d.get("players", ["?", "?"])
+        if not isinstance(start, str):
+            raise RecordError(f"not a deal record: 'start' is {start!r}, not a BPN string")
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise RecordError(f"not a deal record: 'moves' is {moves!r}, not a list of move strings")
+        if (
+            not isinstance(players, list | tuple)
+            or len(players) != 2
+            or not all(isinstance(x, str) for x in players)
+        ):
+            raise RecordError(f"not a deal record: 'players' is {players!r}, not two player names")
+        return cls(start=start, moves=list(moves), players=(players[0], players[1]))
 
 
 class MatchRecord(TypedDict):

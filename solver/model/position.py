@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.errors import (
+    ArgumentError,
     BPNError,
     HiddenInformationError,
     IllegalMoveError,
@@ -111,13 +112,30 @@ class Position:
     talon: list[int] | None
     melds: list[list[int]]
 
-    def __init__(self, bpn: str | None = None, rules: Rules | None = None):
+    def __init__(self, bpn: str | None = None):
+        if bpn is None:
+            # (an empty position is no position: nothing could be played or solved in it)
+            raise ArgumentError(
+                "Position() needs a BPN string, such as "
+                "Position('brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35'); "
+                "solver.deal(seed) deals a new one and Position.from_parts(...) builds one from fields"
+            )
         self._stack: list[_Snapshot] = []
         self._moves: list[Move] = []  # the moves of _stack, for move_stack
-        if bpn is None:
-            self._clear(rules or Rules())
-        else:
-            self._assign(parse_bpn(bpn))
+        self._assign(parse_bpn(bpn))
+
+    @classmethod
+    def empty(cls, rules: Rules) -> Position:
+        """A position with no card anywhere, for code that fills in every field itself
+        (such as :func:`solver.deal`); not valid until then.
+
+        >>> Position.empty(Rules()).is_valid()
+        False
+        """
+        p = cls.__new__(cls)
+        p._stack, p._moves = [], []
+        p._clear(rules)
+        return p
 
     @classmethod
     def from_bpn(cls, bpn: str) -> Position:
@@ -180,7 +198,7 @@ class Position:
             declared=declared,
             game=list(game),
         )
-        p = cls(rules=r)
+        p = cls.empty(r)
         p._assign(parts)
         return p
 

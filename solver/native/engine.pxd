@@ -15,3 +15,5 @@ cdef class Engine:
     cdef void _wipe(self)
     cdef void _mark_used(self, int p, int m) noexcept
     cdef int _load(self, Root* r) except -1
+    cdef void _watch(self) noexcept
+    cdef int _raise_interrupt(self) except -1

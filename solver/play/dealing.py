@@ -33,7 +33,7 @@ def deal(seed: int, rules: Rules | str | None = None, game: tuple[int, int] = (0
     cards = list(range(32))
     random.Random(seed).shuffle(cards)
     h = r.hand_size
-    p = Position(rules=r)
+    p = Position.empty(r)
     p.hands = [_mask(cards[:h]), _mask(cards[h : 2 * h])]
     p.turnup = cards[2 * h]
     p.trump = suit_of(p.turnup)

@@ -14,14 +14,13 @@ import random
 import zlib
 from typing import Protocol
 
-from solver.engine.api import Solver
+from solver.engine.api import shared_solver
 from solver.engine.quick import WorldSearch
 from solver.errors import ArgumentError
 from solver.model.bits import points_of, trick_winner
 from solver.model.cards import rank_of, suit_of
 from solver.model.moves import EXCHANGE, PASS, Move
 from solver.model.position import Position
-from solver.model.rules import Rules
 
 
 class Player(Protocol):
@@ -117,16 +116,10 @@ class ClairvoyantPlayer:
         moves = position.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        key = (position.rules, self.search.fitted)
-        solver = _SOLVERS.get(key)
-        if solver is None:  # one per process and kind: a table is costly to allocate
-            solver = _SOLVERS[key] = Solver(position.rules, fitted=self.search.fitted)
+        solver = shared_solver(position.rules, fitted=self.search.fitted)  # (a table is costly to allocate)
         solver.engine.clear()  # (estimates depend on the table: the same choices every run)
         a = solver.solve(position, pv=False, limit=self.search.limit(position))
         return a.best[0]
-
-
-_SOLVERS: dict[tuple[Rules, bool], Solver] = {}
 
 
 def _search_suffix(search: WorldSearch) -> str:

@@ -70,6 +70,7 @@ ctypedef struct EngineRules:
     int window                # Brisque's last-pickup window
     int exch_lead_only        # the exchange only on lead
     int last_bonus            # points of the last trick
+    int before_draw           # declarations before the draw: not with the cards drawn since
     uint32_t meld_cards[N_MELDS]
     int meld_kind[N_MELDS]
     int meld_points[4][N_MELDS]   # by trump suit
@@ -93,6 +94,7 @@ ctypedef struct Root:
     int exchanged             # who took the turnup with the 7 of trumps, -1: nobody
     int taken                 # the card so taken, -1: none
     int declared              # declarations at the current turn
+    uint32_t fresh            # (before_draw) cards the player to act received since his trick
 
 
 ctypedef struct State:
@@ -111,6 +113,7 @@ ctypedef struct State:
     int exchanged
     int taken
     int declared_turn     # declarations made at this turn
+    uint32_t fresh        # (before_draw) cards received since the last trick: not declarable
     int min_decl          # declarations within a turn go in ascending meld order
     int ended
     int win

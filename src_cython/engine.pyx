@@ -63,7 +63,7 @@ cdef class RootPosition:
     """
 
     def __init__(self, *, hand, uint32_t out, int turnup, int trump, talon, int trick, int turn,
-                 tricks, final, melds, int exchanged, int taken, int declared):
+                 tricks, final, melds, int exchanged, int taken, int declared, uint32_t fresh=0):
         cdef int i, p, m, n = len(talon)
         if n > MAX_TALON:
             raise ArgumentError(f"a talon of {n} cards: expected at most {MAX_TALON}")
@@ -92,6 +92,7 @@ cdef class RootPosition:
         self.r.exchanged = exchanged
         self.r.taken = taken
         self.r.declared = declared
+        self.r.fresh = fresh
 
     def to_dict(self):
         """The fields, in the shape of :meth:`Engine.after` (melds as bit sets)."""
@@ -103,7 +104,8 @@ cdef class RootPosition:
             tricks=[self.r.tricks[0], self.r.tricks[1]], final=[self.r.final[0], self.r.final[1]],
             melds_lo=[self.r.melds_lo[0], self.r.melds_lo[1]],
             melds_hi=[self.r.melds_hi[0], self.r.melds_hi[1]],
-            exchanged=self.r.exchanged, taken=self.r.taken, declared=self.r.declared)
+            exchanged=self.r.exchanged, taken=self.r.taken, declared=self.r.declared,
+            fresh=self.r.fresh)
 
     def __reduce__(self):
         d = self.to_dict()
@@ -112,14 +114,14 @@ cdef class RootPosition:
                  for p in range(2)]
         return (_root_position, (d["hand"], d["out"], d["turnup"], d["trump"], d["talon"],
                                  d["trick"], d["turn"], d["tricks"], d["final"], melds,
-                                 d["exchanged"], d["taken"], d["declared"]))
+                                 d["exchanged"], d["taken"], d["declared"], d["fresh"]))
 
 
 def _root_position(hand, out, turnup, trump, talon, trick, turn, tricks, final, melds, exchanged,
-                   taken, declared):
+                   taken, declared, fresh):
     return RootPosition(hand=hand, out=out, turnup=turnup, trump=trump, talon=talon, trick=trick,
                         turn=turn, tricks=tricks, final=final, melds=melds, exchanged=exchanged,
-                        taken=taken, declared=declared)
+                        taken=taken, declared=declared, fresh=fresh)
 
 
 cdef class Engine:
@@ -330,6 +332,7 @@ cdef class Engine:
         self.root.exchanged = r.exchanged
         self.root.taken = r.taken
         self.root.declared_turn = r.declared
+        self.root.fresh = r.fresh if self.c.rules.before_draw else 0
         self.root.min_decl = 0
         self.c.budget.root_tricks = __builtin_popcount(self.root.out) // 2
         self.root.ended = 0
@@ -392,7 +395,7 @@ cdef class Engine:
             tricks=[child.tricks[0], child.tricks[1]], final=[child.fin[0], child.fin[1]],
             melds_lo=[child.decl_lo[0], child.decl_lo[1]], melds_hi=[child.decl_hi[0], child.decl_hi[1]],
             exchanged=child.exchanged, taken=child.taken, declared=child.declared_turn,
-            gain=d, ended=bool(child.ended), win=child.win)
+            fresh=child.fresh, gain=d, ended=bool(child.ended), win=child.win)
 
     def mtdf(self, int guess=0):
         """The exact raw value by MTD(f) zero-window searches from ``guess``."""

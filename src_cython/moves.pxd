@@ -67,7 +67,7 @@ cdef inline int meld_possible(Ctx* c, uint32_t hand) noexcept nogil:
 cdef inline int meld_ok(Ctx* c, State* s, int i) noexcept nogil:
     """Whether the player to move may declare meld i now (rules of solver/position.py)."""
     cdef int me = s.turn
-    cdef uint32_t hand = s.hand[me]
+    cdef uint32_t hand = s.hand[me] & ~s.fresh   # (before_draw: not the cards drawn since)
     cdef uint32_t cards = c.rules.meld_cards[i]
     cdef int kind = c.rules.meld_kind[i]
     cdef uint32_t courts
@@ -262,6 +262,7 @@ cdef inline int apply_move(Ctx* c, State* s, int mv) noexcept nogil:
         s.hand[me] &= ~b
         s.declared_turn = 0
         s.min_decl = 0
+        s.fresh = 0
         if s.trick < 0:
             s.trick = mv
             s.turn = other
@@ -280,6 +281,8 @@ cdef inline int apply_move(Ctx* c, State* s, int mv) noexcept nogil:
         elif c.rules.draws and s.turnup >= 0:
             # the winner draws, then the loser
             s.hand[w] |= (<uint32_t>1) << c.root.talon[s.talon_idx]
+            if c.rules.before_draw:
+                s.fresh = (<uint32_t>1) << c.root.talon[s.talon_idx]
             s.talon_idx += 1
             if s.talon_idx < c.root.talon_len:
                 s.hand[1 - w] |= (<uint32_t>1) << c.root.talon[s.talon_idx]
@@ -295,6 +298,8 @@ cdef inline int apply_move(Ctx* c, State* s, int mv) noexcept nogil:
         s.exchanged = me
         s.taken = old
         s.min_decl = 0
+        if c.rules.before_draw:
+            s.fresh |= (<uint32_t>1) << old
         if not c.rules.tricks_obj:
             gain[me] += c.rules.exchange_points
         if in_window(c, s):

@@ -18,6 +18,8 @@ cdef inline int plain_marriages(Ctx* c, State* s) noexcept nogil:
     cdef int p, suit
     if s.trick >= 0 or c.rules.game == G_BRISCAN or c.root.talon_len > s.talon_idx or s.turnup >= 0:
         return -1
+    if s.fresh:
+        return -1   # (before_draw: the leader may not declare with the card just drawn)
     if __builtin_popcount(s.hand[s.turn]) > SMALL_ENDGAME:
         return -1
     if c.rules.game != G_BRISQUE:

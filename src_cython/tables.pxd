@@ -30,6 +30,8 @@ cdef inline void make_key(Ctx* c, State* s, uint64_t* k1, uint64_t* k2) noexcept
     if s.decl_lo[0] | s.decl_lo[1] | s.decl_hi[0] | s.decl_hi[1]:
         h ^= mix64(s.decl_lo[0] ^ mix64(s.decl_lo[1] ^ mix64(
             (<uint64_t>s.decl_hi[0]) | ((<uint64_t>s.decl_hi[1]) << 8) | (<uint64_t>1 << 63))))
+    if s.fresh:     # (only under declare=before_draw)
+        h ^= mix64((<uint64_t>s.fresh) | (<uint64_t>1 << 40))
     k2[0] = h ^ c.root.talon_hash[s.talon_idx]
 
 

@@ -18,6 +18,8 @@ def test_every_option_is_covered_here():
         "quartet_win",
         "final_declarations",
         "one_declaration_per_turn",
+        "final_follow",
+        "declare",
         "draw",
         "next_dealer",
         "objective",
@@ -195,6 +197,86 @@ def test_one_declaration_per_turn():
     p.push("AD")
     p.push("9D")  # b follows low, a wins and leads again
     assert p.turn == 0 and "+mH" in card_names(p.legal_moves())
+
+
+# ---------------------------------------------------------------- final_follow
+@pytest.mark.parametrize("game", ["brisque", "briscan"])
+def test_final_follow(game):
+    """b leads the 9 of spades in the final phase; a holds the 10 and the 7 of spades."""
+    hand_a, hand_b = ("T7.A.9.9", ".7.KQ.8") if game == "brisque" else ("T7.A.9.", ".7.K.8")
+    head = Position(make(game, hand_a, hand_b, "D", trick="9S", turn="a"))
+    follow = with_rules(head.bpn(), f"{game}(final_follow=follow)")
+    assert head.problems() == [] and follow.problems() == []
+    assert card_names(head.legal_moves()) == {"TS"}  # he must head the trick
+    assert card_names(follow.legal_moves()) == {"TS", "7S"}  # he need only follow suit
+    # not in the talon phase, where any card may be played under either rule
+    talon = with_rules(TALON_PHASE, "brisque(final_follow=follow)")
+    assert card_names(talon.legal_moves()) == card_names(Position(TALON_PHASE).legal_moves())
+
+
+# ---------------------------------------------------------------- declare
+def _drawn_marriage(game: str) -> Position:
+    """A position under declare=before_draw whose player on lead has just drawn the card that
+    completes a marriage (found by seeded random play)."""
+    import random
+
+    from solver.play.dealing import deal
+
+    for seed in range(2000):
+        p = deal(seed, f"{game}(declare=before_draw)")
+        rng = random.Random(seed)
+        while not p.is_over():
+            if p.trick < 0 and p.drawn and p.drawn >> 29 & 0x01010101 | p.drawn >> 28 & 0x01010101:
+                after = with_rules(p.bpn().split(" drawn=")[0], game)
+                blocked = card_names(after.legal_moves()) - card_names(p.legal_moves())
+                if any(m.startswith("+m") for m in blocked):
+                    return p
+            p.push(rng.choice(p.legal_moves()))
+    raise AssertionError("no such position in 2000 deals")
+
+
+@pytest.mark.parametrize("game", ["brisque", "briscan"])
+def test_declare_before_draw(game):
+    p = _drawn_marriage(game)
+    after = with_rules(p.bpn().split(" drawn=")[0], game)
+    blocked = sorted(
+        m for m in card_names(after.legal_moves()) - card_names(p.legal_moves()) if m.startswith("+m")
+    )
+    # the drawn card is in the hand and playable, but not part of a declaration this turn
+    assert blocked and p.problems() == [] and "drawn=" in p.bpn()
+    assert card_names([m for m in after.legal_moves() if not m.is_declaration]) <= card_names(p.legal_moves())
+    again = Position(p.bpn())  # the BPN carries the cards drawn
+    assert again.drawn == p.drawn and card_names(again.legal_moves()) == card_names(p.legal_moves())
+    # the drawn card counts from his next turn on: after a card is played it is forgotten
+    lead = next(m for m in p.legal_moves() if not m.is_declaration and str(m) not in blocked[0])
+    p.push(lead)
+    assert p.drawn == 0
+    # the option is refused where it means nothing, and drawn= without it is a problem
+    with pytest.raises(Exception, match="does not apply"):
+        Rules.parse("petite(declare=before_draw)")
+    assert any(
+        "declare after the draw" in m
+        for m in Position(again.bpn().replace(f"{game}(declare=before_draw)", game, 1)).problems()
+    )
+
+
+def test_declare_before_draw_and_the_exchange():
+    """A turnup taken by the exchange came after the moment of declaring, too."""
+    import random
+
+    from solver.play.dealing import deal
+
+    for seed in range(3000):
+        p = deal(seed, "brisque(declare=before_draw)")
+        rng = random.Random(seed)
+        while not p.is_over():
+            if p.trick < 0 and EXCHANGE in p.legal_moves():
+                turnup = p.turnup
+                p.push(EXCHANGE)
+                assert p.drawn >> turnup & 1
+                return
+            p.push(rng.choice(p.legal_moves()))
+    raise AssertionError("no exchange on lead in 3000 deals")
 
 
 # ---------------------------------------------------------------- draw (Petite Brisque)

@@ -52,6 +52,11 @@ RULE_SETS = [
     "briscan(one_declaration_per_turn=yes)",
     "briscan(final_declarations=no)",
     "petite(draw=yes,exchange_points=10)",
+    "brisque(final_follow=follow)",
+    "briscan(final_follow=follow)",
+    "brisque(declare=before_draw)",
+    "briscan(declare=before_draw)",
+    "brisque(declare=before_draw,one_declaration_per_turn=yes)",
 ]
 ROOT_FIELDS = tuple(Root.__annotations__)
 

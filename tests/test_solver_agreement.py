@@ -176,6 +176,11 @@ RULE_VARIANTS = [
     "petite(draw=yes)",
     "briscan(one_declaration_per_turn=yes)",
     "briscan(exchange=no)",
+    # the rules points other sources raise (issue 14)
+    "brisque(final_follow=follow)",
+    "briscan(final_follow=follow)",
+    "brisque(declare=before_draw)",
+    "briscan(declare=before_draw)",
 ]
 
 
@@ -282,6 +287,9 @@ def test_talon_positions_include_exchanges_and_declarations():
         "brisque(quartet_win=deal)",
         "brisque(one_declaration_per_turn=yes)",
         "brisque(exchange=no)",
+        "brisque(final_follow=follow)",
+        "brisque(declare=before_draw)",
+        "briscan(declare=before_draw)",
     ],
 )
 def test_talon_phase_non_default_rules_match_reference(pool, rules):
@@ -319,3 +327,22 @@ def test_quartet_that_ends_the_deal_is_not_forced(bpn):
     p = Position(bpn)
     assert any(str(m).startswith("+k") for m in p.legal_moves()), "the quartet is declarable"
     assert engine_answer(bpn) == reference_answer(bpn)
+
+
+@pytest.mark.parametrize("game,trick", [("brisque", 10), ("briscan", 11)])
+def test_declarations_before_the_draw_match_reference(pool, game, trick):
+    """declare=before_draw: positions on lead at the last talon trick whose player has just
+    drawn a card that would complete a declaration, which he may not make this turn."""
+    rules = f"{game}(declare=before_draw)"
+    positions, seed = [], 90_000
+    while len(positions) < 12 and seed < 95_000:
+        p = random_position(seed, rules, trick)
+        seed += 1
+        if p.is_over() or p.trick >= 0 or p.turnup < 0 or not p.drawn:
+            continue
+        plain = Position(p.bpn().replace(rules, game, 1).split(" drawn=")[0])
+        if {str(m) for m in plain.legal_moves()} != {str(m) for m in p.legal_moves()}:
+            positions.append(p)
+    assert len(positions) == 12
+    bad = disagreements(pool, [p.bpn() for p in positions], chunksize=1)
+    assert not bad, report(bad, len(positions))

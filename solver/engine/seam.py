@@ -46,6 +46,7 @@ def engine_rules(r: Rules) -> EngineRules:
         window=int(r.last_pickup_window),
         exch_lead_only=int(r.exchange_on_lead_only),
         last_bonus=r.last_trick_bonus,
+        before_draw=int(r.declare == "before_draw"),
         meld_cards=[m.cards for m in MELDS],
         meld_kind=[m.kind for m in MELDS],
         meld_points=[[m.points(t, r.game) for m in MELDS] for t in range(4)],
@@ -108,6 +109,7 @@ def engine_root(p: Position) -> RootPosition:
         exchanged=p.exchanged,
         taken=p.taken,
         declared=p.declared,
+        fresh=p.drawn,
     )
 
 

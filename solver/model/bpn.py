@@ -39,7 +39,18 @@ from solver.model.melds import BLANK_COURTS, BLANK_PLAIN, MELDS, parse_meld_code
 from solver.model.rules import Rules
 
 SEATS = "ab"
-OPTIONAL_KEYS = ("tricks", "final", "melds", "exchanged", "game", "void", "shown", "taken", "declared")
+OPTIONAL_KEYS = (
+    "tricks",
+    "final",
+    "melds",
+    "exchanged",
+    "game",
+    "void",
+    "shown",
+    "taken",
+    "declared",
+    "drawn",
+)
 
 
 def seat(text: int | str) -> int:
@@ -79,6 +90,7 @@ class BPNFields(Protocol):
     game: list[int]
     voids: list[int]
     shown: list[int]
+    drawn: int
 
 
 @dataclass(kw_only=True)
@@ -107,6 +119,9 @@ class BPNParts:
     # cards each seat has shown that its melds and exchange do not imply (a carte blanche
     # shows the whole hand; the turnup taken at the last pickup is seen by both)
     shown: list[int] = field(default_factory=lambda: [0, 0])
+    # under declare=before_draw: the cards the player to act received since he won the last
+    # trick (the card drawn, a turnup taken), which his declarations cannot use
+    drawn: int = 0
 
 
 _PAIR_LIMITS = {"score": MAX_SCORE, "tricks": MAX_TRICKS, "final": MAX_TRICKS, "game": MAX_GAME_TOTAL}
@@ -255,6 +270,16 @@ def parse_bpn(bpn: str) -> BPNParts:
                 p.taken = parse_card(value)
             except NotationError:
                 raise BPNError(f"bad optional field {extra!r}: expected taken=CARD, e.g. taken=AH") from None
+        elif key == "drawn":
+            try:
+                p.drawn = 0
+                for c in parse_cards(value):
+                    p.drawn |= 1 << c
+            except NotationError:
+                raise BPNError(
+                    f"bad optional field {extra!r}: expected drawn=CARDS, the cards drawn since the "
+                    f"last trick, e.g. drawn=KH"
+                ) from None
         else:
             try:
                 p.declared = _count(value, MAX_DECLARED)
@@ -327,6 +352,8 @@ def format_bpn(p: BPNFields) -> str:
         fields.append(f"taken={card_str(p.taken)}")
     if p.declared:
         fields.append(f"declared={p.declared}")
+    if p.drawn:
+        fields.append(f"drawn={cards_str(cards_of(p.drawn))}")
     return " ".join(fields)
 
 

@@ -75,6 +75,7 @@ _Snapshot = tuple[
     int,
     list[int] | None,
     list[int],
+    int,
 ]
 
 
@@ -107,6 +108,7 @@ class Position:
         "ended",
         "win",
         "voids",
+        "drawn",
     )
     __slots__ = _FIELDS + ("_stack", "_moves")
     talon: list[int] | None
@@ -164,6 +166,7 @@ class Position:
         taken: int = -1,
         declared: int = 0,
         game: tuple[int, int] = (0, 0),
+        drawn: int = 0,
     ) -> Position:
         """A position from its parts, as card masks and seats (0 = a, 1 = b); what BPN does
         not spell out (shown cards, the end of the deal, game wins) is derived as for BPN.
@@ -197,6 +200,7 @@ class Position:
             taken=taken,
             declared=declared,
             game=list(game),
+            drawn=drawn,
         )
         p = cls.empty(r)
         p._assign(parts)
@@ -224,6 +228,7 @@ class Position:
                 raise BPNError(f"bad optional field 'shown=': {SEATS[i]} does not hold {names}")
         self.shown = list(parts.shown)  # what BPN states; _derive_state adds what it implies
         self.game = list(parts.game)
+        self.drawn = parts.drawn
         _derive_state(self)
 
     def _clear(self, rules: Rules) -> None:
@@ -250,6 +255,9 @@ class Position:
         self.win = -1  # player who won the game by an event (quartet, vole)
         # suits each player has shown out of (bit s: suit s), until he next draws a card
         self.voids = [0, 0]
+        # under declare=before_draw: cards the player to act received since he won the last
+        # trick (drawn, or a turnup taken), which cannot be part of his declarations
+        self.drawn = 0
 
     # ------------------------------------------------------------------ copying
     def _snapshot(self) -> _Snapshot:
@@ -273,6 +281,7 @@ class Position:
             self.win,
             self.talon[:] if self.talon is not None else None,
             self.voids[:],
+            self.drawn,
         )
 
     def _restore(self, s: _Snapshot) -> None:
@@ -296,6 +305,7 @@ class Position:
             self.win,
             self.talon,
             self.voids,
+            self.drawn,
         ) = s
 
     def copy(self) -> Position:
@@ -410,6 +420,8 @@ class Position:
     def _declarable(self) -> list[int]:
         """Indices of the melds the player to move may declare now."""
         me, hand, game = self.turn, self.hands[self.turn], self.rules.game
+        # (declared before the draw: what came into the hand since the trick does not count)
+        hand &= ~self.drawn
         # every meld exists once in the pack, except carte blanche: once per player
         done = set(self.melds[me]) | {
             m for m in self.melds[1 - me] if MELDS[m].kind not in (BLANK_COURTS, BLANK_PLAIN)
@@ -550,6 +562,7 @@ class Position:
             self.unknown[me] -= 1
         self.shown[me] &= ~b
         self.declared = 0
+        self.drawn = 0
         if self.trick < 0:
             self.trick = c
             self.turn = 1 - me
@@ -589,6 +602,8 @@ class Position:
 
     def _draw(self, winner: int) -> None:
         loser = 1 - winner
+        if self.rules.declare == "before_draw" and self.talon:
+            self.drawn = 1 << self.talon[0]  # (the winner's declarations came before it)
         self._draw_one(winner)
         if self.talon_count > 0:
             self._draw_one(loser)
@@ -631,6 +646,8 @@ class Position:
         self.shown[me] = (self.shown[me] & ~(1 << seven)) | (1 << old)
         self.exchanged, self.taken = me, old
         self.score[me] += self.rules.exchange_points
+        if self.rules.declare == "before_draw":
+            self.drawn |= 1 << old  # (taken after the moment of declaring)
         if self.in_window:  # the loser receives the 7 and the final phase starts
             self.hands[1 - me] |= 1 << seven
             self.shown[1 - me] |= 1 << seven
@@ -703,6 +720,7 @@ class Position:
         hidden = v.hands[o] & ~v.shown[o]
         v.hands[o] &= v.shown[o]
         v.unknown[o] += popcount(hidden)
+        v.drawn &= v.hands[v.turn]  # (a card the opponent drew unseen stays unseen)
         return v
 
     # ------------------------------------------------------------------ validity

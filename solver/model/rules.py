@@ -55,6 +55,22 @@ OPTIONS: tuple[_Option, ...] = (
         doc="at most one declaration at each turn",
     ),
     _Option(
+        "final_follow",
+        str,
+        ("head", "follow"),
+        ("brisque", "briscan"),
+        doc="the follower's duty in the final phase: head the trick if he can (head), or only "
+        "follow suit, else trump (follow, as in the German Mariage sources and Brusquembille)",
+    ),
+    _Option(
+        "declare",
+        str,
+        ("after_draw", "before_draw"),
+        ("brisque", "briscan"),
+        doc="declarations on lead after the draw (after_draw), or right after winning the trick, "
+        "before drawing (before_draw: the card just drawn cannot be part of them)",
+    ),
+    _Option(
         "draw",
         bool,
         games=("petite",),
@@ -93,6 +109,8 @@ class Rules:
     quartet_win: str = "game"
     final_declarations: bool = True
     one_declaration_per_turn: bool = False
+    final_follow: str = "head"
+    declare: str = "after_draw"
     draw: bool = False
     next_dealer: str = "alternate"
     objective: str = "margin"
@@ -204,7 +222,7 @@ class Rules:
     @property
     def must_beat(self) -> bool:
         """The final-phase follow rule obliges the follower to head the trick."""
-        return self.game != "petite"
+        return self.game != "petite" and self.final_follow == "head"
 
     @property
     def forced_follow_from_start(self) -> bool:

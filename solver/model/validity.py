@@ -261,13 +261,28 @@ def _field_problems(p: Position) -> list[str]:
     return probs
 
 
+def _drawn_problems(p: Position) -> list[str]:
+    """``drawn=`` names cards of the player to act that came after his last trick: only
+    under declare=before_draw, at the start of a turn, and held by him."""
+    if not p.drawn:
+        return []
+    names = " ".join(card_str(c) for c in cards_of(p.drawn))
+    if p.rules.declare != "before_draw":
+        return [f"drawn={names} is given but the rules declare after the draw (declare=before_draw)"]
+    if p.trick >= 0:
+        return [f"drawn={names} in the middle of a trick: it is for the player on lead"]
+    if p.drawn & ~p.hands[p.turn]:
+        return [f"drawn={names} but {SEATS[p.turn]}, the player to act, does not hold it"]
+    return []
+
+
 def position_problems(p: Position) -> list[str]:
     """Every reason why ``p`` is impossible (empty list when it is valid)."""
     fields = _field_problems(p)
     if fields:  # fields set out of range by hand (p.turn = 5): the other checks would index them
         return fields
     probs = _card_problems(p) + _shape_problems(p) + _count_problems(p)
-    probs += _meld_problems(p) + _exchange_problems(p) + _void_problems(p)
+    probs += _meld_problems(p) + _exchange_problems(p) + _void_problems(p) + _drawn_problems(p)
     if not probs:  # the score check is only meaningful once the cards are right
         probs += _score_problems(p)
     return probs

@@ -31,6 +31,7 @@ class EngineRules(TypedDict):
     window: int
     exch_lead_only: int
     last_bonus: int
+    before_draw: int
     meld_cards: list[int]
     meld_kind: list[int]
     meld_points: list[list[int]]
@@ -55,6 +56,7 @@ class Root(TypedDict):
     exchanged: int
     taken: int
     declared: int
+    fresh: int
 
 
 class AfterMove(Root):

@@ -148,6 +148,12 @@ def _json_error(argv: list[str], message: str) -> None:
 class _Group(click.Group):
     """The command group: a signal ends any command with the shells' status, no traceback."""
 
+    def _json_error(self, ctx: click.Context, message: str) -> None:
+        argv: list[str] = ctx.meta.get("argv", [])
+        command = self.get_command(ctx, argv[0]) if argv else None
+        if command is not None and any("--json" in getattr(o, "opts", ()) for o in command.params):
+            _json_error(argv, message)
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["argv"] = list(args)  # (for the JSON form of an error)
         return super().parse_args(ctx, args)
@@ -160,12 +166,12 @@ class _Group(click.Group):
         except click.UsageError as exc:
             if "unexpected extra argument" in exc.message:
                 hinted = click.UsageError(f"{exc.message}. {QUOTE_HINT}", ctx=exc.ctx)
-                _json_error(ctx.meta.get("argv", []), hinted.format_message())
+                self._json_error(ctx, hinted.format_message())
                 raise hinted from None
-            _json_error(ctx.meta.get("argv", []), exc.format_message())
+            self._json_error(ctx, exc.format_message())
             raise
         except click.ClickException as exc:
-            _json_error(ctx.meta.get("argv", []), exc.format_message())
+            self._json_error(ctx, exc.format_message())
             raise
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)

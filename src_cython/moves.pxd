@@ -298,8 +298,8 @@ cdef inline int apply_move(Ctx* c, State* s, int mv) noexcept nogil:
         s.exchanged = me
         s.taken = old
         s.min_decl = 0
-        if c.rules.before_draw:
-            s.fresh |= (<uint32_t>1) << old
+        if c.rules.before_draw and s.trick < 0:
+            s.fresh = (s.fresh & ~((<uint32_t>1) << seven)) | ((<uint32_t>1) << old)
         if not c.rules.tricks_obj:
             gain[me] += c.rules.exchange_points
         if in_window(c, s):

@@ -261,22 +261,34 @@ def test_declare_before_draw(game):
 
 
 def test_declare_before_draw_and_the_exchange():
-    """A turnup taken by the exchange came after the moment of declaring, too."""
+    """A turnup taken by the exchange on lead came after the moment of declaring, too, and
+    the 7 given for it (perhaps the card just drawn) is no longer in the hand; an exchange
+    when following sets nothing.  Every position of the way stays valid."""
     import random
 
     from solver.play.dealing import deal
 
-    for seed in range(3000):
+    seen = {"on lead": 0, "the 7 just drawn": 0, "following": 0}
+    for seed in range(400):
         p = deal(seed, "brisque(declare=before_draw)")
         rng = random.Random(seed)
         while not p.is_over():
-            if p.trick < 0 and EXCHANGE in p.legal_moves():
-                turnup = p.turnup
-                p.push(EXCHANGE)
-                assert p.drawn >> turnup & 1
-                return
+            if EXCHANGE in p.legal_moves():
+                q, turnup, seven = p.copy(), p.turnup, p.seven_of_trumps
+                fresh_seven = bool(q.drawn >> seven & 1)
+                q.push(EXCHANGE)
+                assert q.problems() == [], q.bpn()
+                assert Position(q.bpn()).bpn() == q.bpn()
+                if p.trick < 0:
+                    assert q.drawn >> turnup & 1 and not q.drawn >> seven & 1
+                    seen["on lead"] += 1
+                    seen["the 7 just drawn"] += fresh_seven
+                else:
+                    assert q.drawn == 0
+                    seen["following"] += 1
             p.push(rng.choice(p.legal_moves()))
-    raise AssertionError("no exchange on lead in 3000 deals")
+            assert p.problems() == [], p.bpn()
+    assert all(n >= 3 for n in seen.values()), seen
 
 
 # ---------------------------------------------------------------- draw (Petite Brisque)

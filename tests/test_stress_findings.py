@@ -515,6 +515,7 @@ BAD_INPUTS = [[cmd, bpn] for cmd in ("show", "solve", "analyse", "tree", "line")
     ["line", "--record", "rec.jsonl"],
     ["line", "--record", "garbage.txt"],
     ["line", "--record", "latin1.txt"],
+    ["line", "--record", "deep.jsonl"],  # nested beyond Python's recursion limit
     ["line", "--record", "rec.jsonl", "--deal", "0"],
     ["line", "--record", "rec.jsonl", "--deal", HUGE],
     ["tree", GOOD, "-o", "/nonexistent/x.graphml"],
@@ -555,6 +556,7 @@ def test_every_command_refuses_bad_input_cleanly(tmp_path):
     (tmp_path / "latin1.txt").write_bytes(b"\xe9t\xe9 \xff\n")
     (tmp_path / "empty.bpd").write_text("")
     (tmp_path / "rec.jsonl").write_text('{"start": 1}\n')
+    (tmp_path / "deep.jsonl").write_text("[" * 100_000 + "\n")
     failures = []
     for args in BAD_INPUTS:
         res = subprocess.run(
@@ -575,6 +577,21 @@ def test_with_json_an_error_is_a_json_object_too(tmp_path):
     assert answer["bpn"] == "brisque x" and "bad BPN" in answer["error"]
     res = cli("analyse", VIEW, "--worlds", "x", "--json", cwd=tmp_path)
     assert res.returncode == 2 and "whole number" in json.loads(res.stdout)["error"]
+
+
+def test_a_command_without_json_writes_no_json_error(tmp_path):
+    res = cli("deal", "--json", cwd=tmp_path)
+    assert res.returncode == 2 and res.stdout == b"" and b"No such option" in res.stderr
+
+
+def test_a_budget_without_every_move_that_suffices_is_exact():
+    from solver.engine import Limit, Solver
+
+    for p in _talon_positions(5, 3):
+        exact = Solver(p.rules).solve(p, every_move=False)
+        a = Solver(p.rules).solve(p, every_move=False, limit=Limit(nodes=10**12))
+        assert a.exact and a.method == "exact" and a.value == exact.value and a.lower == a.upper == a.value
+        assert a.best and a.pv and a.moves == []
 
 
 def test_an_unquoted_bpn_gets_a_hint_to_quote_it(tmp_path):

@@ -68,6 +68,11 @@ def _finish(
         v = lower if exact else final_value(p, min(max(guess[m], lo[m]), hi[m]))
         moves.append(MoveValue(move=move(m), value=v, lower=lower, upper=upper, exact=exact))
     all_exact = all(mv.exact for mv in moves) and len(moves) == len(legal)
+    if not every_move and not all_exact and depth is None and moves:
+        # the best move proven and every other one proven no better: the value is exact
+        top = max(moves, key=lambda mv: lo[int(mv.move)])
+        if top.exact and all(hi[m] <= lo[int(top.move)] for m in legal if m in hi):
+            return _exact_value(p, top, moves, nodes, t0, eng, lo)
     # the best move: to a horizon, the highest estimate (exact values and proven game wins
     # and losses among them); in budget mode the highest proven lower bound, then estimate
     if depth is not None:
@@ -105,6 +110,25 @@ def _finish(
         lower=pos_lower,
         upper=pos_upper,
         depth=depth,
+    )
+
+
+def _exact_value(
+    p: Position, top: MoveValue, moves: list[MoveValue], nodes: int, t0: float, eng: Engine, lo: Bounds
+) -> Analysis:
+    """The answer without every move's value whose value is nonetheless proven (the exact
+    solve's answer then: one best move, no move list)."""
+    return Analysis(
+        bpn=p.bpn(),
+        turn=turn_of(p),
+        value=top.value,
+        best=[top.move],
+        moves=[],
+        pv=[move(m) for m in eng.pv(lo[int(top.move)])],
+        nodes=nodes,
+        seconds=time.perf_counter() - t0,
+        lower=top.value,
+        upper=top.value,
     )
 
 

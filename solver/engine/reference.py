@@ -39,6 +39,7 @@ def _key(p: Position) -> _Key:
         p.exchanged,
         p.taken,
         p.declared,
+        p.drawn,
         p.ended,
         p.win,
     ) + counts

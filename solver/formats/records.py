@@ -58,7 +58,7 @@ class DealRecord:
         )
         try:
             d = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # (RecursionError: nested beyond any record)
             raise RecordError(f"not a deal record: {shown!r} is not JSON; {expected}") from None
         if not isinstance(d, dict):
             raise RecordError(f"not a deal record: {shown!r}; {expected}")

@@ -646,8 +646,9 @@ class Position:
         self.shown[me] = (self.shown[me] & ~(1 << seven)) | (1 << old)
         self.exchanged, self.taken = me, old
         self.score[me] += self.rules.exchange_points
-        if self.rules.declare == "before_draw":
-            self.drawn |= 1 << old  # (taken after the moment of declaring)
+        if self.rules.declare == "before_draw" and self.trick < 0:
+            # (on lead: taken after the moment of declaring; the 7 has left the hand)
+            self.drawn = (self.drawn & ~(1 << seven)) | (1 << old)
         if self.in_window:  # the loser receives the 7 and the final phase starts
             self.hands[1 - me] |= 1 << seven
             self.shown[1 - me] |= 1 << seven

@@ -268,9 +268,13 @@ def _drawn_problems(p: Position) -> list[str]:
         return []
     names = " ".join(card_str(c) for c in cards_of(p.drawn))
     if p.rules.declare != "before_draw":
-        return [f"drawn={names} is given but the rules declare after the draw (declare=before_draw)"]
+        return [
+            f"drawn={names} is given, but the rules declare after the draw: drawn= needs declare=before_draw"
+        ]
     if p.trick >= 0:
         return [f"drawn={names} in the middle of a trick: it is for the player on lead"]
+    if popcount(p.drawn) > 2:
+        return [f"drawn={names}: at most two cards, the card drawn and a turnup taken"]
     if p.drawn & ~p.hands[p.turn]:
         return [f"drawn={names} but {SEATS[p.turn]}, the player to act, does not hold it"]
     return []

@@ -11,7 +11,8 @@ from the bottom (docs/architecture.md):
   ``solver.model`` only errors, native and model; ``solver.formats`` only errors, native,
   model and formats; ``solver.engine`` only errors, native, model and engine;
   ``solver.analysis`` only errors, native, model, formats, engine and analysis;
-  ``solver.play`` anything but cli; nothing imports ``solver.cli``.
+  ``solver.play`` anything but cli; nothing imports ``solver.cli``; ``solver.openspiel``
+  (optional: it needs OpenSpiel) anything but cli, and only the command line imports it.
 * The top-level ``solver/__init__.py`` re-exports the public API from every layer (but cli);
   a subpackage's ``__init__`` re-exports its own modules and follows its layer's rule.
 """
@@ -39,7 +40,9 @@ ALLOWED: dict[str, set[str]] = {
     "engine": {"errors", "native", "model", "engine"},
     "analysis": {"errors", "native", "model", "formats", "engine", "analysis"},
     "play": {"", "errors", "native", "model", "formats", "engine", "analysis", "play"},
-    "cli": {"", "errors", "native", "model", "formats", "engine", "analysis", "play"},
+    "cli": {"", "errors", "native", "model", "formats", "engine", "analysis", "play", "openspiel"},
+    # the optional OpenSpiel adapter (the extra openspiel): on top, beside the command line
+    "openspiel": {"errors", "native", "model", "formats", "engine", "analysis", "play", "openspiel"},
     "": {"errors", "native", "model", "formats", "engine", "analysis", "play"},  # solver/__init__
 }
 
@@ -214,6 +217,19 @@ def test_layers(source_layer):
                 f"{imp.where()}\n    {imp.source} (layer solver.{source_layer or ''}) imports "
                 f"{imp.target}; it may import only from {shown}"
             )
+    assert not bad, "\n".join(bad)
+
+
+def test_every_module_is_in_a_layer():
+    assert {layer(m) for m in MODULES} <= set(ALLOWED)
+
+
+def test_only_the_command_line_imports_the_optional_openspiel_adapter():
+    bad = [
+        f"{imp.where()}\n    {imp.source} imports {imp.target}"
+        for imp in ALL_IMPORTS
+        if layer(imp.target) == "openspiel" and layer(imp.source) not in ("openspiel", "cli")
+    ]
     assert not bad, "\n".join(bad)
 
 

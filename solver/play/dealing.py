@@ -29,9 +29,24 @@ def deal(seed: int, rules: Rules | str | None = None, game: tuple[int, int] = (0
     Seat a receives the first cards, b the next, then the turnup; the rest is the talon,
     top first.  In Briscan the dealer (b) scores 10 for an honour turned up.
     """
-    r = Rules.parse(rules) if isinstance(rules, str) else (rules or Rules())
     cards = list(range(32))
     random.Random(seed).shuffle(cards)
+    return deal_cards(cards, rules, game)
+
+
+def deal_cards(
+    cards: Sequence[int], rules: Rules | str | None = None, game: tuple[int, int] = (0, 0)
+) -> Position:
+    """The position at the start of a deal whose pack, from the top, is ``cards`` (all 32):
+    a's hand, b's hand, the turnup, then the talon top first (dead in Petite Brisque).
+
+    >>> deal_cards(range(32), "petite").bpn()
+    'petite QJ987.../ATK.87.. 9H 21 - - a 0:0'
+    """
+    r = Rules.parse(rules) if isinstance(rules, str) else (rules or Rules())
+    cards = list(cards)
+    if sorted(cards) != list(range(32)):
+        raise PlayError(f"a pack of {len(cards)} cards that is not the 32 cards once each: {cards}")
     h = r.hand_size
     p = Position.empty(r)
     p.hands = [_mask(cards[:h]), _mask(cards[h : 2 * h])]
@@ -132,4 +147,4 @@ def random_position(seed: int, rules: Rules | str | None = None, trick: int = 1)
     return p
 
 
-__all__ = ["GameResult", "deal", "play_deal", "play_match", "random_position"]
+__all__ = ["GameResult", "deal", "deal_cards", "play_deal", "play_match", "random_position"]

@@ -1,0 +1,37 @@
+"""The games in OpenSpiel (the optional extra ``pip install '.[openspiel]'``).
+
+Importing this package registers ``python_brisque``, ``python_briscan`` and
+``python_petite_brisque`` with ``pyspiel`` (:mod:`solver.openspiel.game`); chance deals what
+a start position does not show (:mod:`solver.openspiel.dealing`).
+
+>>> import pyspiel, solver.openspiel
+>>> pyspiel.load_game("python_brisque").num_distinct_actions()
+112
+"""
+
+try:
+    import pyspiel  # noqa: F401
+except ImportError as exc:  # pragma: no cover - depends on the install
+    raise ImportError(
+        "solver.openspiel needs OpenSpiel: install the extra with pip install '.[openspiel]'"
+    ) from exc
+
+from solver.openspiel.dealing import DealPlan
+from solver.openspiel.game import (
+    NUM_ACTIONS,
+    SHORT_NAMES,
+    BriscanGame,
+    BrisqueGame,
+    BrisqueState,
+    PetiteBrisqueGame,
+)
+
+__all__ = [
+    "NUM_ACTIONS",
+    "SHORT_NAMES",
+    "BriscanGame",
+    "BrisqueGame",
+    "BrisqueState",
+    "DealPlan",
+    "PetiteBrisqueGame",
+]

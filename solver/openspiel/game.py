@@ -1,0 +1,339 @@
+"""The three games as OpenSpiel Python games: ``python_brisque``, ``python_briscan`` and
+``python_petite_brisque`` (the optional extra ``pip install '.[openspiel]'``).
+
+Each game takes two parameters: ``rules`` (an option string of its game, such as
+``brisque(target=300)``) and ``position`` (a BPN to start from: a full position, a
+player's view, or a spectator's view with both hands hidden; empty: the game deals from the
+start).  Chance deals what the BPN does not show, every consistent deal equally likely
+(:mod:`solver.openspiel.dealing`).  Actions are the move codes of the package
+(:class:`solver.model.moves.Move`: cards 0-31, ``x`` 32, ``pass`` 33, declarations from 40).
+Returns are the deal's final margins, zero-sum; a game won outright is worth the points its
+winner still needed (:mod:`solver.analysis.ranking`, ``win_worth="match"``).
+
+>>> import pyspiel
+>>> import solver.openspiel
+>>> bpn = "petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H"  # a's view: b's hand hidden
+>>> state = pyspiel.load_game("python_petite_brisque", {"position": bpn}).new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())  # b's two cards: any two of the 22 unseen
+(True, 22)
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from solver.analysis.ranking import RankingRule
+from solver.errors import NotationError, PositionError
+from solver.model.bits import cards_of, popcount
+from solver.model.bpn import SEATS
+from solver.model.cards import card_str
+from solver.model.melds import MELDS, game_melds
+from solver.model.moves import DECLARE_BASE, Move
+from solver.model.position import Position
+from solver.model.rules import Rules
+from solver.native.constants import WIN_VALUE
+from solver.openspiel.dealing import DealPlan
+
+NUM_ACTIONS = DECLARE_BASE + len(MELDS)  # every move code
+SHORT_NAMES = {"brisque": "python_brisque", "briscan": "python_briscan", "petite": "python_petite_brisque"}
+LONG_NAMES = {"brisque": "Brisque", "briscan": "Briscan", "petite": "Petite Brisque"}
+MATCH = RankingRule.parse("match")
+
+
+def max_moves(rules: Rules) -> int:
+    """A bound on the decisions of a deal: every card, every declaration, an exchange and a pass."""
+    return 2 * rules.tricks_per_deal + 2 * len(game_melds(rules.game)) + 2
+
+
+def _game_type(game: str) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=SHORT_NAMES[game],
+        long_name=LONG_NAMES[game],
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"rules": game, "position": ""},
+    )
+
+
+class BrisqueGame(pyspiel.Game):  # type: ignore[misc]
+    """One of the three games, from its parameters (see the module docstring)."""
+
+    game_name = "brisque"
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        given = dict(params or {})
+        rules_text = str(given.get("rules", self.game_name))
+        bpn = str(given.get("position", ""))
+        try:
+            rules = Rules.parse(rules_text)
+            start = Position(bpn) if bpn.strip() else None
+        except NotationError as exc:
+            raise ValueError(f"{SHORT_NAMES[self.game_name]}: {exc}") from None
+        if rules.game != self.game_name:
+            raise ValueError(
+                f"{SHORT_NAMES[self.game_name]}: rules {rules_text!r} are not {self.game_name}'s "
+                f"(load {SHORT_NAMES[rules.game]} for them)"
+            )
+        if start is not None and start.rules != rules:
+            # (OpenSpiel fills in the default rules, the bare game name: the BPN's then stand)
+            if rules_text.strip() != self.game_name:
+                raise ValueError(
+                    f"{SHORT_NAMES[self.game_name]}: the position's rules {start.rules} differ from "
+                    f"rules={rules_text!r}"
+                )
+            rules = start.rules
+            if rules.game != self.game_name:
+                raise ValueError(
+                    f"{SHORT_NAMES[self.game_name]}: the position {bpn!r} is not {self.game_name}"
+                )
+        try:
+            self.plan = DealPlan.of(start, rules)
+        except PositionError as exc:
+            raise ValueError(f"{SHORT_NAMES[self.game_name]}: {exc}") from None
+        if start is not None and start.is_over():
+            raise ValueError(f"{SHORT_NAMES[self.game_name]}: the deal is over in {bpn!r}")
+        self.rules = rules
+        self.moves_bound = max_moves(rules)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=32,
+            num_players=2,
+            min_utility=-float(WIN_VALUE),
+            max_utility=float(WIN_VALUE),
+            utility_sum=0.0,
+            max_game_length=self.moves_bound,
+        )
+        super().__init__(_game_type(self.game_name), info, given)
+
+    def new_initial_state(self) -> BrisqueState:
+        return BrisqueState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BrisqueObserver:
+        return BrisqueObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self, params)
+
+
+class BriscanGame(BrisqueGame):
+    game_name = "briscan"
+
+
+class PetiteBrisqueGame(BrisqueGame):
+    game_name = "petite"
+
+
+class BrisqueState(pyspiel.State):  # type: ignore[misc]
+    """A state: the chance cards dealt so far, then the full-information position and the
+    moves played, each with the cards it brought into each hand (what its owner saw drawn)."""
+
+    def __init__(self, game: BrisqueGame) -> None:
+        super().__init__(game)
+        self.plan = game.plan
+        self.dealt: list[int] = []
+        self.position: Position | None = None if self.plan.size else self.plan.world([])
+        self.steps: list[tuple[int, int, tuple[int, int]]] = []  # (mover, move, cards received)
+
+    # ---- the OpenSpiel API
+    def current_player(self) -> int:
+        if self.position is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.position.is_over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self.position.turn
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.position is None or player != self.position.turn:
+            return []
+        return sorted(int(m) for m in self.position.legal_moves())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.plan.outcomes(self.dealt)
+
+    def _apply_action(self, action: int) -> None:
+        if self.position is None:
+            self.dealt.append(action)
+            if len(self.dealt) == self.plan.size:
+                self.position = self.plan.world(self.dealt)
+            return
+        p = self.position
+        before = (p.hands[0], p.hands[1])
+        mover = p.turn
+        p.push(action)
+        p.clear_stack()  # (the state keeps its own history)
+        received = (p.hands[0] & ~before[0], p.hands[1] & ~before[1])
+        self.steps.append((mover, action, received))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == int(pyspiel.PlayerId.CHANCE):
+            return f"{card_str(action)} to {self.plan.slot_name(self.dealt)}"
+        return str(Move(action))
+
+    def is_terminal(self) -> bool:
+        return self.position is not None and self.position.is_over()
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal() or self.position is None:
+            return [0.0, 0.0]
+        x = float(MATCH.number(self.position.value(0), self.position))
+        return [x, -x]
+
+    def __str__(self) -> str:
+        if self.position is None:
+            return "dealing: " + " ".join(card_str(c) for c in self.dealt)
+        return self.position.bpn()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BrisqueState:
+        other = self.__class__.__new__(self.__class__)
+        pyspiel.State.__init__(other, self.get_game())
+        other.__dict__.update({k: copy.copy(v) for k, v in self.__dict__.items()})
+        other.dealt = list(self.dealt)
+        other.position = self.position.copy() if self.position is not None else None
+        other.steps = list(self.steps)
+        return other
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BrisqueState:
+        """A state ``player_id`` cannot tell from this one, drawn uniformly among the
+        consistent deals (:mod:`solver.openspiel.resample`)."""
+        from solver.openspiel.resample import resample
+
+        return resample(self, player_id, random.Random(int(probability_sampler() * 2**32)))
+
+    # ---- what each player has seen
+    def start_view(self, player: int | None) -> str:
+        """The start as ``player`` saw it (None: a spectator), once the deal is dealt."""
+        if self.position is None:
+            return "dealing"
+        w = self.plan.world(self.dealt)
+        return _public_view(w).bpn() if player is None else w.view(player).bpn()
+
+    def step_text(self, step: tuple[int, int, tuple[int, int]], player: int | None) -> str:
+        """One move as ``player`` saw it: the move (public), and the cards he received."""
+        mover, move, received = step
+        text = f"{SEATS[mover]}:{Move(move)}"
+        if player is not None and received[player]:
+            text += "+" + "".join(card_str(c) for c in cards_of(received[player]))
+        return text
+
+
+def _public_view(w: Position) -> Position:
+    """What a spectator sees: both hands hidden but for their shown cards, the talon order
+    hidden (unlike a player, he cannot tell the hands apart once the talon is gone)."""
+    v = w.copy()
+    if v.rules.draws and v.talon_count:
+        v.talon = None
+    for i in (0, 1):
+        v.unknown[i] += popcount(v.hands[i] & ~v.shown[i])
+        v.hands[i] &= v.shown[i]
+    v.drawn &= v.hands[v.turn]
+    return v
+
+
+class BrisqueObserver:
+    """Observations and information states (OpenSpiel's PyObserver interface).
+
+    With perfect recall (an information state): the start as the player saw it, then every
+    move (all are public) and the cards that move brought into his own hand.  Without: the
+    position as he sees it now (his view).  ``private_info`` NONE gives a spectator's; he
+    never sees a card he has not seen in play."""
+
+    def __init__(self, iig_obs_type: Any, game: BrisqueGame, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("an observation of every player's private cards is not supported")
+        self.steps = game.moves_bound
+        pieces: list[tuple[str, int, tuple[int, ...]]] = [("player", 2, (2,))]
+        if self.private:
+            pieces.append(("hand", 32, (32,)))
+        pieces += [
+            ("out", 32, (32,)),
+            ("trick", 32, (32,)),
+            ("turnup", 32, (32,)),
+            ("shown", 64, (2, 32)),
+            ("voids", 8, (2, 4)),
+            ("score", 2, (2,)),
+            ("tricks", 2, (2,)),
+            ("talon", 1, (1,)),
+        ]
+        if self.perfect_recall:
+            pieces += [("start_hand", 32, (32,)), ("movers", 2 * self.steps, (self.steps, 2))]
+            pieces.append(("moves", NUM_ACTIONS * self.steps, (self.steps, NUM_ACTIONS)))
+            if self.private:
+                pieces.append(("received", 32 * self.steps, (self.steps, 32)))
+        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
+        self.dict: dict[str, np.ndarray[Any, Any]] = {}
+        i = 0
+        for name, size, shape in pieces:
+            self.dict[name] = self.tensor[i : i + size].reshape(shape)
+            i += size
+
+    def _seen(self, state: BrisqueState, player: int) -> Position | None:
+        if state.position is None:
+            return None
+        return state.position.view(player) if self.private else _public_view(state.position)
+
+    def set_from(self, state: BrisqueState, player: int) -> None:
+        self.tensor.fill(0)
+        d = self.dict
+        d["player"][player] = 1
+        v = self._seen(state, player)
+        if v is None:
+            return
+        if self.private:
+            _bits(d["hand"], v.hands[player])
+        _bits(d["out"], v.out)
+        if v.trick >= 0:
+            d["trick"][v.trick] = 1
+        if v.turnup >= 0:
+            d["turnup"][v.turnup] = 1
+        for i in (0, 1):
+            _bits(d["shown"][i], v.shown[i] & v.hands[i])
+            for s in range(4):
+                d["voids"][i][s] = v.voids[i] >> s & 1
+        d["score"][:] = [v.score[0] / 1000.0, v.score[1] / 1000.0]
+        d["tricks"][:] = [v.tricks[0] / 16.0, v.tricks[1] / 16.0]
+        d["talon"][0] = v.talon_count / 32.0
+        if self.perfect_recall:
+            start = state.plan.world(state.dealt)
+            if self.private:
+                _bits(d["start_hand"], start.hands[player])
+            for t, (mover, move, received) in enumerate(state.steps[: self.steps]):
+                d["movers"][t][mover] = 1
+                d["moves"][t][move] = 1
+                if self.private:
+                    _bits(d["received"][t], received[player])
+
+    def string_from(self, state: BrisqueState, player: int) -> str:
+        who = player if self.private else None
+        if state.position is None:
+            return f"p{player} dealing"  # (chance nodes: nobody decides there)
+        if not self.perfect_recall:
+            v = self._seen(state, player)
+            return f"p{player} {v.bpn() if v is not None else ''}"
+        moves = " ".join(state.step_text(s, who) for s in state.steps)
+        return f"p{player} {state.start_view(who)} | {moves}"
+
+
+def _bits(row: np.ndarray[Any, Any], mask: int) -> None:
+    for c in cards_of(mask):
+        row[c] = 1
+
+
+for _cls in (BrisqueGame, BriscanGame, PetiteBrisqueGame):
+    pyspiel.register_game(_game_type(_cls.game_name), _cls)
+
+__all__ = ["NUM_ACTIONS", "SHORT_NAMES", "BriscanGame", "BrisqueGame", "BrisqueState", "PetiteBrisqueGame"]

@@ -1,0 +1,161 @@
+"""``resample_from_infostate``: a state a player cannot tell from the real one, drawn
+uniformly among the deals consistent with everything he has seen (what IS-MCTS needs).
+
+What the player saw fixes his own cards and every public move. The cards he could not see
+(the opponent's hidden cards at the start and the talon cards he did not draw himself) form
+a pool known to him as a set. Each pool card the opponent has since played, declared or
+exchanged away must have reached him before that move: it goes to one of his receipt slots
+(a start card, or a talon card he drew) received in time. Those cards are placed first, in
+the order of their deadlines, each in a free slot in time chosen uniformly: every deadline
+allows a prefix of the slots, so each valid placement is equally likely. The other pool
+cards fill the remaining slots (his slots and the talon still to draw) uniformly. The moves
+are then replayed from the new start; a deal that the follow rules or the voids refute is
+drawn again (rejection keeps the draw uniform over the consistent deals).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from solver.errors import IllegalMoveError, PlayError, PositionError
+from solver.model.bits import cards_of
+from solver.model.melds import MELDS
+from solver.model.moves import DECLARE_BASE, EXCHANGE_CODE
+
+if TYPE_CHECKING:
+    from solver.openspiel.game import BrisqueState
+
+MAX_TRIES = 1000
+
+
+def resample(state: BrisqueState, player: int, rng: random.Random) -> BrisqueState:
+    """A state with ``state``'s information state for ``player``, its hidden cards redrawn."""
+    if state.position is None:
+        raise PlayError("resample_from_infostate at a chance node: nothing has been dealt yet")
+    plan, dealt, opp = state.plan, state.dealt, 1 - player
+    # who received each dealt card, and when (the step that drew it; -1: at the start)
+    where: list[tuple[str, int]] = []  # per dealt index: ("hand", seat), ("turnup", -1) or ("talon", j)
+    for kind, seat, k in plan.slots:
+        where += [(kind, seat if kind == "hand" else j) for j in range(k)]
+    drawn_at: dict[int, tuple[int, int]] = {}  # card -> (drawer, step)
+    for t, (_, _, received) in enumerate(state.steps):
+        for i in (0, 1):
+            c = received[i]
+            while c:
+                low = c & -c
+                drawn_at.setdefault(low.bit_length() - 1, (i, t))
+                c ^= low
+    opp_slots: list[tuple[int, int]] = []  # (time, dealt index) of the opponent's hidden receipts
+    future: list[int] = []  # dealt indices of talon cards not drawn yet
+    for index, (kind, which) in enumerate(where):
+        card = dealt[index]
+        if kind == "hand" and which == opp:
+            opp_slots.append((-1, index))
+        elif kind == "talon":
+            if card in drawn_at:
+                drawer, t = drawn_at[card]
+                if drawer == opp:
+                    opp_slots.append((t, index))
+            else:
+                future.append(index)
+    hidden = [i for _, i in opp_slots] + future
+    pool = [dealt[i] for i in hidden]
+    # Petite Brisque's dead cards are unseen too: any of them may be in the opponent's hand
+    # (they take pseudo-slots, below 0, that no dealt card fills)
+    dead = cards_of(state.position.unseen())
+    future += [-1 - k for k in range(len(dead))]
+    pool += dead
+    deadline = _deadlines(state, opp, set(pool))
+    opp_slots.sort()
+    for _ in range(MAX_TRIES):
+        fill = _place(pool, deadline, opp_slots, future, rng)
+        if fill is None:
+            continue
+        new_dealt = list(dealt)
+        for index, card in fill.items():
+            if index >= 0:
+                new_dealt[index] = card
+        _sort_hands(plan.slots, new_dealt)
+        replayed = _replay(state, new_dealt)
+        if replayed is not None:
+            return replayed
+    raise PlayError(f"no deal consistent with what {'ab'[player]} saw was found in {MAX_TRIES} draws")
+
+
+def _deadlines(state: BrisqueState, opp: int, pool: set[int]) -> dict[int, int]:
+    """For each pool card the opponent was seen to hold: the first step that showed it."""
+    out: dict[int, int] = {}
+    seven = state.plan.world(state.dealt).seven_of_trumps
+    for t, (mover, move, _) in enumerate(state.steps):
+        if mover != opp:
+            continue
+        if move < 32:
+            cards = [move]
+        elif move == EXCHANGE_CODE:
+            cards = [seven]
+        elif move >= DECLARE_BASE:
+            meld = MELDS[move - DECLARE_BASE]
+            cards = [c for c in range(32) if meld.cards_for(state.plan.world(state.dealt).trump) >> c & 1]
+        else:
+            cards = []
+        for c in cards:
+            if c in pool:
+                out.setdefault(c, t)
+    return out
+
+
+def _place(
+    pool: list[int],
+    deadline: dict[int, int],
+    opp_slots: list[tuple[int, int]],
+    future: list[int],
+    rng: random.Random,
+) -> dict[int, int] | None:
+    """Dealt index -> card: the cards with a deadline first, each in a free slot in time."""
+    free = list(opp_slots)
+    fill: dict[int, int] = {}
+    for card in sorted((c for c in pool if c in deadline), key=lambda c: deadline[c]):
+        ok = [k for k, (t, _) in enumerate(free) if t < deadline[card]]
+        if not ok:
+            return None
+        _, index = free.pop(rng.choice(ok))
+        fill[index] = card
+    rest = [c for c in pool if c not in deadline]
+    rng.shuffle(rest)
+    for index, card in zip([i for _, i in free] + future, rest, strict=True):
+        fill[index] = card
+    return fill
+
+
+def _sort_hands(slots: list[tuple[str, int, int]], dealt: list[int]) -> None:
+    """Hands are dealt in ascending order (one history per set of cards)."""
+    i = 0
+    for kind, _, k in slots:
+        if kind == "hand":
+            dealt[i : i + k] = sorted(dealt[i : i + k])
+        i += k
+
+
+def _replay(state: BrisqueState, dealt: list[int]) -> BrisqueState | None:
+    """The state reached by ``state``'s moves from the deal ``dealt``, or None if one is illegal."""
+    other: BrisqueState = state.clone()
+    other.dealt = list(dealt)
+    try:
+        p = state.plan.world(dealt)
+        steps = []
+        for mover, move, _ in state.steps:
+            if p.turn != mover:
+                return None
+            before = (p.hands[0], p.hands[1])
+            p.push(move)
+            steps.append((mover, move, (p.hands[0] & ~before[0], p.hands[1] & ~before[1])))
+        p.clear_stack()
+    except (IllegalMoveError, PositionError):
+        return None
+    other.position = p
+    other.steps = steps
+    return other
+
+
+__all__ = ["resample"]

@@ -1,0 +1,254 @@
+"""The games in OpenSpiel (issue 15, part 1): registered, checked by OpenSpiel's own tests,
+chance uniform over the consistent deals, perfect recall, and OpenSpiel's algorithms on them.
+
+These tests use the real OpenSpiel (the extra ``openspiel``, which the README's test command
+installs)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import defaultdict
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import solver.openspiel  # noqa: E402,F401  (registers the games)
+from solver.analysis.worlds import world_count  # noqa: E402
+from solver.engine import solve  # noqa: E402
+from solver.model.position import Position  # noqa: E402
+from solver.play.dealing import deal  # noqa: E402
+
+NAMES = ["python_brisque", "python_briscan", "python_petite_brisque"]
+
+
+def ending(seed: int, rules: str, cards: int) -> Position:
+    """A seeded position of random play where each hand holds ``cards`` cards, on lead."""
+    p = deal(seed, rules)
+    rng = random.Random(seed)
+    while p.hand_size(0) + p.hand_size(1) > 2 * cards or p.trick >= 0 or (p.rules.draws and p.talon_count):
+        p.push(rng.choice(p.legal_moves()))
+    assert not p.is_over()
+    return p
+
+
+def all_states(game):  # type: ignore[no-untyped-def]
+    """Every state of a small game, with its probability of chance (depth first)."""
+    out = []
+
+    def walk(state, prob):  # type: ignore[no-untyped-def]
+        out.append((state, prob))
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            for a, pa in state.chance_outcomes():
+                walk(state.child(a), prob * pa)
+        else:
+            for a in state.legal_actions():
+                walk(state.child(a), prob)
+
+    walk(game.new_initial_state(), 1.0)
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_openspiel_random_simulation_and_serialization(name):
+    game = pyspiel.load_game(name)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    assert game.num_distinct_actions() == 112 and game.get_type().short_name == name
+
+
+@pytest.mark.parametrize(
+    "rules,cards", [("petite", 2), ("brisque", 2), ("briscan", 2), ("petite(draw=yes)", 2)]
+)
+def test_a_full_position_is_the_exact_solve(rules, cards):
+    """No chance: OpenSpiel's sequence-form LP must give the engine's exact value."""
+    from open_spiel.python.algorithms import sequence_form_lp
+
+    for seed in range(3):
+        p = ending(seed, rules, cards)
+        game = pyspiel.load_game(
+            f"python_{'petite_brisque' if rules.startswith('petite') else rules}", {"position": p.bpn()}
+        )
+        v0, v1, _, _ = sequence_form_lp.solve_zero_sum_game(game)
+        exact = int(solve(p).value) if p.turn == 0 else -int(solve(p).value)
+        assert abs(v0 - exact) < 1e-4 and abs(v0 + v1) < 1e-4, (p.bpn(), v0, exact)
+
+
+def test_chance_deals_every_consistent_world_equally_likely():
+    """a's view with b's hand hidden (and a void of b's): each consistent deal once, with
+    probability one over their number."""
+    for seed in range(4):
+        p = ending(seed, "petite", 2)
+        view = p.view(p.turn)
+        game = pyspiel.load_game("python_petite_brisque", {"position": view.bpn()})
+        worlds = defaultdict(float)
+        for state, prob in all_states(game):
+            if not state.is_chance_node() and state.position is not None and not state.steps:
+                worlds[state.position.bpn()] += prob
+        assert len(worlds) == world_count(view)
+        assert all(abs(w - 1 / len(worlds)) < 1e-9 for w in worlds.values())
+    voided = Position("petite AT9.K..8/?5 9C 21 - - a 0:0 void=b:D")
+    plan = solver.openspiel.DealPlan.of(voided)
+    first = dict(plan.outcomes([]))
+    assert not any(c >> 3 == 2 for c in first) and abs(sum(first.values()) - 1) < 1e-12
+
+
+def test_a_spectator_view_under_voids_deals_every_consistent_deal_equally_likely():
+    """Both hands hidden, each seat void in a suit: the joint weights of the dealing."""
+    view = Position("petite ?2/?2 9C 21 .K97.TQJ. - a 0:0 tricks=3:0 void=a:S,b:D")
+    plan = solver.openspiel.DealPlan.of(view)
+    probs: dict[tuple[int, int], float] = defaultdict(float)
+
+    def walk(dealt: list[int], prob: float) -> None:
+        if len(dealt) == plan.size:
+            w = plan.world(dealt)
+            probs[(w.hands[0], w.hands[1])] += prob
+            return
+        for c, q in plan.outcomes(dealt):
+            walk(dealt + [c], prob * q)
+
+    walk([], 1.0)
+    unseen = [c for c in range(32) if view.unseen() >> c & 1]
+    consistent = sum(
+        1
+        for a in itertools.combinations(unseen, 2)
+        if all(c >> 3 != 0 for c in a)
+        for b in itertools.combinations([c for c in unseen if c not in a], 2)
+        if all(c >> 3 != 2 for c in b)
+    )
+    assert len(probs) == consistent
+    assert all(abs(p * consistent - 1) < 1e-9 for p in probs.values())
+
+
+def test_information_states_hold_what_the_player_saw_and_nothing_else():
+    """Perfect recall: states a player cannot tell apart share his information state, which
+    never shows the opponent's hidden cards; different states of his own cards differ."""
+    p = ending(1, "petite", 2)
+    game = pyspiel.load_game("python_petite_brisque", {"position": p.view(p.turn).bpn()})
+    me = p.turn
+    groups = defaultdict(set)
+    for state, _ in all_states(game):
+        if state.is_chance_node() or state.is_terminal():
+            continue
+        player = state.current_player()
+        key = state.information_state_string(player)
+        groups[key].add((tuple(state.legal_actions()), state.position.hands[player]))
+        tensor = state.information_state_tensor(player)
+        assert len(tensor) == game.information_state_tensor_size()
+        # the opponent's hidden cards never appear in the player's string
+        if player == me and state.position.hands[1 - me]:
+            hidden = state.position.hands[1 - me] & ~p.view(me).hands[1 - me]
+            for c in range(32):
+                if hidden >> c & 1:
+                    from solver.model.cards import card_str
+
+                    assert card_str(c) not in key.split("|")[-1] or f":{card_str(c)}" in key, key
+    # one information state, one set of legal moves and one hand of the player's own
+    assert all(len(v) == 1 for v in groups.values())
+    # b's information states tell his hands apart (he sees his cards), a's do not
+    assert sum(1 for k in groups if k.startswith(f"p{1 - me}")) > 1
+
+
+def test_openspiel_algorithms_run_on_the_games():
+    from open_spiel.python import policy
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    p = ending(1, "petite", 2)  # (a position where playing at random costs something)
+    game = pyspiel.load_game("python_petite_brisque", {"position": p.view(p.turn).bpn()})
+    solver_ = cfr.CFRPlusSolver(game)
+    for _ in range(20):
+        solver_.evaluate_and_update_policy()
+    average = solver_.average_policy()
+    nash_conv = exploitability.nash_conv(game, average)
+    uniform = exploitability.nash_conv(game, policy.UniformRandomPolicy(game))
+    assert uniform > 0.2 and 0 <= nash_conv < uniform / 4  # CFR+ learns: far less exploitable than chance
+
+
+@pytest.mark.parametrize("name", ["python_brisque", "python_briscan"])
+def test_an_is_mcts_bot_plays_a_whole_deal_legally(name):
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(name)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=None)
+    bots = [
+        ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=10, random_state=None) for _ in range(2)
+    ]
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            continue
+        action = bots[state.current_player()].step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert state.returns()[0] == -state.returns()[1] and state.position.is_over()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_resampled_state_is_one_the_player_cannot_tell_apart(name):
+    game = pyspiel.load_game(name)
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    moves = 4 if name == "python_petite_brisque" else 12  # (Petite's deal is five tricks)
+    for _ in range(200):  # into the deal: chance, then a few random moves
+        if not state.is_chance_node() and len(state.steps) >= moves:
+            break
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    player = state.current_player()
+    other = 1 - player
+    seen, hands = state.information_state_string(player), set()
+    for k in range(20):
+        sample = state.resample_from_infostate(player, lambda k=k: (k * 0.618) % 1.0)
+        assert sample.information_state_string(player) == seen
+        assert sample.legal_actions() == state.legal_actions()
+        assert (
+            sample.position.problems() == [] and sample.position.hands[player] == state.position.hands[player]
+        )
+        hands.add(sample.position.hands[other])
+    assert len(hands) > 1  # the opponent's cards are redrawn
+
+
+@pytest.mark.parametrize(
+    "params,message",
+    [
+        ({"rules": "briscan"}, "not brisque's"),
+        ({"position": "brisque x"}, "bad BPN"),
+        ({"position": "briscan .T98..Q7/KJ8..TK. KH 21 - - a 0:10"}, "not brisque"),
+    ],
+)
+def test_bad_parameters_get_a_clear_error(params, message):
+    with pytest.raises(Exception, match=message):
+        pyspiel.load_game("python_brisque", params)
+
+
+def test_a_view_no_deal_fits_is_refused():
+    with pytest.raises(Exception, match="impossible start position"):  # a void in every suit
+        pyspiel.load_game(
+            "python_petite_brisque",
+            {"position": "petite ?2/?2 9C 21 .K97.TQJ. - a 0:0 tricks=3:0 void=a:SHDC"},
+        )
+
+
+def test_a_spectator_sees_neither_hand():
+    game = pyspiel.load_game("python_brisque", {"position": "brisque ?6/?6 QH 19 - - a 0:0"})
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    rng = random.Random(3)
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes())
+        state.apply_action(rng.choices(outcomes, probs)[0])
+    observer = solver.openspiel.game.BrisqueObserver(
+        pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE),
+        game,
+        None,
+    )
+    assert "?6/?6" in observer.string_from(state, 0)
+    assert list(itertools.islice((s for s in [state.information_state_string(0)]), 1))[0].count("?6") == 1

@@ -15,6 +15,7 @@ from typing import Any, NoReturn, TypedDict
 import click
 
 from solver import __version__
+from solver.analysis.equilibrium import EquilibriumAnalysis
 from solver.analysis.line import Step
 from solver.analysis.sampling import SampledAnalysis
 from solver.engine.results import Analysis
@@ -338,7 +339,7 @@ def _refusal(exc: Exception, given: str) -> BrisqueCommandError:
     return BrisqueCommandError(msg)
 
 
-def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis], verb: str) -> None:
+def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis | EquilibriumAnalysis], verb: str) -> None:
     """Standard input, one BPN a line, to standard output, one JSON object a line.
 
     A line that fails gives {"bpn": ..., "error": ...} and the others still run; the exit
@@ -513,10 +514,19 @@ def solve_cmd(
     "points, or 'sentinel' (+-10000).  The answer also gives each move's p_win, p_loss and its "
     "margin over the other worlds.",
 )
+@click.option(
+    "--method",
+    type=click.Choice(["pimc", "equilibrium"]),
+    default="pimc",
+    show_default=True,
+    help="pimc: sample worlds and solve each double dummy; equilibrium: solve the public "
+    "subgame exactly (at most one talon trick left, or two cards a hand in Petite Brisque).",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (method pimc, stderr, worlds, ...).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on standard error.")
 def analyse_cmd(
     bpn: str,
+    method: str,
     worlds: int,
     seed: int,
     workers: int,
@@ -537,10 +547,16 @@ def analyse_cmd(
     the answer is the exact solve.  BPN "-" reads one BPN a line and writes one
     JSON object a line.
 
+    --method equilibrium solves the public subgame (both hands hidden, every
+    consistent deal equally likely) exactly, late in the deal: each move's
+    equilibrium probability and value, the exploitability, and what PIMC's move
+    loses against the equilibrium opponent.
+
     \b
     Examples:
       brisque analyse "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
       brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 400 --workers 2
+      brisque analyse "petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H" --method equilibrium
     """
     from solver.analysis.ranking import RankingRule
     from solver.analysis.report import format_sampled
@@ -564,8 +580,14 @@ def analyse_cmd(
         text = f"{a.worlds} worlds, best {mv.move} {mv.value:+.1f} +- {mv.stderr:.1f}"
         click.echo(f"\r{text:<60}", err=True, nl=False)
 
-    def run(text: str, show_progress: bool) -> tuple[Position, Analysis | SampledAnalysis]:
+    def run(
+        text: str, show_progress: bool
+    ) -> tuple[Position, Analysis | SampledAnalysis | EquilibriumAnalysis]:
         p = _position(text)
+        if method == "equilibrium":
+            from solver.analysis.equilibrium import equilibrium
+
+            return p, equilibrium(p, win_worth=str(rank))
         try:
             return p, analyse(
                 p,
@@ -589,17 +611,21 @@ def analyse_cmd(
         return
     try:
         p, a = run(bpn, not quiet and not as_json and sys.stderr.isatty())
-    except PositionError as exc:
+    except (PositionError, ArgumentError) as exc:  # (ArgumentError: outside the equilibrium's domain)
         raise _refusal(exc, bpn) from None
     if as_json:
         click.echo(a.to_json())
-    elif a.method == "pimc":
+    elif isinstance(a, SampledAnalysis):
         click.echo(format_sampled(a, p))
+    elif isinstance(a, EquilibriumAnalysis):
+        from solver.analysis.report import format_equilibrium
+
+        click.echo(format_equilibrium(a))
     else:
         from solver.analysis.report import format_analysis
 
         click.echo(format_analysis(a, p))
-    if a.method == "pimc" and a.stopped == "interrupted":
+    if isinstance(a, SampledAnalysis) and a.stopped == "interrupted":
         _interrupted_exit()  # the answer so far is printed
 
 

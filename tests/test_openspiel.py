@@ -252,3 +252,91 @@ def test_a_spectator_sees_neither_hand():
     )
     assert "?6/?6" in observer.string_from(state, 0)
     assert list(itertools.islice((s for s in [state.information_state_string(0)]), 1))[0].count("?6") == 1
+
+
+def _into(state, moves: int, rng: random.Random):  # type: ignore[no-untyped-def]
+    """Chance at random, then random moves, until ``moves`` were played (or the deal ends)."""
+    while not state.is_terminal() and (state.is_chance_node() or len(state.steps) < moves):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_resampling_keeps_the_start_voids_and_its_own_history():
+    game = pyspiel.load_game(
+        "python_petite_brisque", {"position": "petite AT9.K..8/?5 9C 21 - - a 0:0 void=b:D"}
+    )
+    rng = random.Random(4)
+    state = _into(game.new_initial_state(), 1, rng)
+    player = state.current_player()
+    for k in range(40):
+        sample = state.resample_from_infostate(player, lambda k=k: (k * 0.377) % 1.0)
+        start = sample.plan.world(sample.dealt)
+        assert not start.hands[1] & (0xFF << 16), "b was void in diamonds at the start"
+        assert list(sample.history()) == sample.dealt + [m for _, m, *_ in sample.steps]
+        assert sample.information_state_string(player) == state.information_state_string(player)
+
+
+def test_a_carte_blanche_shows_its_hand_in_the_information_states():
+    rng = random.Random(0)
+    game = pyspiel.load_game("python_briscan")
+    for _ in range(3000):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            blank = [
+                a for a in state.legal_actions() if a >= 40 and state.action_to_string(a) in ("+bc", "+bp")
+            ]
+            if blank:
+                mover = state.current_player()
+                hand = state.position.hands[mover]
+                state.apply_action(blank[0])
+                seen = state.information_state_string(1 - mover).split("|")[-1]
+                from solver.model.cards import card_str
+
+                shown = [card_str(c) for c in range(32) if hand >> c & 1]
+                assert all(c in seen for c in shown), (seen, shown)
+                return
+            state.apply_action(rng.choice(state.legal_actions()))
+    pytest.skip("no carte blanche in 3000 random deals")
+
+
+def test_game_details_that_openspiel_tools_rely_on():
+    game = pyspiel.load_game("python_brisque", {"rules": "brisque(target=50000)"})
+    assert game.max_utility() >= 50000 and game.min_utility() <= -50000
+    state = _into(game.new_initial_state(), 2, random.Random(1))
+    assert all(
+        state.action_to_string(pyspiel.PlayerId.CHANCE, a).startswith("deal ") for a in state.history()[:3]
+    )
+    observer = solver.openspiel.game.BrisqueObserver(
+        pyspiel.IIGObservationType(perfect_recall=True), game, None
+    )
+    observer.set_from(state, 0)
+    start = state.plan.world(state.dealt)
+    assert observer.dict["start_turnup"][start.turnup] == 1  # (dealt by chance from the start)
+    late = _into(
+        pyspiel.load_game("python_petite_brisque", {"rules": "petite(draw=yes)"}).new_initial_state(),
+        24,
+        random.Random(2),
+    )
+    if not late.is_terminal():  # the talon gone: a resample is the state itself
+        again = late.resample_from_infostate(late.current_player(), lambda: 0.5)
+        assert str(again) == str(late)
+
+
+def test_an_exact_tail_ends_where_no_hidden_decision_is_left():
+    p = ending(3, "briscan", 5)  # (the start of the final phase: nothing hidden is left)
+    game = pyspiel.load_game("python_briscan", {"position": p.bpn(), "exact_tail": True})
+    state = game.new_initial_state()
+    assert state.is_terminal()
+    assert state.returns()[0] == (1 if p.turn == 0 else -1) * int(solve(p).value)
+    view = pyspiel.load_game(
+        "python_petite_brisque", {"position": ending(1, "petite", 2).view(0).bpn(), "exact_tail": True}
+    )
+    pyspiel.random_sim_test(view, num_sims=3, serialize=True, verbose=False)

@@ -7,6 +7,7 @@ Value for a: -4 (exact)
 
 from __future__ import annotations
 
+from solver.analysis.equilibrium import EquilibriumAnalysis
 from solver.analysis.sampling import SampledAnalysis
 from solver.engine.results import Analysis
 from solver.model.moves import Move
@@ -122,6 +123,29 @@ def format_sampled(a: SampledAnalysis, position: Position | None = None) -> str:
     return "\n".join(lines)
 
 
+def format_equilibrium(a: EquilibriumAnalysis) -> str:
+    """An equilibrium answer: the public subgame's value, the player's with his hand, each
+    root move's probability and value against the equilibrium opponent, and PIMC's move."""
+    lines = [
+        f"Equilibrium of the public subgame ({a.deals} deals equally likely, {a.leaves} leaves "
+        f"solved exactly), {a.turn} to move",
+        f"Game value for {a.turn}: {a.game_value:+.3f} (averaged over the deals)",
+    ]
+    if a.value is not None:
+        lines.append(f"Value for {a.turn} with his hand: {a.value:+.3f}")
+        lines.append("Moves (equilibrium probability; value against the equilibrium opponent):")
+        best = {int(m) for m in a.best}
+        for mv in sorted(a.moves, key=lambda m: (-m.probability, -m.value)):
+            mark = "  played" if int(mv.move) in best else ""
+            lines.append(f"  {str(mv.move):<6}{100 * mv.probability:6.1f}%  {mv.value:+9.3f}{mark}")
+        if a.pimc_move is not None and a.pimc_loss is not None:
+            lines.append(
+                f"PIMC's move: {a.pimc_move}, losing {a.pimc_loss:.3f} against the equilibrium opponent"
+            )
+    lines.append(f"Exploitability: {a.exploitability:.6f} points; {a.seconds * 1000:.0f} ms")
+    return "\n".join(lines)
+
+
 def _worth_words(ranking: str) -> str:
     if ranking == "match":
         return "the points its winner still needed"
@@ -130,4 +154,4 @@ def _worth_words(ranking: str) -> str:
     return f"{ranking} points"
 
 
-__all__ = ["format_analysis", "format_sampled", "pv_by_trick"]
+__all__ = ["format_analysis", "format_equilibrium", "format_sampled", "pv_by_trick"]

@@ -18,8 +18,9 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
+from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.analysis.worlds import all_worlds, iter_worlds, world_count
 from solver.engine.api import shared_solver, solve
@@ -177,6 +178,7 @@ def _solve_worlds(task: tuple[str, list[str], Limit | None, bool]) -> list[World
     return out
 
 
+@overload
 def analyse(
     position: Position | str,
     *,
@@ -193,7 +195,49 @@ def analyse(
     on_update: Callable[[SampledAnalysis], object] | None = None,
     update_every: float = 1.0,
     world_search: WorldSearch | str = "quick",
-) -> Analysis | SampledAnalysis:
+    method: Literal["pimc"] = "pimc",
+) -> Analysis | SampledAnalysis: ...
+
+
+@overload
+def analyse(
+    position: Position | str,
+    *,
+    worlds: int = 100,
+    seed: int = 0,
+    time_limit: float | None = None,
+    workers: int = 1,
+    executor: Executor | None = None,
+    separation: float | None = None,
+    depth: int | None = None,
+    batch: int = 10,
+    progress: Callable[[int, int], object] | None = None,
+    win_worth: WinWorth | str = "match",
+    on_update: Callable[[SampledAnalysis], object] | None = None,
+    update_every: float = 1.0,
+    world_search: WorldSearch | str = "quick",
+    method: Literal["equilibrium"],
+) -> EquilibriumAnalysis: ...
+
+
+def analyse(
+    position: Position | str,
+    *,
+    worlds: int = 100,
+    seed: int = 0,
+    time_limit: float | None = None,
+    workers: int = 1,
+    executor: Executor | None = None,
+    separation: float | None = None,
+    depth: int | None = None,
+    batch: int = 10,
+    progress: Callable[[int, int], object] | None = None,
+    win_worth: WinWorth | str = "match",
+    on_update: Callable[[SampledAnalysis], object] | None = None,
+    update_every: float = 1.0,
+    world_search: WorldSearch | str = "quick",
+    method: Literal["pimc", "equilibrium"] = "pimc",
+) -> Analysis | SampledAnalysis | EquilibriumAnalysis:
     """Best move and expected score for the player to move, whose view this is.
 
     >>> a = analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=10, seed=3)
@@ -214,8 +258,13 @@ def analyse(
     ``stopped="interrupted"``.  The same seed gives the same answer with any number of
     workers: the separation rule looks only at counts of worlds that are multiples of
     ``batch``.  A position with no hidden cards
-    gets the exact answer of :func:`solver.engine.solve`.
+    gets the exact answer of :func:`solver.engine.solve`.  ``method="equilibrium"`` solves
+    the public subgame exactly instead (:func:`solver.analysis.equilibrium.equilibrium`).
     """
+    if method == "equilibrium":
+        return equilibrium(position, win_worth=win_worth)
+    if method != "pimc":
+        raise ArgumentError(f"method={method!r}: expected 'pimc' or 'equilibrium'")
     t0 = time.perf_counter()
     rank = RankingRule.parse(win_worth)
     ws = WorldSearch.parse(world_search) if isinstance(world_search, str) else world_search

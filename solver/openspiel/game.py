@@ -27,7 +27,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from solver.analysis.equilibrium import no_hidden_decision
 from solver.analysis.ranking import RankingRule
+from solver.engine.api import solve
 from solver.errors import NotationError, PositionError
 from solver.model.bits import cards_of, popcount
 from solver.model.bpn import SEATS
@@ -43,6 +45,24 @@ NUM_ACTIONS = DECLARE_BASE + len(MELDS)  # every move code
 SHORT_NAMES = {"brisque": "python_brisque", "briscan": "python_briscan", "petite": "python_petite_brisque"}
 LONG_NAMES = {"brisque": "Brisque", "briscan": "Briscan", "petite": "Petite Brisque"}
 MATCH = RankingRule.parse("match")
+
+
+_ENCODING = str.maketrans({",": ";", "(": "[", ")": "]", "=": "~"})
+_DECODING = str.maketrans({";": ",", "[": "(", "]": ")", "~": "="})
+
+
+def _encode(text: str) -> str:
+    """A rules string or BPN in the form an OpenSpiel game string carries: , ( ) = as ; [ ] ~.
+
+    >>> _encode("brisque(target=300)")
+    'brisque[target~300]'
+    """
+    return text.translate(_ENCODING)
+
+
+def _decode(text: str) -> str:
+    """The inverse of :func:`_encode` (a text given as it is passes unchanged)."""
+    return text.translate(_DECODING)
 
 
 def max_moves(rules: Rules) -> int:
@@ -65,7 +85,7 @@ def _game_type(game: str) -> pyspiel.GameType:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"rules": game, "position": ""},
+        parameter_specification={"rules": game, "position": "", "exact_tail": False},
     )
 
 
@@ -76,8 +96,10 @@ class BrisqueGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = dict(params or {})
-        rules_text = str(given.get("rules", self.game_name))
-        bpn = str(given.get("position", ""))
+        rules_text = _decode(str(given.get("rules", self.game_name)))
+        bpn = _decode(str(given.get("position", "")))
+        # OpenSpiel's game strings split on , ( ) and =: keep the texts in a form they carry
+        given["rules"], given["position"] = _encode(rules_text), _encode(bpn)
         try:
             rules = Rules.parse(rules_text)
             start = Position(bpn) if bpn.strip() else None
@@ -108,12 +130,16 @@ class BrisqueGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"{SHORT_NAMES[self.game_name]}: the deal is over in {bpn!r}")
         self.rules = rules
         self.moves_bound = max_moves(rules)
+        # end where no decision with hidden cards is left, valued by the exact solver (the
+        # public subgame of solver.analysis.equilibrium, for OpenSpiel's tree algorithms)
+        self.exact_tail = bool(given.get("exact_tail", False))
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=32,
             num_players=2,
-            min_utility=-float(WIN_VALUE),
-            max_utility=float(WIN_VALUE),
+            # (a game won counts the points its winner still needed: up to the target)
+            min_utility=-float(max(WIN_VALUE, rules.target)),
+            max_utility=float(max(WIN_VALUE, rules.target)),
             utility_sum=0.0,
             max_game_length=self.moves_bound,
         )
@@ -143,13 +169,14 @@ class BrisqueState(pyspiel.State):  # type: ignore[misc]
         self.plan = game.plan
         self.dealt: list[int] = []
         self.position: Position | None = None if self.plan.size else self.plan.world([])
-        self.steps: list[tuple[int, int, tuple[int, int]]] = []  # (mover, move, cards received)
+        # (mover, move, cards it brought into each hand, cards it showed): what each saw of it
+        self.steps: list[Step] = []
 
     # ---- the OpenSpiel API
     def current_player(self) -> int:
         if self.position is None:
             return int(pyspiel.PlayerId.CHANCE)
-        if self.position.is_over():
+        if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
         return self.position.turn
 
@@ -167,26 +194,27 @@ class BrisqueState(pyspiel.State):  # type: ignore[misc]
             if len(self.dealt) == self.plan.size:
                 self.position = self.plan.world(self.dealt)
             return
-        p = self.position
-        before = (p.hands[0], p.hands[1])
-        mover = p.turn
-        p.push(action)
-        p.clear_stack()  # (the state keeps its own history)
-        received = (p.hands[0] & ~before[0], p.hands[1] & ~before[1])
-        self.steps.append((mover, action, received))
+        self.steps.append(play_step(self.position, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):
-            return f"{card_str(action)} to {self.plan.slot_name(self.dealt)}"
+            return f"deal {card_str(action)}"  # (which slot it fills follows from the history)
         return str(Move(action))
 
     def is_terminal(self) -> bool:
-        return self.position is not None and self.position.is_over()
+        if self.position is None:
+            return False
+        return self.position.is_over() or (self.get_game().exact_tail and no_hidden_decision(self.position))
 
     def returns(self) -> list[float]:
         if not self.is_terminal() or self.position is None:
             return [0.0, 0.0]
-        x = float(MATCH.number(self.position.value(0), self.position))
+        p = self.position
+        if p.is_over():
+            x = float(MATCH.number(p.value(0), p))
+        else:  # (exact_tail: the rest is solved exactly)
+            v = solve(p, pv=False, every_move=False).value
+            x = float(MATCH.number(v, p)) * (1 if p.turn == 0 else -1)
         return [x, -x]
 
     def __str__(self) -> str:
@@ -218,13 +246,31 @@ class BrisqueState(pyspiel.State):  # type: ignore[misc]
         w = self.plan.world(self.dealt)
         return _public_view(w).bpn() if player is None else w.view(player).bpn()
 
-    def step_text(self, step: tuple[int, int, tuple[int, int]], player: int | None) -> str:
-        """One move as ``player`` saw it: the move (public), and the cards he received."""
-        mover, move, received = step
+    def step_text(self, step: Step, player: int | None) -> str:
+        """One move as ``player`` saw it: the move and the cards it showed (public: a carte
+        blanche shows the whole hand), and the cards he received."""
+        mover, move, received, showed = step
         text = f"{SEATS[mover]}:{Move(move)}"
+        if showed:
+            text += "=" + "".join(card_str(c) for c in cards_of(showed))
         if player is not None and received[player]:
             text += "+" + "".join(card_str(c) for c in cards_of(received[player]))
         return text
+
+
+Step = tuple[int, int, tuple[int, int], int]
+
+
+def play_step(p: Position, action: int) -> Step:
+    """Play ``action`` in ``p``; the step: its mover, the move, the cards it brought into
+    each hand, and the cards it showed (the cards of a declaration; a carte blanche's hand)."""
+    before = (p.hands[0], p.hands[1])
+    mover, shown = p.turn, p.shown[p.turn]
+    p.push(action)
+    p.clear_stack()  # (the state keeps its own history)
+    received = (p.hands[0] & ~before[0], p.hands[1] & ~before[1])
+    showed = p.shown[mover] & ~shown & before[mover] if action >= DECLARE_BASE else 0
+    return (mover, action, received, showed)
 
 
 def _public_view(w: Position) -> Position:
@@ -270,8 +316,10 @@ class BrisqueObserver:
             ("talon", 1, (1,)),
         ]
         if self.perfect_recall:
-            pieces += [("start_hand", 32, (32,)), ("movers", 2 * self.steps, (self.steps, 2))]
+            pieces += [("start_hand", 32, (32,)), ("start_turnup", 32, (32,))]
+            pieces += [("movers", 2 * self.steps, (self.steps, 2))]
             pieces.append(("moves", NUM_ACTIONS * self.steps, (self.steps, NUM_ACTIONS)))
+            pieces.append(("showed", 32 * self.steps, (self.steps, 32)))
             if self.private:
                 pieces.append(("received", 32 * self.steps, (self.steps, 32)))
         self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
@@ -311,9 +359,12 @@ class BrisqueObserver:
             start = state.plan.world(state.dealt)
             if self.private:
                 _bits(d["start_hand"], start.hands[player])
-            for t, (mover, move, received) in enumerate(state.steps[: self.steps]):
+            if start.turnup >= 0:  # (dealt by chance in a game from the start)
+                d["start_turnup"][start.turnup] = 1
+            for t, (mover, move, received, showed) in enumerate(state.steps[: self.steps]):
                 d["movers"][t][mover] = 1
                 d["moves"][t][move] = 1
+                _bits(d["showed"][t], showed)
                 if self.private:
                     _bits(d["received"][t], received[player])
 

@@ -20,26 +20,28 @@ from typing import TYPE_CHECKING
 
 from solver.errors import IllegalMoveError, PlayError, PositionError
 from solver.model.bits import cards_of
-from solver.model.melds import MELDS
-from solver.model.moves import DECLARE_BASE, EXCHANGE_CODE
+from solver.model.moves import EXCHANGE_CODE
 
 if TYPE_CHECKING:
     from solver.openspiel.game import BrisqueState
 
-MAX_TRIES = 1000
+MAX_TRIES = 5000
 
 
 def resample(state: BrisqueState, player: int, rng: random.Random) -> BrisqueState:
     """A state with ``state``'s information state for ``player``, its hidden cards redrawn."""
     if state.position is None:
         raise PlayError("resample_from_infostate at a chance node: nothing has been dealt yet")
+    if state.position.rules.draws and state.position.talon_count == 0:
+        same: BrisqueState = state.clone()  # the talon gone: every card's place is known to both
+        return same
     plan, dealt, opp = state.plan, state.dealt, 1 - player
     # who received each dealt card, and when (the step that drew it; -1: at the start)
     where: list[tuple[str, int]] = []  # per dealt index: ("hand", seat), ("turnup", -1) or ("talon", j)
     for kind, seat, k in plan.slots:
         where += [(kind, seat if kind == "hand" else j) for j in range(k)]
     drawn_at: dict[int, tuple[int, int]] = {}  # card -> (drawer, step)
-    for t, (_, _, received) in enumerate(state.steps):
+    for t, (_, _, received, _) in enumerate(state.steps):
         for i in (0, 1):
             c = received[i]
             while c:
@@ -68,10 +70,11 @@ def resample(state: BrisqueState, player: int, rng: random.Random) -> BrisqueSta
     pool += dead
     deadline = _deadlines(state, opp, set(pool))
     opp_slots.sort()
+    start_ok = plan.allowed[opp]  # (the start's voids: what his hidden start cards may be)
     for _ in range(MAX_TRIES):
         fill = _place(pool, deadline, opp_slots, future, rng)
-        if fill is None:
-            continue
+        if fill is None or any(not start_ok >> fill[i] & 1 for t, i in opp_slots if t < 0):
+            continue  # (a refused draw is drawn again: the draw stays uniform)
         new_dealt = list(dealt)
         for index, card in fill.items():
             if index >= 0:
@@ -87,18 +90,14 @@ def _deadlines(state: BrisqueState, opp: int, pool: set[int]) -> dict[int, int]:
     """For each pool card the opponent was seen to hold: the first step that showed it."""
     out: dict[int, int] = {}
     seven = state.plan.world(state.dealt).seven_of_trumps
-    for t, (mover, move, _) in enumerate(state.steps):
+    for t, (mover, move, _, showed) in enumerate(state.steps):
         if mover != opp:
             continue
+        cards = cards_of(showed)  # a declaration's cards, a carte blanche's hand
         if move < 32:
-            cards = [move]
+            cards.append(move)
         elif move == EXCHANGE_CODE:
-            cards = [seven]
-        elif move >= DECLARE_BASE:
-            meld = MELDS[move - DECLARE_BASE]
-            cards = [c for c in range(32) if meld.cards_for(state.plan.world(state.dealt).trump) >> c & 1]
-        else:
-            cards = []
+            cards.append(seven)
         for c in cards:
             if c in pool:
                 out.setdefault(c, t)
@@ -138,23 +137,19 @@ def _sort_hands(slots: list[tuple[str, int, int]], dealt: list[int]) -> None:
 
 
 def _replay(state: BrisqueState, dealt: list[int]) -> BrisqueState | None:
-    """The state reached by ``state``'s moves from the deal ``dealt``, or None if one is illegal."""
-    other: BrisqueState = state.clone()
-    other.dealt = list(dealt)
+    """The state reached by ``state``'s moves from the deal ``dealt`` (built from the
+    game's initial state, so that its history is its own), or None if a move is illegal."""
+    p = state.plan.world(dealt)
+    for mover, move, *_ in state.steps:  # (checked on a copy first: cheaper than the states)
+        if p.turn != mover or not p.is_legal(move):
+            return None
+        p.push(move)
+    other: BrisqueState = state.get_game().new_initial_state()
     try:
-        p = state.plan.world(dealt)
-        steps = []
-        for mover, move, _ in state.steps:
-            if p.turn != mover:
-                return None
-            before = (p.hands[0], p.hands[1])
-            p.push(move)
-            steps.append((mover, move, (p.hands[0] & ~before[0], p.hands[1] & ~before[1])))
-        p.clear_stack()
+        for action in [*dealt, *(move for _, move, *_ in state.steps)]:
+            other.apply_action(action)
     except (IllegalMoveError, PositionError):
         return None
-    other.position = p
-    other.steps = steps
     return other
 
 

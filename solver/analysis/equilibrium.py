@@ -9,9 +9,10 @@ card's place is then known to both, and the engine solves the rest exactly), one
 or the end of the deal.  The domain (``domain_problem``): at most one talon trick left in
 the games that draw, and at most two cards a hand in Petite Brisque without drawing.
 
-The equilibrium comes from the sequence form (von Stengel): one linear program per player
-over realization plans, solved by HiGHS (scipy); its value is the game's value, and each
-player's behaviour strategy follows from his plan.  ``exploitability`` is the sum of both
+The equilibrium comes from the sequence form (von Stengel): one linear program over the
+root player's realization plans, solved by HiGHS (scipy), whose duals are the opponent's
+plan; its value is the game's value, and each player's behaviour strategy follows from
+his plan.  ``exploitability`` is the sum of both
 players' best-response gains against it, in points.
 
 >>> a = equilibrium("petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H")
@@ -30,12 +31,13 @@ from typing import Any
 
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.engine.api import shared_solver, solve
-from solver.engine.results import final_value
+from solver.engine.results import current_margin
 from solver.engine.seam import engine_root
 from solver.errors import ArgumentError, PositionError
 from solver.model.bits import cards_of, popcount
 from solver.model.moves import Move, move
 from solver.model.position import SEATS, Position
+from solver.model.value import Value
 
 InfoKey = tuple[int, int, tuple[int, ...]]  # (seat, his hand at the root, the moves so far)
 Seq = tuple[InfoKey, int] | None  # a sequence: an information set and an action (None: empty)
@@ -159,7 +161,10 @@ class _Tree:
         self.seqs: list[dict[Seq, int]] = [{None: 0}, {None: 0}]
         self.infos: list[dict[InfoKey, tuple[int, list[int]]]] = [{}, {}]  # key -> (parent, actions)
         self.payoff: dict[tuple[int, int], float] = defaultdict(float)
-        self.leaf_of: list[tuple[Position, float, int, int, int]] = []  # (leaf, prob, s0, s1, deal)
+        # per leaf: its engine root (None: the deal is over), its value for the root player
+        # if over, the player to move and his margin so far, its probability, s0, s1, deal
+        self.leaf_of: list[tuple[Any, float, int, int, float, int, int, int]] = []
+        self.context: Position | None = None  # (the root: rules and game totals)
 
     def seq(self, seat: int, key: InfoKey, action: int) -> int:
         table = self.seqs[seat]
@@ -178,7 +183,13 @@ class _Tree:
         deal: int,
     ) -> None:
         if no_hidden_decision(w):
-            self.leaf_of.append((w.copy(), prob, at[0], at[1], deal))
+            if w.is_over():
+                done = float(self.rank.number(w.value(self.me), w))
+                self.leaf_of.append((None, done, w.turn, 0, prob, at[0], at[1], deal))
+            else:
+                self.leaf_of.append(
+                    (engine_root(w), 0.0, w.turn, current_margin(w), prob, at[0], at[1], deal)
+                )
             return
         i = w.turn
         key: InfoKey = (i, root_hands[i], hist)
@@ -203,26 +214,20 @@ def no_hidden_decision(w: Position) -> bool:
     return not w.rules.draws and w.hand_size(0) <= 1 and w.hand_size(1) <= 1
 
 
-def _leaf_values(tree: _Tree, rules: Any) -> list[float]:
+def _leaf_values(tree: _Tree, root: Position) -> list[float]:
     """Each leaf's value for the root player, solved exactly in one native batch (the
-    leaves are built by play from a valid position, so their checks are skipped)."""
-    out: list[float] = [0.0] * len(tree.leaf_of)
-    todo: list[int] = []
-    for k, (w, *_rest) in enumerate(tree.leaf_of):
-        if w.is_over():
-            v = w.value(tree.me)
-            out[k] = float(tree.rank.number(v, w))
-        else:
-            todo.append(k)
+    leaves are built by play from a valid position, so their checks are skipped).  A game
+    won is worth what the ranking rule says in the root's match (the same game totals)."""
+    out = [leaf[1] for leaf in tree.leaf_of]
+    todo = [k for k, leaf in enumerate(tree.leaf_of) if leaf[0] is not None]
     if todo:
-        engine = shared_solver(rules).engine
+        engine = shared_solver(root.rules).engine
         engine.clear_limits()
-        raws, _ = engine.solve_batch([engine_root(tree.leaf_of[k][0]) for k in todo])
+        raws, _ = engine.solve_batch([tree.leaf_of[k][0] for k in todo])
         for k, raw in zip(todo, raws, strict=True):
-            w = tree.leaf_of[k][0]
-            v = final_value(w, raw)
-            number = float(tree.rank.number(v, w))
-            out[k] = number if w.turn == tree.me else -number
+            _, _, turn, current, *_ = tree.leaf_of[k]
+            number = float(tree.rank.number(Value.from_raw(raw, pov=turn, current=current), root))
+            out[k] = number if turn == tree.me else -number
     return out
 
 
@@ -278,17 +283,17 @@ def equilibrium(position: Position | str, *, win_worth: WinWorth | str = "match"
     chance = 1.0 / len(deals)
     for d, w in enumerate(deals):
         tree.walk(w, (w.hands[0], w.hands[1]), (), [0, 0], chance, d)
-    values = _leaf_values(tree, p.rules)
+    values = _leaf_values(tree, p)
     n0, n1 = len(tree.seqs[0]), len(tree.seqs[1])
     rows, cols, data = [], [], []
-    for (_, pr, s0, s1, _), v in zip(tree.leaf_of, values, strict=True):
+    for (*_, pr, s0, s1, _), v in zip(tree.leaf_of, values, strict=True):
         rows.append(s0)
         cols.append(s1)
         data.append(pr * v)
     # the root player's payoff, indexed (seat 0's sequence, seat 1's sequence)
     a = coo_matrix((data, (rows, cols)), shape=(n0, n1)).tocsr()
-    value, plan_me = _solve_lp_pair(tree, a, me)
-    _, plan_opp = _solve_lp_pair(tree, a, 1 - me)
+    # one program: the root player's plan, and the opponent's from its dual
+    value, plan_me, plan_opp = _lp(tree, a if me == 0 else a.T.tocsr(), me)
     plans = {me: plan_me, 1 - me: plan_opp}
     # best responses: the root player's against the opponent's plan, and the other way round
     c_me = a @ plans[1] if me == 0 else a.T @ plans[0]
@@ -311,17 +316,9 @@ def equilibrium(position: Position | str, *, win_worth: WinWorth | str = "match"
     return answer
 
 
-def _solve_lp_pair(tree: _Tree, a: Any, seat: int) -> tuple[float, Any]:
-    """``seat``'s equilibrium plan and the root player's value; ``a`` is indexed (seat 0's
-    sequence, seat 1's sequence), the root player's payoff."""
-    payoff_for_seat = a if seat == 0 else a.T.tocsr()
-    sign = 1.0 if seat == tree.me else -1.0
-    value, plan = _lp(tree, sign * payoff_for_seat, seat)
-    return sign * value, plan
-
-
-def _lp(tree: _Tree, payoff: Any, seat: int) -> tuple[float, Any]:
-    """max over ``seat``'s plans x of min over the other's plans y of x^T payoff y."""
+def _lp(tree: _Tree, payoff: Any, seat: int) -> tuple[float, Any, Any]:
+    """max over ``seat``'s plans x of min over the other's plans y of x^T payoff y: the
+    value, x, and y (the duals of the opponent's best-response constraints)."""
     import numpy as np
     from scipy.optimize import linprog
     from scipy.sparse import csr_matrix, hstack
@@ -340,7 +337,7 @@ def _lp(tree: _Tree, payoff: Any, seat: int) -> tuple[float, Any]:
     )
     if res.status != 0:
         raise PositionError(f"the equilibrium program did not solve: {res.message}")
-    return float(-res.fun), res.x[:n]
+    return float(-res.fun), res.x[:n], np.maximum(0.0, -res.ineqlin.marginals)
 
 
 def _with_actual_hand(
@@ -363,7 +360,7 @@ def _with_actual_hand(
     keep = set(mine)
     n0, n1 = len(tree.seqs[0]), len(tree.seqs[1])
     rows, cols, data = [], [], []
-    for (_, pr, s0, s1, d), v in zip(tree.leaf_of, values, strict=True):
+    for (*_, pr, s0, s1, d), v in zip(tree.leaf_of, values, strict=True):
         if d in keep:
             rows.append(s0)
             cols.append(s1)

@@ -62,7 +62,8 @@ def domain_problem(p: Position) -> str | None:
 
 
 def public_view(p: Position) -> Position:
-    """What a spectator sees of ``p``: both hands hidden but their shown cards."""
+    """What a spectator sees of ``p``: both hands hidden but their shown cards, the talon
+    order hidden (unlike a player, he cannot tell the hands apart once the talon is gone)."""
     v = p.copy()
     if v.rules.draws and v.talon_count:
         v.talon = None

@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from solver.analysis.equilibrium import no_hidden_decision
+from solver.analysis.equilibrium import no_hidden_decision, public_view
 from solver.analysis.ranking import RankingRule
 from solver.engine.api import solve
 from solver.errors import NotationError, PositionError
-from solver.model.bits import cards_of, popcount
+from solver.model.bits import cards_of
 from solver.model.bpn import SEATS
 from solver.model.cards import card_str
 from solver.model.melds import MELDS, game_melds
@@ -244,7 +244,7 @@ class BrisqueState(pyspiel.State):  # type: ignore[misc]
         if self.position is None:
             return "dealing"
         w = self.plan.world(self.dealt)
-        return _public_view(w).bpn() if player is None else w.view(player).bpn()
+        return public_view(w).bpn() if player is None else w.view(player).bpn()
 
     def step_text(self, step: Step, player: int | None) -> str:
         """One move as ``player`` saw it: the move and the cards it showed (public: a carte
@@ -271,19 +271,6 @@ def play_step(p: Position, action: int) -> Step:
     received = (p.hands[0] & ~before[0], p.hands[1] & ~before[1])
     showed = p.shown[mover] & ~shown & before[mover] if action >= DECLARE_BASE else 0
     return (mover, action, received, showed)
-
-
-def _public_view(w: Position) -> Position:
-    """What a spectator sees: both hands hidden but for their shown cards, the talon order
-    hidden (unlike a player, he cannot tell the hands apart once the talon is gone)."""
-    v = w.copy()
-    if v.rules.draws and v.talon_count:
-        v.talon = None
-    for i in (0, 1):
-        v.unknown[i] += popcount(v.hands[i] & ~v.shown[i])
-        v.hands[i] &= v.shown[i]
-    v.drawn &= v.hands[v.turn]
-    return v
 
 
 class BrisqueObserver:
@@ -332,7 +319,7 @@ class BrisqueObserver:
     def _seen(self, state: BrisqueState, player: int) -> Position | None:
         if state.position is None:
             return None
-        return state.position.view(player) if self.private else _public_view(state.position)
+        return state.position.view(player) if self.private else public_view(state.position)
 
     def set_from(self, state: BrisqueState, player: int) -> None:
         self.tensor.fill(0)

@@ -165,7 +165,10 @@ class _Tree:
         # per leaf: its engine root (None: the deal is over), its value for the root player
         # if over, the player to move and his margin so far, its probability, s0, s1, deal
         self.leaf_of: list[tuple[Any, float, int, int, float, int, int, int]] = []
-        self.context: Position | None = None  # (the root: rules and game totals)
+        # the last replies: nodes whose every move ends the play with hidden cards, each
+        # solved by one native call for all its moves (engine root, mover, his margin so
+        # far, prob, the other seat's sequence, deal, [(move, the mover's sequence)])
+        self.replies: list[tuple[Any, int, int, float, int, int, list[tuple[int, int]]]] = []
 
     def seq(self, seat: int, key: InfoKey, action: int) -> int:
         table = self.seqs[seat]
@@ -197,6 +200,10 @@ class _Tree:
         moves = [int(m) for m in w.legal_moves()]
         if key not in self.infos[i]:
             self.infos[i][key] = (at[i], moves)
+        if _last_replies(w, moves):
+            seqs = [(m, self.seq(i, key, m)) for m in moves]
+            self.replies.append((engine_root(w), i, current_margin(w), prob, at[1 - i], deal, seqs))
+            return
         for m in moves:
             s = self.seq(i, key, m)
             before = at[i]
@@ -207,12 +214,41 @@ class _Tree:
             at[i] = before
 
 
+def _last_replies(w: Position, moves: list[int]) -> bool:
+    """Whether every move of ``w`` is a card that ends the trick, after which no decision
+    with hidden cards is left (the last talon trick's reply, or the reply with two cards
+    each without drawing): its children are leaves, valued by one native call."""
+    if w.trick < 0 or any(m >= 32 for m in moves):
+        return False
+    if w.rules.draws:
+        return w.talon_count <= 1
+    return w.hand_size(0) <= 2 and w.hand_size(1) <= 2
+
+
 def no_hidden_decision(w: Position) -> bool:
     """No decision with hidden cards is left: the deal over, the talon gone (every card's
     place known to both, the last pickup included), or one card each without drawing."""
     if w.is_over() or (w.rules.draws and w.talon_count == 0):
         return True
     return not w.rules.draws and w.hand_size(0) <= 1 and w.hand_size(1) <= 1
+
+
+def _reply_leaves(tree: _Tree, root: Position) -> None:
+    """Value the last replies' children as leaves: every move of each reply node by one
+    native call (the engine's every-move solve), appended to ``tree.leaf_of``."""
+    if not tree.replies:
+        return
+    engine = shared_solver(root.rules).engine
+    engine.clear_limits()
+    results, _ = engine.solve_batch([r[0] for r in tree.replies], every_move=True)
+    for (_, turn, current, prob, other_seq, deal, seqs), moves in zip(tree.replies, results, strict=True):
+        raw = dict(moves)
+        for m, s in seqs:
+            number = float(tree.rank.number(Value.from_raw(raw[m], pov=turn, current=current), root))
+            value = number if turn == tree.me else -number
+            s0, s1 = (s, other_seq) if turn == 0 else (other_seq, s)
+            tree.leaf_of.append((None, value, turn, 0, prob, s0, s1, deal))
+    tree.replies.clear()
 
 
 def _leaf_values(tree: _Tree, root: Position) -> list[float]:
@@ -284,6 +320,7 @@ def equilibrium(position: Position | str, *, win_worth: WinWorth | str = "match"
     chance = 1.0 / len(deals)
     for d, w in enumerate(deals):
         tree.walk(w, (w.hands[0], w.hands[1]), (), [0, 0], chance, d)
+    _reply_leaves(tree, p)
     values = _leaf_values(tree, p)
     n0, n1 = len(tree.seqs[0]), len(tree.seqs[1])
     rows, cols, data = [], [], []

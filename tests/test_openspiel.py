@@ -33,6 +33,12 @@ def ending(seed: int, rules: str, cards: int) -> Position:
     return p
 
 
+def deal_one(state, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
+    """Apply one chance outcome, drawn with its probability."""
+    outcomes, probs = zip(*state.chance_outcomes())
+    state.apply_action(rng.choices(outcomes, probs)[0])
+
+
 def all_states(game):  # type: ignore[no-untyped-def]
     """Every state of a small game, with its probability of chance (depth first)."""
     out = []
@@ -179,8 +185,7 @@ def test_an_is_mcts_bot_plays_a_whole_deal_legally(name):
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(outcomes, probs)[0])
+            deal_one(state, rng)
             continue
         action = bots[state.current_player()].step(state)
         assert action in state.legal_actions()
@@ -198,8 +203,7 @@ def test_a_resampled_state_is_one_the_player_cannot_tell_apart(name):
         if not state.is_chance_node() and len(state.steps) >= moves:
             break
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(outcomes, probs)[0])
+            deal_one(state, rng)
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     player = state.current_player()
@@ -243,8 +247,7 @@ def test_a_spectator_sees_neither_hand():
     assert state.is_chance_node()
     rng = random.Random(3)
     while state.is_chance_node():
-        outcomes, probs = zip(*state.chance_outcomes())
-        state.apply_action(rng.choices(outcomes, probs)[0])
+        deal_one(state, rng)
     observer = solver.openspiel.game.BrisqueObserver(
         pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE),
         game,
@@ -258,8 +261,7 @@ def _into(state, moves: int, rng: random.Random):  # type: ignore[no-untyped-def
     """Chance at random, then random moves, until ``moves`` were played (or the deal ends)."""
     while not state.is_terminal() and (state.is_chance_node() or len(state.steps) < moves):
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(outcomes, probs)[0])
+            deal_one(state, rng)
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     return state
@@ -287,8 +289,7 @@ def test_a_carte_blanche_shows_its_hand_in_the_information_states():
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(outcomes, probs)[0])
+                deal_one(state, rng)
                 continue
             blank = [
                 a for a in state.legal_actions() if a >= 40 and state.action_to_string(a) in ("+bc", "+bp")

@@ -161,7 +161,6 @@ class _Tree:
         self.rank = rank
         self.seqs: list[dict[Seq, int]] = [{None: 0}, {None: 0}]
         self.infos: list[dict[InfoKey, tuple[int, list[int]]]] = [{}, {}]  # key -> (parent, actions)
-        self.payoff: dict[tuple[int, int], float] = defaultdict(float)
         # per leaf: its engine root (None: the deal is over), its value for the root player
         # if over, the player to move and his margin so far, its probability, s0, s1, deal
         self.leaf_of: list[tuple[Any, float, int, int, float, int, int, int]] = []

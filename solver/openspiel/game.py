@@ -168,7 +168,10 @@ class BrisqueState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.plan = game.plan
         self.dealt: list[int] = []
-        self.position: Position | None = None if self.plan.size else self.plan.world([])
+        # the deal as chance made it (never played on: what information states start from),
+        # and the position it is now
+        self.start: Position | None = None if self.plan.size else self.plan.world([])
+        self.position: Position | None = self.start.copy() if self.start is not None else None
         # (mover, move, cards it brought into each hand, cards it showed): what each saw of it
         self.steps: list[Step] = []
 
@@ -192,7 +195,8 @@ class BrisqueState(pyspiel.State):  # type: ignore[misc]
         if self.position is None:
             self.dealt.append(action)
             if len(self.dealt) == self.plan.size:
-                self.position = self.plan.world(self.dealt)
+                self.start = self.plan.world(self.dealt)
+                self.position = self.start.copy()
             return
         self.steps.append(play_step(self.position, action))
 
@@ -241,10 +245,9 @@ class BrisqueState(pyspiel.State):  # type: ignore[misc]
     # ---- what each player has seen
     def start_view(self, player: int | None) -> str:
         """The start as ``player`` saw it (None: a spectator), once the deal is dealt."""
-        if self.position is None:
+        if self.start is None:
             return "dealing"
-        w = self.plan.world(self.dealt)
-        return public_view(w).bpn() if player is None else w.view(player).bpn()
+        return public_view(self.start).bpn() if player is None else self.start.view(player).bpn()
 
     def step_text(self, step: Step, player: int | None) -> str:
         """One move as ``player`` saw it: the move and the cards it showed (public: a carte
@@ -342,8 +345,8 @@ class BrisqueObserver:
         d["score"][:] = [v.score[0] / 1000.0, v.score[1] / 1000.0]
         d["tricks"][:] = [v.tricks[0] / 16.0, v.tricks[1] / 16.0]
         d["talon"][0] = v.talon_count / 32.0
-        if self.perfect_recall:
-            start = state.plan.world(state.dealt)
+        if self.perfect_recall and state.start is not None:
+            start = state.start
             if self.private:
                 _bits(d["start_hand"], start.hands[player])
             if start.turnup >= 0:  # (dealt by chance in a game from the start)

@@ -68,7 +68,7 @@ def resample(state: BrisqueState, player: int, rng: random.Random) -> BrisqueSta
     dead = cards_of(state.position.unseen())
     future += [-1 - k for k in range(len(dead))]
     pool += dead
-    deadline = _deadlines(state, opp, set(pool))
+    deadline = _deadlines(state, opp, set(pool), state.position.seven_of_trumps)
     opp_slots.sort()
     start_ok = plan.allowed[opp]  # (the start's voids: what his hidden start cards may be)
     for _ in range(MAX_TRIES):
@@ -86,10 +86,9 @@ def resample(state: BrisqueState, player: int, rng: random.Random) -> BrisqueSta
     raise PlayError(f"no deal consistent with what {'ab'[player]} saw was found in {MAX_TRIES} draws")
 
 
-def _deadlines(state: BrisqueState, opp: int, pool: set[int]) -> dict[int, int]:
+def _deadlines(state: BrisqueState, opp: int, pool: set[int], seven: int) -> dict[int, int]:
     """For each pool card the opponent was seen to hold: the first step that showed it."""
     out: dict[int, int] = {}
-    seven = state.plan.world(state.dealt).seven_of_trumps
     for t, (mover, move, _, showed) in enumerate(state.steps):
         if mover != opp:
             continue

@@ -13,7 +13,14 @@ import pytest
 pytest.importorskip("scipy")
 
 from solver.analysis import analyse  # noqa: E402
-from solver.analysis.equilibrium import domain_problem, equilibrium, public_view  # noqa: E402
+from solver.analysis.equilibrium import (  # noqa: E402
+    _subgame,
+    domain_problem,
+    equilibrium,
+    exploitability,
+    public_view,
+)
+from solver.analysis.ranking import RankingRule  # noqa: E402
 from solver.errors import ArgumentError  # noqa: E402
 from solver.model.position import Position  # noqa: E402
 from solver.play.dealing import deal, random_position  # noqa: E402
@@ -96,6 +103,80 @@ def test_an_equilibrium_is_what_it_says(make):
             assert abs(m.value - a.value) < 1e-6
     assert a.pimc_move is not None and a.pimc_loss is not None and a.pimc_loss >= -1e-9
     assert analyse(p, method="equilibrium").game_value == pytest.approx(a.game_value)
+
+
+def mid_trick(seed: int) -> Position:
+    """Petite, two cards each, the lead played: the root player moves last."""
+    p = petite_ending(seed)
+    p.push(p.legal_moves()[0])
+    return shown(p, 1 - p.turn)
+
+
+def openspiel_game(p: Position):
+    pyspiel = pytest.importorskip("pyspiel")
+    import solver.openspiel  # noqa: F401
+
+    name = {"petite": "python_petite_brisque"}.get(p.rules.game, f"python_{p.rules.game}")
+    return pyspiel.load_game(name, {"position": public_view(p).bpn(), "exact_tail": True})
+
+
+SMALL = [
+    lambda: shown(petite_ending(1), 0),
+    lambda: shown(petite_ending(4), 1),
+    lambda: shown(last_talon_trick(3, "briscan"), 1),
+    lambda: shown(last_talon_trick(5, "petite(draw=yes)"), 0),
+]
+
+
+@pytest.mark.parametrize("make", SMALL)
+def test_openspiels_exploitability_module_agrees_with_ours(make):
+    """Ours and OpenSpiel's NashConv, on our strategies as tabular policies: the equilibrium,
+    PIMC's, and a seeded random one (each information set's moves weighted at random)."""
+    from open_spiel.python.algorithms import exploitability as openspiel
+
+    from solver.openspiel.policy import pure_strategy, tabular_policy
+
+    p = make()
+    a = equilibrium(p, strategies=True)
+    game = openspiel_game(p)
+    rng = random.Random(7)
+    noisy = {}
+    for key, probs in sorted(a.strategy.items()):
+        weights = [rng.random() for _ in probs]
+        noisy[key] = {m: w / sum(weights) for m, w in zip(probs, weights, strict=True)}
+    for name, strategy, ours in [
+        ("equilibrium", a.strategy, a.exploitability),
+        ("pimc", pure_strategy(a.pimc_strategy), a.pimc_exploitability),
+        ("random", noisy, exploitability(p, noisy)),
+    ]:
+        theirs = float(openspiel.nash_conv(game, tabular_policy(game, strategy)))
+        assert ours == pytest.approx(theirs, abs=1e-6), (name, p.bpn())
+        assert ours == pytest.approx(exploitability(p, strategy), abs=1e-9), name
+    assert a.exploitability < 1e-6 < exploitability(p, noisy)
+
+
+def test_the_dominated_last_replies_left_out_keep_the_value():
+    """The last mover's dominated cards are left out of the program (the root's own ones
+    when he moves last), and the value is still OpenSpiel's LP, the strategy unexploitable
+    in the whole game."""
+    for p in (shown(last_talon_trick(3, "briscan"), 1), mid_trick(3), mid_trick(5)):
+        tree, _, _ = _subgame(p, RankingRule.parse("match"), everywhere=False)
+        last = p.turn if p.trick >= 0 else 1 - p.turn
+        assert tree.dominated[last], p.bpn()
+        a = equilibrium(p)
+        assert a.exploitability < 1e-6
+        assert abs(a.game_value - openspiel_value(public_view(p), p.turn)) < 2e-4, p.bpn()
+
+
+def test_pimc_is_measured_against_the_equilibrium():
+    p = last_talon_trick(1, "briscan")
+    p = shown(p, 1 - p.turn)
+    a = equilibrium(p, strategies=True)
+    assert a.pimc_exploitability is not None and a.pimc_exploitability >= a.exploitability - 1e-9
+    root = (p.turn, p.hands[p.turn], ())
+    assert a.pimc_strategy[root] == int(a.pimc_move)
+    assert a.strategy[root] == pytest.approx({int(m.move): m.probability for m in a.moves}, abs=1e-9)
+    assert "pimc_exploitability" in a.to_dict()
 
 
 def test_outside_the_domain_is_refused_with_the_reason():

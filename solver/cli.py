@@ -210,7 +210,45 @@ def main() -> None:
 @main.command()
 @click.argument("bpn")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object instead of the picture.")
-def show(bpn: str, as_json: bool) -> None:
+@click.option(
+    "--svg",
+    "as_svg",
+    is_flag=True,
+    help="An SVG card diagram instead of the picture (to -o FILE, or stdout).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    help="With --svg: the file to write the diagram to.",
+)
+@click.option(
+    "--pov",
+    type=click.Choice(["a", "b"]),
+    help="With --svg: the seat at the bottom (default: the player to act).",
+)
+@click.option(
+    "--size", type=_Whole(16, 4000), default=480, show_default=True, help="With --svg: width in pixels."
+)
+@click.option(
+    "--highlight", "marks", multiple=True, help="With --svg: a move to ring (repeatable), such as TH or x."
+)
+@click.option(
+    "--arrow",
+    "arrows",
+    multiple=True,
+    help="With --svg: a card move to draw as an arrow to the trick (repeatable).",
+)
+def show(
+    bpn: str,
+    as_json: bool,
+    as_svg: bool,
+    output: str | None,
+    pov: str | None,
+    size: int,
+    marks: tuple[str, ...],
+    arrows: tuple[str, ...],
+) -> None:
     """Print a readable picture of the position BPN and whether it is valid.
 
     Shows both hands by suit, the trump, the talon, scores, who is to act and
@@ -229,15 +267,35 @@ def show(bpn: str, as_json: bool) -> None:
       score   A:B, points so far; then optional key=value fields (tricks=2:1, ...)
 
     \b
-    Example:
+    Examples:
       brisque show "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
+      brisque show "$(brisque deal --seed 3 --at 5)" --svg -o deal.svg --arrow 9S
     """
     from solver.errors import HiddenInformationError
     from solver.formats.picture import picture, suit_symbols
 
     p = _position(bpn, check=False)
     probs = p.problems()
-    if as_json:
+    if output and not as_svg:
+        raise click.UsageError("-o/--output writes the SVG diagram: add --svg")
+    if as_json and as_svg:
+        raise click.UsageError("--json and --svg are two answers: choose one")
+    if as_svg:
+        from solver.errors import ArgumentError
+        from solver.model.svg import svg
+
+        try:
+            drawing = svg(p, pov=pov, size=size, highlight=list(marks), arrows=list(arrows))
+        except ArgumentError as exc:
+            raise BrisqueCommandError(str(exc)) from None
+        if output:
+            writable_file(output, "diagram")
+            with open(output, "w", encoding="utf-8") as f:
+                f.write(drawing + "\n")
+            click.echo(f"wrote {output}", err=True)
+        else:
+            click.echo(drawing)
+    elif as_json:
         try:
             moves = [str(m) for m in p.legal_moves()]
         except HiddenInformationError:

@@ -134,6 +134,18 @@ class SampledAnalysis:
         loss, se = _mean_se([w[best] - w[other] for w in self.world_numbers])
         return loss, 0.0 if self.enumerated else se
 
+    def _repr_html_(self) -> str:
+        """The diagram and the moves with their sampled values, for notebooks."""
+        from solver.model.svg import answer_html
+
+        rows = [
+            [str(m.move), f"{m.value:+.2f}", f"{m.stderr:.2f}", m.describe(self.turn)] for m in self.moves
+        ]
+        caption = f"{self.turn} to move, {self.worlds} worlds ({self.world_method}), best {' '.join(map(str, self.best))}"
+        return answer_html(
+            Position(self.bpn), ["move", "value", "stderr", "in words"], rows, caption=caption, best=self.best
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "bpn": self.bpn,

@@ -139,6 +139,18 @@ class Analysis:
         """The value of one move (a Move or move string)."""
         return lookup_move_value(self.moves, m)
 
+    def _repr_html_(self) -> str:
+        """The diagram and the moves with their values, for notebooks."""
+        from solver.model.position import Position
+        from solver.model.svg import answer_html
+
+        rows = [[str(m.move), m.value.describe()] for m in self.moves]
+        kind = "exact" if self.exact else self.method
+        caption = (
+            f"{self.turn} to move: {self.value.describe()} ({kind}), best {' '.join(map(str, self.best))}"
+        )
+        return answer_html(Position(self.bpn), ["move", "value"], rows, caption=caption, best=self.best)
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON answer of NOTATION.md (with ``exact``, bounds and depth when bounded)."""
         d: dict[str, Any] = {

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from solver.engine.horizon_weights import HORIZON_WEIGHTS
 from solver.model.melds import MELDS, game_melds
@@ -95,27 +97,46 @@ def horizon_weights(rules: Rules) -> list[list[float]] | None:
 
 def engine_root(p: Position) -> RootPosition:
     """The root struct of a perfect-information position (talon order known)."""
-    return RootPosition(
-        hand=p.hands,
-        out=p.out,
-        turnup=p.turnup,
-        trump=p.trump,
-        talon=p.talon or (),
-        trick=p.trick,
-        turn=p.turn,
-        tricks=p.tricks,
-        final=p.final,
-        melds=p.melds,
-        exchanged=p.exchanged,
-        taken=p.taken,
-        declared=p.declared,
-        fresh=p.drawn,
-    )
+    return RootPosition(hand=p.hands, talon=p.talon or (), **_public_fields(p))
+
+
+def engine_roots(
+    p: Position, hands: Iterable[tuple[int, int]], talons: Iterable[Sequence[int]]
+) -> list[RootPosition]:
+    """The root structs of ``p`` with other cards in the hands and the talon: one for each
+    pair of hands (seat a's, seat b's card masks) and talon order, the rest of ``p`` kept.
+    The equilibrium solver builds a node's deals this way instead of playing each.
+
+    >>> p = Position("petite 7.../8... D 0 - - a 0:0")
+    >>> [r.to_dict()["hand"] for r in engine_roots(p, [(1, 2), (2, 1)], [(), ()])]
+    [[1, 2], [2, 1]]
+    """
+    fields = _public_fields(p)
+    return [RootPosition(hand=h, talon=t, **fields) for h, t in zip(hands, talons, strict=True)]
+
+
+def _public_fields(p: Position) -> dict[str, Any]:
+    """Everything of the root struct but the hands and the talon."""
+    return {
+        "out": p.out,
+        "turnup": p.turnup,
+        "trump": p.trump,
+        "trick": p.trick,
+        "turn": p.turn,
+        "tricks": p.tricks,
+        "final": p.final,
+        "melds": p.melds,
+        "exchanged": p.exchanged,
+        "taken": p.taken,
+        "declared": p.declared,
+        "fresh": p.drawn,
+    }
 
 
 __all__ = [
     "DEFAULT_TABLE_BITS",
     "engine_root",
+    "engine_roots",
     "engine_rules",
     "horizon_key",
     "horizon_weights",

@@ -774,6 +774,21 @@ class Position:
     def __repr__(self) -> str:
         return f"Position({self.bpn()!r})"
 
+    def _repr_svg_(self) -> str:
+        """The card diagram, for notebooks (:mod:`solver.model.svg`)."""
+        from solver.model.svg import svg
+
+        return svg(self)
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from solver.model.svg import svg
+
+        return (
+            f'<div>{svg(self)}<p style="font-family:monospace;font-size:80%">{escape(self.bpn())}</p></div>'
+        )
+
     @property
     def move_stack(self) -> list[Move]:
         """The moves that :meth:`pop` can take back, oldest first (as in python-chess).

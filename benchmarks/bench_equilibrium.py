@@ -1,0 +1,90 @@
+"""The equilibrium solver's speed on seeded public subgames (issue 15's targets).
+
+Positions: Petite Brisque with two cards each on lead, and the start of the last talon trick
+in Briscan and Brisque (seeded deals played on by seeded random moves), solved whole: both
+hands hidden, every consistent deal.  A first solve outside the timing loads scipy and
+HiGHS.  Wall and CPU seconds are both given, so that a solver using more than one core
+would show.
+
+Run:  python benchmarks/bench_equilibrium.py [--seeds 1-10] [--games petite,briscan,brisque]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from solver.analysis.equilibrium import equilibrium
+from solver.model.position import Position
+from solver.play.dealing import deal
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_strategy_fusion import last_talon_trick  # noqa: E402  (a script beside this one)
+
+
+def petite_ending(seed: int) -> Position:
+    """Petite Brisque, two cards each, on lead (seeded random play)."""
+    p = deal(seed, "petite")
+    rng = random.Random(seed)
+    while p.hand_size(0) > 2 or p.trick >= 0:
+        p.push(rng.choice(p.legal_moves()))
+    p.clear_stack()
+    return p
+
+
+def positions(game: str, seeds: list[int]) -> list[tuple[int, Position]]:
+    out = []
+    for s in seeds:
+        p = petite_ending(s) if game == "petite" else last_talon_trick(s, game)
+        if p is not None:
+            out.append((s, p))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", default="1-10", help="a range such as 1-10")
+    ap.add_argument("--games", default="petite,briscan,brisque")
+    args = ap.parse_args()
+    lo, hi = (int(x) for x in args.seeds.split("-"))
+    warm = petite_ending(1)
+    equilibrium(warm)  # loads scipy and HiGHS
+    for game in args.games.split(","):
+        rows = []
+        for seed, p in positions(game, list(range(lo, hi + 1))):
+            wall, cpu = time.perf_counter(), time.process_time()
+            a = equilibrium(p)
+            row = {
+                "game": game,
+                "seed": seed,
+                "deals": a.deals,
+                "leaves": a.leaves,
+                "wall": round(time.perf_counter() - wall, 3),
+                "cpu": round(time.process_time() - cpu, 3),
+                "exploitability": a.exploitability,
+                "mixed_root": len(a.best) > 1,
+            }
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+        walls = [r["wall"] for r in rows]
+        print(
+            json.dumps(
+                {
+                    "game": game,
+                    "positions": len(rows),
+                    "median_wall": round(statistics.median(walls), 2),
+                    "max_wall": max(walls),
+                    "median_cpu": round(statistics.median(r["cpu"] for r in rows), 2),
+                }
+            ),
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

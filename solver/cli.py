@@ -1132,5 +1132,70 @@ def match_cmd(
         _interrupted_exit()
 
 
+@main.command("serve")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to listen on (127.0.0.1: this machine only).",
+)
+@click.option(
+    "--port", type=_Whole(0, 65535), default=8000, show_default=True, help="The port (0: any free one)."
+)
+@click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
+@click.option(
+    "--max-running", type=_Whole(1, 64), default=2, show_default=True, help="Analyses that run at once."
+)
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(0.1, 3600),
+    default=30.0,
+    show_default=True,
+    help="Time of one analysis.",
+)
+def serve_cmd(host: str, port: int, no_browser: bool, max_running: int, max_seconds: float) -> None:
+    """Start the analysis board in the browser: paste a position, see its diagram and every
+    move's value, play moves by clicking, step through puzzle files and match records.
+
+    The page works offline (no CDN).  The server listens on 127.0.0.1 unless told
+    otherwise, reads no file but those you upload, and bounds request sizes, analysis
+    times and the analyses running at once.  Ctrl-C stops it and its analyses.
+
+    \b
+    Examples:
+      brisque serve
+      brisque serve --port 8765 --no-browser
+      open http://127.0.0.1:8000/?bpn=...   (a position straight away)
+    """
+    try:
+        import uvicorn
+
+        from solver.board.app import create_app
+        from solver.board.jobs import Limits
+    except ImportError:
+        raise BrisqueCommandError("the board needs Starlette and uvicorn: pip install '.[board]'") from None
+    import socket
+
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"warning: listening on {host}: other machines can reach the board", err=True)
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        raise BrisqueCommandError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    bound = sock.getsockname()[1]
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', 'localhost') else host}:{bound}/"
+    click.echo(f"the board is at {url} (Ctrl-C stops it)", err=True)
+    app = create_app(Limits(max_running=max_running, max_seconds=max_seconds))
+    if not no_browser:
+        import threading
+        import webbrowser
+
+        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -12,7 +12,8 @@ from the bottom (docs/architecture.md):
   model and formats; ``solver.engine`` only errors, native, model and engine;
   ``solver.analysis`` only errors, native, model, formats, engine and analysis;
   ``solver.play`` anything but cli; nothing imports ``solver.cli``; ``solver.openspiel``
-  (optional: it needs OpenSpiel) anything but cli, and only the command line imports it.
+  (optional: it needs OpenSpiel) anything but cli, and only the command line imports it;
+  ``solver.board`` (optional: the browser board) the same, but openspiel.
 * The top-level ``solver/__init__.py`` re-exports the public API from every layer (but cli);
   a subpackage's ``__init__`` re-exports its own modules and follows its layer's rule.
 """
@@ -40,7 +41,9 @@ ALLOWED: dict[str, set[str]] = {
     "engine": {"errors", "native", "model", "engine"},
     "analysis": {"errors", "native", "model", "formats", "engine", "analysis"},
     "play": {"", "errors", "native", "model", "formats", "engine", "analysis", "play"},
-    "cli": {"", "errors", "native", "model", "formats", "engine", "analysis", "play", "openspiel"},
+    "cli": {"", "errors", "native", "model", "formats", "engine", "analysis", "play", "openspiel", "board"},
+    # the analysis board in the browser (the extra board): on top, beside the command line
+    "board": {"errors", "native", "model", "formats", "engine", "analysis", "play", "board"},
     # the optional OpenSpiel adapter (the extra openspiel): on top, beside the command line
     "openspiel": {"errors", "native", "model", "formats", "engine", "analysis", "play", "openspiel"},
     "": {"errors", "native", "model", "formats", "engine", "analysis", "play"},  # solver/__init__

@@ -107,7 +107,7 @@ def _moves(moves: Iterable[Move | str | int] | None) -> list[Move]:
     for m in moves or ():
         try:
             out.append(m if isinstance(m, Move) else parse_move(m) if isinstance(m, str) else move(int(m)))
-        except (ValueError, IndexError, TypeError, NotationError) as exc:
+        except (ValueError, IndexError, KeyError, TypeError, NotationError) as exc:
             raise ArgumentError(
                 f"svg: {m!r} is not a move (expected a card such as TH, x or a declaration)"
             ) from exc
@@ -189,7 +189,7 @@ def svg(
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="brisque-diagram" width="{size}" '
         f'height="{height:.0f}" viewBox="0 0 {WIDTH:g} {HEIGHT:g}" font-family="DejaVu Sans, Arial, sans-serif" '
-        f'data-bpn="{escape(p.bpn(), quote=True)}">',
+        f'data-bpn="{escape(p.bpn(), quote=True)}" data-bottom="{SEATS[bottom]}">',
         f'<rect width="{WIDTH:g}" height="{HEIGHT:g}" rx="2" fill="{FELT}"/>',
     ]
     top = 1 - bottom

@@ -1,0 +1,261 @@
+"""The analysis board: a Starlette application with a JSON API and one offline page.
+
+The API (every answer JSON; an error is ``{"error": message}`` with status 400, 404, 413
+or 429, in the command line's words):
+
+* ``GET /api/position?bpn=BPN[&pov=a|b]``: the position checked: ``bpn`` (canonical),
+  ``valid``, ``problems``, ``turn``, ``over``, ``legal`` (null when the hand is hidden),
+  ``hidden`` (whether any card is hidden) and ``svg`` (the diagram);
+* ``POST /api/play`` ``{"bpn", "move"}``: the position after the move (``bpn``);
+* ``POST /api/analyses`` ``{"bpn", "worlds"?, "seconds"?}``: starts an analysis in a worker
+  process (the exact solve when every card is known, else sampling); its ``id``;
+* ``GET /api/analyses/ID``: its ``state`` (running, done, failed, cancelled), ``done`` and
+  ``total`` worlds, the answer so far or at the end (as ``solve --json`` or ``analyse
+  --json`` gives it), or the ``error``;
+* ``DELETE /api/analyses/ID``: cancels it;
+* ``POST /api/load`` (the text of a ``.bpd`` puzzle file or of match records, one JSON
+  object a line, as the body): the positions to step through, ``{"items": [{"name",
+  "bpns"}], "errors": [...]}``; a bad record is reported and the others kept.
+
+The server reads no file but its own page: a puzzle file comes as the body of a request.
+Request sizes, analysis times, worlds and the analyses running at once are bounded
+(:class:`solver.board.jobs.Limits`).
+
+>>> describe(Position("petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3"))["legal"]
+['TS', 'KC']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from solver.board.jobs import Jobs, Limits
+from solver.errors import BrisqueError, HiddenInformationError, PositionError
+from solver.formats.bpd import parse_record
+from solver.formats.records import DealRecord
+from solver.model.moves import parse_move
+from solver.model.position import Position
+from solver.model.svg import svg
+
+MAX_BPN = 2000  # characters: a BPN is far shorter
+
+
+class BoardError(Exception):
+    """A request the board refuses: its message and HTTP status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _error(exc: Exception, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": str(exc)}, status_code=getattr(exc, "status", status))
+
+
+def _position(text: Any) -> Position:
+    if not isinstance(text, str) or not text.strip():
+        raise BoardError("expected a position in BPN, such as: brisque AK9.97..9/7..Q9.A7 D 0 ... a 52:35")
+    if len(text) > MAX_BPN:
+        raise BoardError(f"a BPN of {len(text)} characters: expected at most {MAX_BPN}", 413)
+    return Position(text.strip())
+
+
+def describe(p: Position, pov: str | None = None) -> dict[str, Any]:
+    """What the page shows of a position."""
+    problems = p.problems()
+    try:
+        legal: list[str] | None = [str(m) for m in p.legal_moves()]
+    except HiddenInformationError:
+        legal = None
+    return {
+        "bpn": p.bpn(),
+        "valid": not problems,
+        "problems": problems,
+        "turn": "ab"[p.turn],
+        "over": p.is_over(),
+        "legal": legal,
+        "hidden": bool(any(p.unknown) or (p.rules.draws and p.talon is None and p.talon_count)),
+        "svg": svg(p, pov=pov),
+    }
+
+
+async def _body(request: Request, limits: Limits) -> bytes:
+    size = request.headers.get("content-length")
+    if size is not None and size.isdigit() and int(size) > limits.max_body:
+        raise BoardError(f"a request of {int(size)} bytes: the board takes at most {limits.max_body}", 413)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limits.max_body:
+            raise BoardError(
+                f"a request of more than {limits.max_body} bytes: the board takes at most that", 413
+            )
+    return body
+
+
+async def _json(request: Request, limits: Limits) -> dict[str, Any]:
+    body = await _body(request, limits)
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        shown = body[:60].decode("utf-8", "replace")
+        raise BoardError(f"expected a JSON object, got {shown!r}") from None
+    if not isinstance(data, dict):
+        raise BoardError(f"expected a JSON object, got {data!r:.60}")
+    return data
+
+
+def load_items(text: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """The positions of a puzzle file or of match records (one JSON object a line), and
+    an error for each bad line: a bad record never stops the others.
+
+    >>> items, errors = load_items('petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3 ; id "one"\\nnonsense\\n')
+    >>> [i["name"] for i in items], len(errors)
+    (['one'], 1)
+    """
+    items: list[dict[str, Any]] = []
+    errors: list[str] = []
+    for no, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            if line.lstrip().startswith("{"):
+                rec = DealRecord.from_json(line)
+                items.append({"name": f"deal {no}: {' v '.join(rec.players)}", "bpns": rec.bpns()})
+            else:
+                puzzle = parse_record(line, f"line {no}")
+                if puzzle is not None:
+                    items.append({"name": puzzle.id, "bpns": [puzzle.position.bpn()]})
+        except BrisqueError as exc:
+            errors.append(str(exc) if str(exc).startswith(f"line {no}:") else f"line {no}: {exc}")
+    return items, errors
+
+
+def create_app(limits: Limits | None = None) -> Starlette:
+    """The board's application (module docstring), with its own analyses."""
+    lim = limits or Limits()
+    jobs = Jobs(lim)
+
+    async def page(request: Request) -> Response:
+        html = resources.files("solver.board").joinpath("static/index.html").read_text(encoding="utf-8")
+        return HTMLResponse(html)
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        kinds = {"board.js": "text/javascript", "board.css": "text/css"}
+        if name not in kinds:  # (only the page's own files: no path from the request is opened)
+            return _error(BoardError(f"no file {name!r} here", 404))
+        text = resources.files("solver.board").joinpath(f"static/{name}").read_text(encoding="utf-8")
+        return Response(text, media_type=kinds[name])
+
+    async def position(request: Request) -> Response:
+        try:
+            pov = request.query_params.get("pov") or None
+            if pov not in (None, "a", "b"):
+                raise BoardError(f"pov={pov!r}: expected a or b")
+            return JSONResponse(describe(_position(request.query_params.get("bpn")), pov))
+        except (BoardError, BrisqueError) as exc:
+            return _error(exc)
+
+    async def play(request: Request) -> Response:
+        try:
+            data = await _json(request, lim)
+            p = _position(data.get("bpn"))
+            text = data.get("move")
+            if not isinstance(text, str):
+                raise BoardError(f"expected a move such as TH, x or +mH, got {text!r}")
+            probs = p.problems()
+            if probs:
+                raise PositionError(f"impossible position {p.bpn()!r}: " + "; ".join(probs))
+            p.push(parse_move(text))
+            return JSONResponse({"bpn": p.bpn()})
+        except (BoardError, BrisqueError, ValueError) as exc:
+            return _error(exc)
+
+    async def start(request: Request) -> Response:
+        try:
+            data = await _json(request, lim)
+            p = _position(data.get("bpn"))
+            probs = p.problems()
+            if probs:
+                raise PositionError(f"impossible position {p.bpn()!r}: " + "; ".join(probs))
+            worlds, seconds = data.get("worlds", 200), data.get("seconds")
+            if type(worlds) is not int or (seconds is not None and type(seconds) not in (int, float)):
+                raise BoardError(f"worlds={worlds!r}, seconds={seconds!r}: expected numbers")
+            try:
+                job = jobs.start(p.bpn(), worlds=worlds, seconds=seconds)
+            except BrisqueError as exc:
+                status = 429 if "running" in str(exc) else 400
+                raise BoardError(str(exc), status) from None
+            return JSONResponse(job.to_dict(), status_code=202)
+        except (BoardError, BrisqueError) as exc:
+            return _error(exc)
+
+    async def analysis(request: Request) -> Response:
+        job_id = request.path_params["id"]
+        job = jobs.cancel(job_id) if request.method == "DELETE" else jobs.get(job_id)
+        if job is None:
+            return _error(BoardError(f"no analysis {job_id!r} (finished ones are forgotten in time)", 404))
+        return JSONResponse(job.to_dict())
+
+    async def load(request: Request) -> Response:
+        try:
+            body = await _body(request, lim)
+            try:
+                text = body.decode("utf-8").lstrip("\ufeff")
+            except UnicodeDecodeError as exc:
+                raise BoardError(f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+            items, errors = load_items(text)
+            if not items and not errors:
+                raise BoardError("the file holds no position: expected a .bpd puzzle file or match records")
+            return JSONResponse({"items": items, "errors": errors})
+        except BoardError as exc:
+            return _error(exc)
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    routes = [
+        Route("/", page),
+        Route("/favicon.ico", no_icon),
+        Route("/static/{name}", static),
+        Route("/api/position", position),
+        Route("/api/play", play, methods=["POST"]),
+        Route("/api/analyses", start, methods=["POST"]),
+        Route("/api/analyses/{id}", analysis, methods=["GET", "DELETE"]),
+        Route("/api/load", load, methods=["POST"]),
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:  # (the server stops: no worker outlives it)
+            jobs.close()
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 500)
+        words = {
+            404: f"no page {request.url.path!r} here",
+            405: f"{request.method} is not for {request.url.path!r}",
+        }
+        return JSONResponse(
+            {"error": words.get(status, str(getattr(exc, "detail", exc)))}, status_code=status
+        )
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error})
+    app.state.jobs = jobs
+    return app
+
+
+__all__ = ["BoardError", "create_app", "describe", "load_items"]

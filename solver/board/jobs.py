@@ -1,0 +1,235 @@
+"""Analyses for the board, each in its own worker process: started, watched, cancelled.
+
+The server never waits on an analysis.  Each runs in a process of its own, so that a long
+one can be stopped at once (its process is ended) and two browser tabs never share one.
+A worker reports progress and its answer through a pipe, which the server reads whenever
+a page asks (no thread).  The number running at once, each one's time and the number kept
+are bounded (:class:`Limits`).  A worker dies with the server: it asks the kernel for a
+signal when its parent goes, and the server ends every worker when it stops.
+
+>>> jobs = Jobs(Limits(max_running=1, max_seconds=5))
+>>> job = jobs.start("petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3")
+>>> jobs.wait(job.id, timeout=30).state, job.answer["best"]
+('done', ['TS', 'KC'])
+>>> jobs.close()
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+import time
+import uuid
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+from solver.errors import ArgumentError
+
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
+
+
+@dataclass(frozen=True, kw_only=True)
+class Limits:
+    """What a page or a script may ask of the machine."""
+
+    max_running: int = 2  # analyses at once (this machine has 2 cores)
+    max_seconds: float = 30.0  # one analysis's time
+    max_worlds: int = 2000  # worlds of one sampled analysis
+    max_kept: int = 64  # finished analyses remembered (the oldest go first)
+    max_body: int = 1_000_000  # bytes of a request (an uploaded file included)
+
+
+@dataclass(kw_only=True)
+class Job:
+    """One analysis: its state (``running``, ``done``, ``failed``, ``cancelled``), its
+    progress (worlds done and asked for, or 0 of 0 for an exact solve), the latest partial
+    answer and the answer or the error."""
+
+    id: str
+    bpn: str
+    state: str = "running"
+    done: int = 0
+    total: int = 0
+    answer: dict[str, Any] | None = None
+    error: str | None = None
+    started: float = field(default_factory=time.monotonic)
+    process: Any = field(default=None, repr=False)
+    conn: Connection | None = field(default=None, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "bpn": self.bpn,
+            "state": self.state,
+            "done": self.done,
+            "total": self.total,
+            "seconds": round(time.monotonic() - self.started, 3),
+            "answer": self.answer,
+            "error": self.error,
+        }
+
+
+def _die_with_parent() -> None:
+    """Ask the kernel to end this process when its parent dies (Linux; elsewhere the server
+    still ends its workers when it stops)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+
+
+def _work(conn: Connection, bpn: str, worlds: int, seconds: float) -> None:
+    """The worker: the exact solve when every card is known (bounded by ``seconds``, then
+    the best estimate), else a sampled analysis with progress; the answer's JSON object."""
+    _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (Ctrl-C in the server's terminal is the server's)
+    from solver.analysis.sampling import analyse
+    from solver.engine.api import solve
+    from solver.engine.results import Limit
+    from solver.errors import BrisqueError
+    from solver.model.position import Position
+
+    try:
+        p = Position(bpn)
+        if not any(p.unknown) and (p.talon is not None or not p.talon_count or not p.rules.draws):
+            answer = solve(p, limit=Limit(seconds=seconds)).to_dict()
+        else:
+
+            def update(partial: Any) -> None:
+                conn.send(("progress", partial.worlds, worlds, partial.to_dict()))
+
+            answer = analyse(
+                p, worlds=worlds, time_limit=seconds, on_update=update, update_every=0.25
+            ).to_dict()
+        conn.send(("done", answer))
+    except BrisqueError as exc:
+        conn.send(("failed", str(exc)))
+    except Exception as exc:  # noqa: BLE001 - the page must hear of any failure
+        conn.send(("failed", f"the analysis failed: {type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
+class Jobs:
+    """The analyses of one server (module docstring)."""
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.jobs: dict[str, Job] = {}
+        # forkserver: each worker is a fork of a small clean process with the solver
+        # imported, not of the server with its threads and sockets
+        self._ctx = multiprocessing.get_context("forkserver")
+        self._ctx.set_forkserver_preload(["solver.analysis.sampling", "solver.engine.api"])
+
+    def running(self) -> int:
+        return sum(1 for j in self.jobs.values() if self.poll(j).state == "running")
+
+    def start(self, bpn: str, worlds: int = 200, seconds: float | None = None) -> Job:
+        """Start an analysis of ``bpn``; ArgumentError when too many run or the request
+        asks too much (checked here, before any process starts)."""
+        lim = self.limits
+        secs = lim.max_seconds if seconds is None else seconds
+        if not 0 < secs <= lim.max_seconds:
+            raise ArgumentError(f"seconds={seconds!r}: expected more than 0 and at most {lim.max_seconds:g}")
+        if not 1 <= worlds <= lim.max_worlds:
+            raise ArgumentError(f"worlds={worlds!r}: expected a whole number from 1 to {lim.max_worlds}")
+        if self.running() >= lim.max_running:
+            raise ArgumentError(
+                f"{lim.max_running} analyses are running, the most this board runs at once: "
+                "cancel one or wait for it"
+            )
+        self._forget_old()
+        parent, child = self._ctx.Pipe(duplex=False)
+        process = self._ctx.Process(target=_work, args=(child, bpn, worlds, secs), daemon=True)
+        process.start()
+        child.close()
+        # (total: 0 until a sampled analysis reports its worlds; an exact solve has no count)
+        job = Job(id=uuid.uuid4().hex[:12], bpn=bpn, process=process, conn=parent)
+        self.jobs[job.id] = job
+        return job
+
+    def poll(self, job: Job) -> Job:
+        """Read what the worker has sent; a worker past its time (plus a grace) is ended."""
+        conn = job.conn
+        if job.state != "running" or conn is None:
+            return job
+        try:
+            while conn.poll():
+                msg = conn.recv()
+                if msg[0] == "progress":
+                    _, job.done, job.total, job.answer = msg
+                elif msg[0] == "done":
+                    job.state, job.answer = "done", msg[1]
+                    job.done = job.answer.get("worlds", job.done) if job.answer else job.done
+                else:
+                    job.state, job.error = "failed", msg[1]
+        except (EOFError, OSError):
+            if job.state == "running":
+                job.state, job.error = "failed", "the analysis process ended without an answer"
+        if job.state == "running" and time.monotonic() - job.started > self.limits.max_seconds + 10:
+            self._end(job)
+            job.state, job.error = (
+                "failed",
+                f"the analysis ran past {self.limits.max_seconds:g} s and was stopped",
+            )
+        if job.state != "running":
+            self._reap(job)
+        return job
+
+    def get(self, job_id: str) -> Job | None:
+        job = self.jobs.get(job_id)
+        return None if job is None else self.poll(job)
+
+    def cancel(self, job_id: str) -> Job | None:
+        job = self.get(job_id)
+        if job is not None and job.state == "running":
+            self._end(job)
+            job.state = "cancelled"
+            self._reap(job)
+        return job
+
+    def wait(self, job_id: str, timeout: float = 60.0) -> Job:
+        """Poll until the job ends (for scripts and tests)."""
+        end = time.monotonic() + timeout
+        while True:
+            job = self.get(job_id)
+            if job is None:
+                raise ArgumentError(f"no analysis {job_id!r}")
+            if job.state != "running" or time.monotonic() > end:
+                return job
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        """End every worker (the server stops)."""
+        for job in self.jobs.values():
+            if job.state == "running":
+                self._end(job)
+                job.state = "cancelled"
+            self._reap(job)
+
+    def _end(self, job: Job) -> None:
+        if job.process is not None and job.process.is_alive():
+            job.process.terminate()
+            job.process.join(2)
+            if job.process.is_alive():
+                os.kill(job.process.pid, signal.SIGKILL)
+
+    def _reap(self, job: Job) -> None:
+        if job.process is not None:
+            job.process.join(2)
+            job.process = None
+        if job.conn is not None:
+            job.conn.close()
+            job.conn = None
+
+    def _forget_old(self) -> None:
+        finished = [j for j in self.jobs.values() if j.state != "running"]
+        for job in finished[: max(0, len(self.jobs) - self.limits.max_kept + 1)]:
+            del self.jobs[job.id]
+
+
+__all__ = ["Job", "Jobs", "Limits"]

@@ -1,0 +1,293 @@
+// The analysis board's page: no library, no network but this server's own API.
+"use strict";
+
+const state = {
+  line: [],        // the BPNs of the line walked, oldest first
+  index: -1,       // the current one
+  pov: null,       // the seat at the bottom (null: the player to move)
+  job: null,       // the running analysis of this tab
+  items: [],       // positions loaded from a file
+  timer: null,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message;
+  box.hidden = false;
+}
+
+function clearError() {
+  $("error").hidden = true;
+  $("error").textContent = "";
+}
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = typeof body === "string" ? "text/plain" : "application/json";
+    options.body = typeof body === "string" ? body : JSON.stringify(body);
+  }
+  const res = await fetch(path, options);
+  let data;
+  try {
+    data = await res.json();
+  } catch (e) {
+    throw new Error(`the server answered ${res.status} without JSON`);
+  }
+  if (!res.ok) throw new Error(data.error || `the server answered ${res.status}`);
+  return data;
+}
+
+function current() {
+  return state.line[state.index];
+}
+
+async function show(bpn, { record = true } = {}) {
+  clearError();
+  let info;
+  try {
+    const params = new URLSearchParams({ bpn });
+    if (state.pov) params.set("pov", state.pov);
+    info = await api("GET", `/api/position?${params}`);
+  } catch (e) {
+    showError(e.message);
+    return false;
+  }
+  if (record) {
+    state.line = state.line.slice(0, state.index + 1);
+    state.line.push(info.bpn);
+    state.index = state.line.length - 1;
+  }
+  $("diagram").innerHTML = info.svg;
+  $("current").textContent = info.bpn;
+  $("current").dataset.bpn = info.bpn;
+  $("bpn-input").value = info.bpn;
+  if (!info.valid) showError(`impossible position: ${info.problems.join("; ")}`);
+  $("back").disabled = state.index <= 0;
+  $("forward").disabled = state.index >= state.line.length - 1;
+  history.replaceState(null, "", `/?bpn=${encodeURIComponent(info.bpn)}`);
+  $("moves").innerHTML = "";
+  $("pv").textContent = "";
+  $("summary").textContent = "";
+  if (info.valid) analyse();
+  return true;
+}
+
+async function redraw() {
+  // the same position seen from the other seat: only the diagram changes
+  const params = new URLSearchParams({ bpn: current() });
+  if (state.pov) params.set("pov", state.pov);
+  try {
+    const info = await api("GET", `/api/position?${params}`);
+    $("diagram").innerHTML = info.svg;
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+function describe(mv, sampled) {
+  if (!sampled) {
+    if (mv.win) return `game won by ${mv.win}`;
+    return (mv.value > 0 ? "+" : "") + mv.value;
+  }
+  let text = (mv.value > 0 ? "+" : "") + mv.value.toFixed(2) + " ± " + mv.stderr.toFixed(2);
+  if (mv.p_win) text += `, wins ${(100 * mv.p_win).toFixed(0)}%`;
+  if (mv.p_loss) text += `, loses ${(100 * mv.p_loss).toFixed(0)}%`;
+  return text;
+}
+
+function render(answer) {
+  const sampled = answer.method === "pimc";
+  const best = new Set(answer.best || []);
+  const moves = [...(answer.moves || [])].sort((x, y) => y.value - x.value);
+  const list = $("moves");
+  list.innerHTML = "";
+  for (const mv of moves) {
+    const li = document.createElement("li");
+    li.dataset.move = mv.move;
+    li.dataset.value = String(mv.value);
+    if (best.has(mv.move)) li.classList.add("best");
+    const value = document.createElement("span");
+    value.className = "value";
+    value.textContent = describe(mv, sampled);
+    li.append(value, document.createTextNode(mv.move));
+    li.title = `play ${mv.move}`;
+    li.addEventListener("click", () => play(mv.move));
+    list.append(li);
+  }
+  $("pv").textContent = (answer.pv || []).join(" ");
+  const kind = sampled ? `${answer.worlds} worlds sampled` : (answer.method === "exact" ? "exact" : answer.method);
+  const value = sampled ? answer.value.toFixed(2) : answer.value;
+  $("summary").textContent = moves.length ? `${answer.turn} to move: ${value} (${kind})` : "the deal is over";
+}
+
+async function play(move) {
+  try {
+    const res = await api("POST", "/api/play", { bpn: current(), move });
+    await show(res.bpn);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+async function cancel() {
+  stopPolling();
+  if (state.job) {
+    const id = state.job;
+    state.job = null;
+    try {
+      await api("DELETE", `/api/analyses/${id}`);
+    } catch (e) {
+      /* already gone */
+    }
+    $("status").textContent = "cancelled";
+  }
+  $("cancel").disabled = true;
+}
+
+function stopPolling() {
+  if (state.timer) clearTimeout(state.timer);
+  state.timer = null;
+}
+
+async function analyse() {
+  await cancel();
+  const bpn = current();
+  let job;
+  try {
+    job = await api("POST", "/api/analyses", { bpn });
+  } catch (e) {
+    showError(e.message);
+    $("status").textContent = "not started";
+    return;
+  }
+  state.job = job.id;
+  $("cancel").disabled = false;
+  $("status").textContent = "analysing";
+  $("progress").removeAttribute("value");
+  poll(job.id, bpn);
+}
+
+async function poll(id, bpn) {
+  let job;
+  try {
+    job = await api("GET", `/api/analyses/${id}`);
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  if (state.job !== id || current() !== bpn) return; // (another analysis took its place)
+  if (job.total) {
+    $("progress").max = job.total;
+    $("progress").value = job.done;
+  }
+  if (job.answer && job.state === "running") render(job.answer);
+  if (job.state === "running") {
+    $("status").textContent = job.total ? `${job.done} of ${job.total} worlds` : "solving";
+    state.timer = setTimeout(() => poll(id, bpn), 250);
+    return;
+  }
+  state.job = null;
+  $("cancel").disabled = true;
+  $("progress").max = 1;
+  $("progress").value = 1;
+  if (job.state === "done") {
+    render(job.answer);
+    $("status").textContent = `done in ${job.seconds.toFixed(1)} s`;
+  } else {
+    $("status").textContent = job.state;
+    if (job.error) showError(job.error);
+  }
+}
+
+async function openFile(file) {
+  clearError();
+  const text = await file.text();
+  let data;
+  try {
+    data = await api("POST", "/api/load", text);
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  state.items = data.items;
+  const select = $("items");
+  select.innerHTML = "";
+  data.items.forEach((item, k) => {
+    const option = document.createElement("option");
+    option.value = String(k);
+    option.textContent = item.name;
+    select.append(option);
+  });
+  const errors = $("load-errors");
+  errors.innerHTML = "";
+  for (const message of data.errors) {
+    const li = document.createElement("li");
+    li.textContent = message;
+    errors.append(li);
+  }
+  $("collection").hidden = false;
+  $("item-info").textContent = `${data.items.length} loaded` + (data.errors.length ? `, ${data.errors.length} bad` : "");
+  if (data.items.length) openItem(0);
+}
+
+async function openItem(k) {
+  const item = state.items[k];
+  if (!item) return;
+  $("items").value = String(k);
+  state.line = item.bpns.slice();
+  state.index = 0;
+  await show(state.line[0], { record: false });
+}
+
+function step(delta) {
+  const k = state.index + delta;
+  if (k < 0 || k >= state.line.length) return;
+  state.index = k;
+  show(state.line[k], { record: false });
+}
+
+function setup() {
+  $("bpn-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = $("bpn-input").value.trim();
+    if (text) show(text);
+  });
+  $("back").addEventListener("click", () => step(-1));
+  $("forward").addEventListener("click", () => step(1));
+  $("flip").addEventListener("click", () => {
+    const turn = $("diagram").querySelector("svg")?.dataset.bottom || "a";
+    state.pov = turn === "a" ? "b" : "a";
+    redraw();
+  });
+  $("copy").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(current() || "");
+      $("status").textContent = "BPN copied";
+    } catch (e) {
+      const range = document.createRange();
+      range.selectNodeContents($("current"));
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      $("status").textContent = "BPN selected: press Ctrl-C";
+    }
+  });
+  $("analyse").addEventListener("click", analyse);
+  $("cancel").addEventListener("click", cancel);
+  $("file").addEventListener("change", (e) => {
+    if (e.target.files.length) openFile(e.target.files[0]);
+  });
+  $("items").addEventListener("change", (e) => openItem(Number(e.target.value)));
+  $("prev-item").addEventListener("click", () => openItem(Number($("items").value) - 1));
+  $("next-item").addEventListener("click", () => openItem(Number($("items").value) + 1));
+  $("diagram").addEventListener("click", (e) => {
+    const card = e.target.closest("[data-move]");
+    if (card) play(card.dataset.move);
+  });
+  const start = new URLSearchParams(location.search).get("bpn");
+  if (start) show(start);
+}
+
+setup();

@@ -1,0 +1,346 @@
+"""The analysis board (issue 16): the real server (``brisque serve``, uvicorn) on 127.0.0.1,
+its JSON API and limits, and the page in a real browser (Debian's Chromium through
+Playwright).  The browser tests are skipped where no Chromium is installed (``.ci/run``
+installs it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from solver.model.position import Position  # noqa: E402
+from solver.play.dealing import deal  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+FULL = "petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+class Board:
+    """A running ``brisque serve`` and a little client for its API."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "solver.cli", "serve", "--no-browser", "--port", "0", *args],
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        assert self.process.stderr is not None
+        line = self.process.stderr.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert found, line
+        self.url = found.group(0).rstrip("/")
+        for _ in range(100):  # until it answers
+            try:
+                self.get("/api/position", bpn=FULL)
+                break
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.05)
+
+    def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, dict]:
+        req = urllib.request.Request(self.url + path, data=body, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as res:
+                return res.status, json.loads(res.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+    def get(self, path: str, **params: str) -> tuple[int, dict]:
+        return self.request("GET", path + ("?" + urllib.parse.urlencode(params) if params else ""))
+
+    def post(self, path: str, data: object) -> tuple[int, dict]:
+        body = data if isinstance(data, bytes) else json.dumps(data).encode()
+        return self.request("POST", path, body)
+
+    def wait(self, job: str, timeout: float = 60) -> dict:
+        end = time.monotonic() + timeout
+        while True:
+            _, answer = self.get(f"/api/analyses/{job}")
+            if answer["state"] != "running" or time.monotonic() > end:
+                return answer
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def board() -> Iterator[Board]:
+    b = Board("--max-running", "2", "--max-seconds", "20")
+    yield b
+    b.stop()
+
+
+def solve_json(bpn: str) -> dict:
+    res = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "solve", bpn, "--json"],
+        capture_output=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return json.loads(res.stdout)
+
+
+def descendants(pid: int) -> set[int]:
+    """The processes below ``pid`` (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = set(), [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.add(c)
+            todo.append(c)
+    return out
+
+
+# ---------------------------------------------------------------- the API
+
+
+def test_the_api_shows_plays_and_solves(board):
+    status, info = board.get("/api/position", bpn=FULL)
+    assert status == 200 and info["legal"] == ["TS", "KC"] and info["svg"].startswith("<svg")
+    status, played = board.post("/api/play", {"bpn": FULL, "move": "KC"})
+    assert status == 200 and played["bpn"] == Position(FULL).apply("KC").bpn()
+    status, job = board.post("/api/analyses", {"bpn": FULL})
+    assert status == 202
+    done = board.wait(job["id"])
+    assert done["state"] == "done"
+    expected = solve_json(FULL)
+    assert {m["move"]: m["value"] for m in done["answer"]["moves"]} == {
+        m["move"]: m["value"] for m in expected["moves"]
+    }
+
+
+def test_bad_input_gets_the_command_lines_words(board):
+    status, answer = board.get("/api/position", bpn="nonsense")
+    assert status == 400 and "bad BPN 'nonsense'" in answer["error"]
+    status, answer = board.post("/api/play", {"bpn": FULL, "move": "AH"})
+    assert status == 400 and "AH" in answer["error"]
+    status, answer = board.post("/api/play", b"\xff\xfe not json")
+    assert status == 400 and "expected a JSON object" in answer["error"]
+    status, answer = board.post("/api/analyses", {"bpn": FULL, "worlds": "many"})
+    assert status == 400 and "worlds='many'" in answer["error"]
+    status, answer = board.get("/api/analyses/nothing")
+    assert status == 404
+    impossible = "petite 7.../8... D 0 - - a 0:0"
+    status, answer = board.post("/api/analyses", {"bpn": impossible})
+    assert status == 400 and "impossible position" in answer["error"]
+
+
+def test_requests_and_analyses_are_bounded(board):
+    # a body announced too big is refused before it is read
+    import http.client
+
+    host, port = board.url.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)
+    conn.putrequest("POST", "/api/load")
+    conn.putheader("Content-Length", "1100000")
+    conn.endheaders(b"x" * 1000)
+    res = conn.getresponse()
+    assert res.status == 413 and "at most" in json.loads(res.read())["error"]
+    conn.close()
+    status, answer = board.get("/api/position", bpn="brisque " + "A" * 5000)
+    assert status == 413
+    status, answer = board.post("/api/analyses", {"bpn": FULL, "seconds": 999})
+    assert status == 400 and "at most 20" in answer["error"]
+    status, answer = board.post("/api/analyses", {"bpn": FULL, "worlds": 10**9})
+    assert status == 400 and "worlds" in answer["error"]
+    # only the page's own files are served, whatever the path asks
+    status, answer = board.get("/static/..%2F..%2Fpyproject.toml")
+    assert status == 404
+
+
+def test_analyses_at_once_are_bounded_and_cancelled():
+    b = Board("--max-running", "1", "--max-seconds", "30")
+    try:
+        hidden = deal(5).view("a").bpn()
+        status, first = b.post("/api/analyses", {"bpn": hidden, "worlds": 2000})
+        assert status == 202
+        status, answer = b.post("/api/analyses", {"bpn": hidden})
+        assert status == 429 and "at once" in answer["error"]
+        status, cancelled = b.request("DELETE", f"/api/analyses/{first['id']}")
+        assert status == 200 and cancelled["state"] == "cancelled"
+        status, second = b.post("/api/analyses", {"bpn": FULL})
+        assert status == 202 and b.wait(second["id"])["state"] == "done"
+    finally:
+        b.stop()
+
+
+def test_an_analysis_stops_at_its_time_limit():
+    b = Board("--max-seconds", "1")
+    try:
+        hidden = deal(5).view("a").bpn()
+        t = time.monotonic()
+        _, job = b.post("/api/analyses", {"bpn": hidden, "worlds": 2000})
+        done = b.wait(job["id"], timeout=30)
+        assert done["state"] == "done" and done["answer"]["worlds"] < 2000
+        assert time.monotonic() - t < 15
+    finally:
+        b.stop()
+
+
+def test_no_worker_outlives_the_server():
+    b = Board()
+    hidden = deal(5).view("a").bpn()
+    _, job = b.post("/api/analyses", {"bpn": hidden, "worlds": 2000})
+    time.sleep(1)
+    below = descendants(b.process.pid)
+    assert below, "the analysis runs in a process of its own"
+    os.kill(b.process.pid, signal.SIGKILL)  # not even a chance to clean up
+    b.process.wait()
+    end = time.monotonic() + 10
+    while time.monotonic() < end and any(Path(f"/proc/{p}").exists() for p in below):
+        time.sleep(0.1)
+    alive = [
+        p
+        for p in below
+        if Path(f"/proc/{p}").exists() and "Z" not in Path(f"/proc/{p}/stat").read_text().split()[2]
+    ]
+    assert not alive
+
+
+def test_a_puzzle_file_and_match_records_load_with_their_errors(board):
+    text = (ROOT / "positions" / "petite-deals.bpd").read_text()
+    status, answer = board.post("/api/load", (text + "nonsense line\n").encode())
+    assert status == 200 and answer["items"] and len(answer["errors"]) == 1
+    record = json.dumps({"start": FULL, "moves": ["KC", "9C"], "players": ["x", "y"]})
+    status, answer = board.post("/api/load", (record + "\n{broken\n").encode())
+    assert status == 200 and len(answer["items"][0]["bpns"]) == 3 and len(answer["errors"]) == 1
+
+
+# ---------------------------------------------------------------- the page, in Chromium
+
+
+@pytest.fixture(scope="module")
+def page(board):
+    if CHROMIUM is None:
+        pytest.skip("no Chromium here (apt-get install chromium; .ci/run does)")
+    sync = pytest.importorskip("playwright.sync_api")
+    with sync.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        pg = browser.new_page(viewport={"width": 1280, "height": 800})
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        yield pg
+        browser.close()
+        assert not errors, errors
+
+
+def open_board(page, board, bpn: str) -> None:
+    page.goto(f"{board.url}/?bpn={urllib.parse.quote(bpn)}")
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('done')", timeout=30000)
+
+
+def test_the_page_shows_every_value_that_solve_gives(page, board):
+    bpn = deal(3).bpn()
+    p = Position(bpn)
+    while p.trick_number < 12:  # (late enough to solve at once)
+        p.push(p.legal_moves()[0])
+    open_board(page, board, p.bpn())
+    shown = {
+        e.get_attribute("data-move"): e.get_attribute("data-value")
+        for e in page.query_selector_all("#moves [data-move]")
+    }
+    expected = solve_json(p.bpn())
+    assert shown == {m["move"]: str(m["value"]) for m in expected["moves"]}
+    assert page.get_attribute("[data-bpn]", "data-bpn") == p.bpn()
+    assert page.input_value("input[name=bpn]") == p.bpn()
+    assert page.text_content("#pv").split() == expected["pv"]
+
+
+def test_clicking_a_card_plays_it_and_the_line_goes_back_and_forth(page, board):
+    open_board(page, board, FULL)
+    page.click("#diagram [data-move='KC']")
+    after = Position(FULL).apply("KC").bpn()
+    page.wait_for_function(f"document.querySelector('[data-bpn]').dataset.bpn === {json.dumps(after)}")
+    page.click("#back")
+    page.wait_for_function(
+        f"document.querySelector('[data-bpn]').dataset.bpn === {json.dumps(Position(FULL).bpn())}"
+    )
+    page.click("#forward")
+    page.wait_for_function(f"document.querySelector('[data-bpn]').dataset.bpn === {json.dumps(after)}")
+    bottom = page.get_attribute("#diagram svg", "data-bottom")
+    page.click("#flip")
+    page.wait_for_function(f"document.querySelector('#diagram svg').dataset.bottom !== {json.dumps(bottom)}")
+    # a move in the list plays too
+    page.wait_for_selector("#moves [data-move]")
+    move = page.get_attribute("#moves [data-move]", "data-move")
+    page.click(f"#moves [data-move='{move}']")
+    page.wait_for_function(
+        f"document.querySelector('[data-bpn]').dataset.bpn === {json.dumps(Position(after).apply(move).bpn())}"
+    )
+
+
+def test_a_puzzle_file_is_stepped_through(page, board, tmp_path):
+    path = tmp_path / "two.bpd"
+    records = (ROOT / "positions" / "petite-deals.bpd").read_text().splitlines()
+    mine = [r for r in records if r.strip() and not r.startswith("#")][:2]
+    path.write_text("\n".join(mine) + "\n")
+    page.goto(board.url + "/")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#collection:not([hidden])")
+    first = Position(mine[0].split(";")[0]).bpn()
+    page.wait_for_function(f"document.querySelector('[data-bpn]').dataset.bpn === {json.dumps(first)}")
+    assert page.text_content("#item-info").startswith("2 loaded")
+    page.click("#next-item")
+    second = Position(mine[1].split(";")[0]).bpn()
+    page.wait_for_function(f"document.querySelector('[data-bpn]').dataset.bpn === {json.dumps(second)}")
+
+
+def test_a_sampled_analysis_runs_to_its_end_and_another_is_cancelled(page, board):
+    p = Position(FULL)
+    view = p.view("b").bpn()  # b's hand shown, a's hidden: sampled
+    open_board(page, board, view)
+    assert "worlds" in page.text_content("#summary")
+    values = page.query_selector_all("#moves [data-value]")
+    assert values and all(
+        float(v.get_attribute("data-value")) == float(v.get_attribute("data-value")) for v in values
+    )
+    early = deal(8).view("a").bpn()
+    page.fill("input[name=bpn]", early)
+    page.click("#show")
+    page.wait_for_function("document.getElementById('status').textContent !== 'idle'")
+    page.click("#cancel")
+    page.wait_for_function("document.getElementById('status').textContent === 'cancelled'")
+
+
+def test_a_bad_position_is_a_clear_message_and_the_page_keeps_working(page, board):
+    page.goto(board.url + "/")
+    page.fill("input[name=bpn]", "brisque nonsense")
+    page.click("#show")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "bad BPN" in page.text_content("#error")
+    page.fill("input[name=bpn]", FULL)
+    page.click("#show")
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('done')", timeout=30000)
+    assert page.is_hidden("#error")

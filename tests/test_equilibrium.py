@@ -14,13 +14,13 @@ pytest.importorskip("scipy")
 
 from solver.analysis import analyse  # noqa: E402
 from solver.analysis.equilibrium import (  # noqa: E402
-    _subgame,
     domain_problem,
     equilibrium,
     exploitability,
     public_view,
 )
 from solver.analysis.ranking import RankingRule  # noqa: E402
+from solver.analysis.subgame import build  # noqa: E402
 from solver.errors import ArgumentError  # noqa: E402
 from solver.model.position import Position  # noqa: E402
 from solver.play.dealing import deal, random_position  # noqa: E402
@@ -160,7 +160,7 @@ def test_the_dominated_last_replies_left_out_keep_the_value():
     when he moves last), and the value is still OpenSpiel's LP, the strategy unexploitable
     in the whole game."""
     for p in (shown(last_talon_trick(3, "briscan"), 1), mid_trick(3), mid_trick(5)):
-        tree, _, _ = _subgame(p, RankingRule.parse("match"), everywhere=False)
+        tree, _, _ = build(p, RankingRule.parse("match"), everywhere=False)
         last = p.turn if p.trick >= 0 else 1 - p.turn
         assert tree.dominated[last], p.bpn()
         a = equilibrium(p)

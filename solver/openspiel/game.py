@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from solver.analysis.equilibrium import no_hidden_decision, public_view
+from solver.analysis.public import no_hidden_decision, public_view
 from solver.analysis.ranking import RankingRule
 from solver.engine.api import solve
 from solver.errors import NotationError, PositionError

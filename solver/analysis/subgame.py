@@ -1,0 +1,506 @@
+"""The sequence form of a public subgame, built and solved with numpy and scipy (the
+equilibrium solver's machinery; :mod:`solver.analysis.equilibrium` is its API and imports
+this module only when it solves, so that numpy is not a cost of every command).
+
+>>> from solver.analysis.ranking import RankingRule
+>>> p = Position("petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H shown=a:KS9C")
+>>> tree, hands, payoff = build(p, RankingRule.parse("match"), everywhere=False)
+>>> len(hands), tree.leaves, payoff.shape == (len(tree.seqs[0]), len(tree.seqs[1]))
+(253, 704, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from solver.analysis.public import (
+    InfoKey,
+    deal_cards,
+    ends_hidden_play,
+    no_hidden_decision,
+    public_view,
+)
+from solver.analysis.ranking import RankingRule
+from solver.engine.api import shared_solver
+from solver.engine.results import current_margin
+from solver.engine.seam import engine_roots
+from solver.errors import PositionError
+from solver.model.position import Position
+from solver.model.value import Value
+from solver.native.constants import WIN_THRESHOLD
+
+Seq = tuple[InfoKey, int] | None  # a sequence: an information set and an action (None: empty)
+
+
+class Tree:
+    """The sequence form of the public subgame: each player's information sets and
+    sequences, and its leaves (for the payoff matrix of the root player, by pairs of
+    sequences).
+
+    The tree is walked once per public history, with the deals that reach it, not once per
+    deal: in the domain nothing hidden changes the public play before the leaves (no card is
+    drawn, and a trick ends only at the last reply), so one position stands for all of a
+    node's deals (its *template*), and each deal's hands are its dealt hands with the cards
+    the history took out and put in.  A mover's legal moves depend on his hand only, so the
+    deals of a node are split by his hand: each part is one of his information sets."""
+
+    def __init__(self, root: Position, rank: RankingRule, hands: Any, talons: list[tuple[int, ...]]):
+        self.me = root.turn
+        self.rank = rank
+        self.root = root
+        self.hands = hands  # by deal: the two dealt hands (card masks), an int64 array (n, 2)
+        self.talons = talons  # by deal: the talon order (empty when it is not drawn)
+        self.chance = 1.0 / len(talons)
+        self.seqs: list[dict[Seq, int]] = [{None: 0}, {None: 0}]
+        self.infos: list[dict[InfoKey, tuple[int, list[int]]]] = [{}, {}]  # key -> (parent, actions)
+        # the leaves, in chunks of numpy arrays: the two players' sequences, the deals, and
+        # the values for the root player
+        self._s0: list[Any] = []
+        self._s1: list[Any] = []
+        self._deal: list[Any] = []
+        self._value: list[Any] = []
+        # the leaves the engine values one by one: (engine roots, the mover, his margin so
+        # far, seat 0's and seat 1's sequences, deals)
+        self.solves: list[tuple[list[Any], int, int, Any, Any, Any]] = []
+        # the last replies: information sets whose card moves end the play with hidden
+        # cards, each deal's node solved by one native every-move call: (engine roots, the
+        # information set, its cards' sequences, his margin so far, the other's sequences,
+        # deals)
+        self.replies: list[tuple[list[Any], InfoKey, list[int], int, Any, Any]] = []
+        # sequences of a last mover that another of his cards dominates (never better for
+        # him in any deal of the information set): left out of the program
+        self.dominated: list[set[int]] = [set(), set()]
+        # PIMC's view: the information sets it plays at (the root player's with his actual
+        # hand at the root, or ``everywhere``) and their moves' total double-dummy numbers
+        # for the mover over the set's deals; the decision nodes still to solve for it
+        self.engine_seconds = 0.0  # (the native solves' share of the time)
+        self.everywhere = False
+        self.pimc_hand = root.hands[root.turn] if not root.unknown[root.turn] else -1
+        self.pimc_totals: dict[InfoKey, Any] = {}
+        self.decisions: list[tuple[list[Any], InfoKey, int]] = []
+
+    @property
+    def leaves(self) -> int:
+        return sum(len(v) for v in self._value)
+
+    def seq(self, seat: int, key: InfoKey, action: int) -> int:
+        table = self.seqs[seat]
+        s = (key, action)
+        if s not in table:
+            table[s] = len(table)
+        return table[s]
+
+    def _leaves(self, s0: Any, s1: Any, deals: Any, values: Any) -> None:
+        self._s0.append(np.asarray(s0, dtype=np.int64))
+        self._s1.append(np.asarray(s1, dtype=np.int64))
+        self._deal.append(np.asarray(deals, dtype=np.int64))
+        self._value.append(np.asarray(values, dtype=np.float64))
+
+    def _pimc_plays(self, key: InfoKey) -> bool:
+        return self.everywhere or (not key[2] and key[0] == self.me and key[1] == self.pimc_hand)
+
+    def walk(self, w: Position, deals: Any, at: Any, hist: tuple[int, ...], moved: Any) -> None:
+        """Walk the public history ``hist`` at the template ``w`` for ``deals`` (an index
+        array), ``at`` their two sequences (an array (len(deals), 2)), ``moved`` the cards
+        each seat's hand lost and gained since the deal (an array [[lost, gained], ...])."""
+        if no_hidden_decision(w):
+            if w.is_over():  # (a public result: the same in every deal)
+                value = float(self.rank.number(w.value(self.me), w))
+                self._leaves(at[:, 0], at[:, 1], deals, np.full(len(deals), value))
+            else:
+                self.solves.append(
+                    (self._roots(w, deals, moved), w.turn, current_margin(w), at[:, 0], at[:, 1], deals)
+                )
+            return
+        i = w.turn
+        mine = self.hands[deals, i]
+        # each of the mover's hands is one of his information sets; a move's child node
+        # gathers the deals of every set where it is legal
+        children: dict[int, list[tuple[Any, Any]]] = defaultdict(list)
+        for h in np.unique(mine).tolist():
+            part = mine == h
+            sub, sub_at = deals[part], at[part]
+            key: InfoKey = (i, h, hist)
+            self._set_hands(w, sub[0], moved)
+            moves = [int(m) for m in w.legal_moves()]
+            self.infos[i][key] = (int(sub_at[0, i]), moves)
+            if ends_hidden_play(w):
+                # the cards that end the trick are valued together by the engine; the other
+                # moves (an exchange of the seven) are walked
+                cards = [self.seq(i, key, m) for m in moves if m < 32]
+                self.replies.append(
+                    (self._roots(w, sub, moved), key, cards, current_margin(w), sub_at[:, 1 - i], sub)
+                )
+                moves = [m for m in moves if m >= 32]
+            elif self._pimc_plays(key):
+                self.decisions.append((self._roots(w, sub, moved), key, current_margin(w)))
+            for m in moves:
+                child = sub_at.copy()
+                child[:, i] = self.seq(i, key, m)
+                children[m].append((sub, child))
+        for m, parts in children.items():
+            sub = np.concatenate([d for d, _ in parts])
+            sub_at = np.concatenate([c for _, c in parts])
+            self._set_hands(w, sub[0], moved)
+            before = w.hands[i]
+            w.push(m, check=False)
+            lost, gained = before & ~w.hands[i], w.hands[i] & ~before
+            now = moved.copy()
+            now[i] = (moved[i, 0] | lost, (moved[i, 1] & ~lost) | gained)
+            self.walk(w, sub, sub_at, (*hist, m), now)
+            w.pop()
+
+    def _now(self, deals: Any, moved: Any, seat: int) -> Any:
+        """The hands of ``seat`` now in ``deals``: dealt, less the cards lost, with those gained."""
+        return (self.hands[deals, seat] & ~moved[seat, 0]) | moved[seat, 1]
+
+    def _set_hands(self, w: Position, deal: int, moved: Any) -> None:
+        """Make the template one deal of its node (for the legal moves and the pushes)."""
+        for seat in (0, 1):
+            lost, gained = int(moved[seat, 0]), int(moved[seat, 1])
+            w.hands[seat] = (int(self.hands[deal, seat]) & ~lost) | gained
+
+    def _roots(self, w: Position, deals: Any, moved: Any) -> list[Any]:
+        hands = zip(self._now(deals, moved, 0).tolist(), self._now(deals, moved, 1).tolist(), strict=True)
+        return engine_roots(w, hands, [self.talons[d] for d in deals.tolist()])
+
+    def solve_leaves(self) -> None:
+        """Value every leaf the engine must solve: the last replies' cards by one every-move
+        native call a node, the other leaves by one batch (the leaves are built from a valid
+        position, so their checks are skipped); and find the dominated last replies."""
+        engine = shared_solver(self.root.rules).engine
+        engine.clear_limits()
+        if self.replies:
+            self._reply_leaves(engine)
+        for roots, turn, current, s0, s1, deals in self.solves:
+            raws, _ = engine.solve_batch(roots)
+            n = len(raws)
+            self._leaves(
+                s0, s1, deals, numbers_of(self.rank, self.root, self.me, raws, [turn] * n, [current] * n)
+            )
+        self.solves.clear()
+
+    def _reply_leaves(self, engine: Any) -> None:
+        t0 = time.perf_counter()
+        results, _ = engine.solve_batch([r for reply in self.replies for r in reply[0]], every_move=True)
+        self.engine_seconds += time.perf_counter() - t0
+        # one row a deal of each information set: its cards' raw values, flat
+        raws: list[int] = []
+        start = 0
+        for roots, key, _, current, _, _ in self.replies:
+            chunk = results[start : start + len(roots)]
+            start += len(roots)
+            cards = [m for m in self.infos[key[0]][key][1] if m < 32]
+            for moves in chunk:
+                raw = dict(moves)
+                raws.extend([raw[m] for m in cards])
+            if self._pimc_plays(key):  # (every move, cards or not)
+                self._pimc_add(key, current, chunk)
+        n = np.array([len(r[0]) for r in self.replies])  # deals by set
+        k = np.array([len(r[2]) for r in self.replies])  # cards by set
+        seat = np.repeat([r[1][0] for r in self.replies], n * k)
+        currents = np.repeat([r[3] for r in self.replies], n * k)
+        mover = numbers_of(self.rank, self.root, 0, raws, seat, currents)  # for seat 0 ...
+        mover = np.where(seat == 0, mover, -mover)  # ... and so for the mover
+        own = np.concatenate([np.tile(np.asarray(r[2], dtype=np.int64), len(r[0])) for r in self.replies])
+        theirs = np.repeat(np.concatenate([r[4] for r in self.replies]), np.repeat(k, n))
+        deals = np.repeat(np.concatenate([r[5] for r in self.replies]), np.repeat(k, n))
+        self._leaves(
+            np.where(seat == 0, own, theirs),
+            np.where(seat == 0, theirs, own),
+            deals,
+            np.where(seat == self.me, mover, -mover),
+        )
+        # dominance, the sets with the same number of cards together
+        first = np.cumsum(n * k) - n * k
+        for width in np.unique(k).tolist():
+            if width < 2:
+                continue
+            sets = np.flatnonzero(k == width)
+            rows = np.concatenate([mover[first[g] : first[g] + n[g] * width] for g in sets.tolist()])
+            v = rows.reshape(-1, width)
+            starts = np.cumsum(n[sets]) - n[sets]
+            # worst[g, i, j]: card j's least margin over card i in set g's deals
+            worst = np.minimum.reduceat(v[:, None, :] - v[:, :, None], starts, axis=0)
+            self._dominance(sets, width, worst)
+        self.replies.clear()
+
+    def _dominance(self, sets: Any, width: int, worst: Any) -> None:
+        """Mark the last mover's cards that another card of his dominates at the same
+        information set: at least as good for him in every deal of the set (``worst[g, i,
+        j]``: card j's least margin over card i in set ``sets[g]``'s deals).  Leaving them
+        out of the program keeps its value, and its solution stays an equilibrium of the
+        whole game: the last mover's choice reaches only leaves, so against any plan the
+        dominating card does as well.  Of two equal cards the first stays."""
+        at_least = worst >= -1e-9  # j is at least as good as i in every deal
+        lower = np.arange(width)[None, :] < np.arange(width)[:, None]  # [i, j]: j < i
+        beats = at_least & (~np.transpose(at_least, (0, 2, 1)) | lower) & ~np.eye(width, dtype=bool)
+        for g, i in zip(*np.nonzero(beats.any(axis=2)), strict=True):
+            _, key, cards, *_ = self.replies[int(sets[g])]
+            self.dominated[key[0]].add(cards[int(i)])
+
+    def _pimc_add(self, key: InfoKey, current: int, results: list[Any]) -> None:
+        """Add each deal's every-move double-dummy numbers (for the mover) to the set's
+        totals: PIMC's view of the set, every consistent deal alike."""
+        i, actions = key[0], self.infos[key[0]][key][1]
+        raw = np.array([[dict(moves)[m] for m in actions] for moves in results], dtype=np.int64)
+        numbers = numbers_of(self.rank, self.root, i, raw.ravel(), [i] * raw.size, [current] * raw.size)
+        total = numbers.reshape(raw.shape).sum(axis=0)
+        self.pimc_totals[key] = self.pimc_totals.get(key, 0) + total
+
+    def pimc_strategy(self) -> dict[InfoKey, int]:
+        """PIMC's move at each information set it plays at (the root player's with his
+        hand, or ``everywhere``): the move of best mean double-dummy value over the set's
+        deals, the first of the tied."""
+        if self.decisions:
+            engine = shared_solver(self.root.rules).engine
+            engine.clear_limits()
+            results, _ = engine.solve_batch([r for d in self.decisions for r in d[0]], every_move=True)
+            start = 0
+            for roots, key, current in self.decisions:
+                self._pimc_add(key, current, results[start : start + len(roots)])
+                start += len(roots)
+            self.decisions.clear()
+        return {key: self.infos[key[0]][key][1][int(np.argmax(t))] for key, t in self.pimc_totals.items()}
+
+    def plan(self, seat: int, behaviour: dict[InfoKey, dict[int, float]]) -> Any:
+        """``seat``'s realization plan of a behaviour strategy (an information set missing
+        from it: its moves alike); parents come before children in ``infos``."""
+        x = np.zeros(len(self.seqs[seat]))
+        x[0] = 1.0
+        seqs = self.seqs[seat]
+        for key, (parent, actions) in self.infos[seat].items():
+            probs = behaviour.get(key)
+            for m in actions:
+                share = probs.get(m, 0.0) if probs is not None else 1.0 / len(actions)
+                x[seqs[(key, m)]] = x[parent] * share
+        return x
+
+    def behaviour(self, seat: int, plan: Any) -> dict[InfoKey, dict[int, float]]:
+        """``seat``'s behaviour strategy of a realization plan (where his plan never comes,
+        his moves alike)."""
+        out: dict[InfoKey, dict[int, float]] = {}
+        seqs = self.seqs[seat]
+        for key, (parent, actions) in self.infos[seat].items():
+            reach = float(plan[parent])
+            if reach > 1e-12:
+                out[key] = {m: max(0.0, float(plan[seqs[(key, m)]])) / reach for m in actions}
+            else:
+                out[key] = {m: 1.0 / len(actions) for m in actions}
+        return out
+
+    def nash_conv(self, a: Any, plans: dict[int, Any]) -> float:
+        """Both players' best-response gains against ``plans`` (the root player's payoff
+        matrix ``a``, by seat 0's and seat 1's sequences), in points."""
+        me = self.me
+        c_me = a @ plans[1] if me == 0 else a.T @ plans[0]
+        c_opp = a.T @ plans[0] if me == 0 else a @ plans[1]
+        br_me, _ = best_response(self, me, c_me, maximize=True)
+        br_opp, _ = best_response(self, 1 - me, c_opp, maximize=False)
+        return max(0.0, br_me - br_opp)
+
+    def payoff(self, keep: Any = None) -> Any:
+        """The root player's payoff matrix, indexed (seat 0's sequence, seat 1's sequence),
+        over the deals where ``keep`` (a boolean array by deal) holds, or all."""
+        from scipy.sparse import coo_matrix
+
+        if not self._value:
+            raise PositionError(f"the public subgame of {self.root.bpn()!r} has no leaf")
+        data = self.chance * np.concatenate(self._value)
+        rows, cols = np.concatenate(self._s0), np.concatenate(self._s1)
+        if keep is not None:
+            mask = keep[np.concatenate(self._deal)]
+            data, rows, cols = data[mask], rows[mask], cols[mask]
+        shape = (len(self.seqs[0]), len(self.seqs[1]))
+        return coo_matrix((data, (rows, cols)), shape=shape).tocsr()
+
+
+def numbers_of(rank: RankingRule, root: Position, me: int, raws: Any, turns: Any, currents: Any) -> Any:
+    """The engine's raw future values, each for the mover ``turns[k]`` with margin so far
+    ``currents[k]``, as the root player's numbers under the ranking rule (a game won counts
+    what the rule says in the root's match), vectorised."""
+    raw = np.asarray(raws, dtype=np.int64)
+    turn = np.asarray(turns, dtype=np.int64)
+    worth = np.array([rank.number(Value.game_won(s, pov=s), root) for s in (0, 1)], dtype=np.float64)
+    number = (np.asarray(currents, dtype=np.int64) + raw).astype(np.float64)
+    won, lost = raw >= WIN_THRESHOLD, raw <= -WIN_THRESHOLD
+    number[won] = worth[turn[won]]  # the mover wins: what it is worth to him
+    number[lost] = -worth[1 - turn[lost]]  # his opponent wins
+    return np.where(turn == me, number, -number)
+
+
+def constraints(tree: Tree, seat: int) -> Any:
+    """The realization-plan constraints E x = e of ``seat`` (row 0: the empty sequence)."""
+    from scipy.sparse import coo_matrix
+
+    seqs = tree.seqs[seat]
+    rows, cols, data = [0], [0], [1.0]
+    for row, (key, (parent, actions)) in enumerate(tree.infos[seat].items(), start=1):
+        rows.append(row)
+        cols.append(parent)
+        data.append(-1.0)
+        for m in actions:
+            rows.append(row)
+            cols.append(seqs[(key, m)])
+            data.append(1.0)
+    shape = (1 + len(tree.infos[seat]), len(seqs))
+    return coo_matrix((data, (rows, cols)), shape=shape).tocsr()
+
+
+def best_response(tree: Tree, seat: int, c: Any, maximize: bool) -> tuple[float, dict[int, float]]:
+    """``seat``'s best-response value against the payoff vector ``c`` of his sequences, and
+    each sequence's value (the infosets in reverse order: children come after parents)."""
+    value = {s: float(c[s]) for s in range(len(tree.seqs[seat]))}
+    pick = max if maximize else min
+    for key, (parent, actions) in reversed(list(tree.infos[seat].items())):
+        value[parent] += pick(value[tree.seqs[seat][(key, m)]] for m in actions)
+    return value[0], value
+
+
+def build(p: Position, rank: RankingRule, *, everywhere: bool) -> tuple[Tree, Any, Any]:
+    """The public subgame of ``p`` walked and its leaves solved: the tree, the deals, and
+    the root player's payoff matrix (by seat 0's and seat 1's sequences); the deals as
+    their two hands (an array (deals, 2)).  ``p`` is valid and inside the domain (the
+    caller checks: :func:`solver.analysis.equilibrium.equilibrium`)."""
+    view = public_view(p)
+    dealt = list(deal_cards(view))
+    if not dealt:
+        raise PositionError(f"no deal is consistent with {p.bpn()!r}")
+    hands = np.array([(a, b) for a, b, _ in dealt], dtype=np.int64)
+    tree = Tree(p, rank, hands, [t for _, _, t in dealt])
+    tree.everywhere = everywhere
+    template = p.copy()
+    template.unknown[0] = template.unknown[1] = 0
+    template.talon = list(dealt[0][2]) if view.talon is None and p.rules.draws and p.talon_count else p.talon
+    deals = np.arange(len(dealt))
+    tree.walk(
+        template, deals, np.zeros((len(dealt), 2), dtype=np.int64), (), np.zeros((2, 2), dtype=np.int64)
+    )
+    tree.solve_leaves()
+    return tree, hands, tree.payoff()
+
+
+def solve_program(tree: Tree, payoff: Any, seat: int) -> tuple[float, Any, Any]:
+    """max over ``seat``'s plans x of min over the other's plans y of x^T payoff y (his
+    payoff, by his and the other's sequences): the value, x, and y (the duals of the
+    other's best-response constraints).
+
+    HiGHS's interior-point method with crossover: on these programs (tens of thousands of
+    rows, sparse) it is about a hundred times faster than its simplex (BENCHMARKS.md), and
+    the crossover still ends on a vertex.  Should it fail on a hard program, the dual
+    simplex gets the program again."""
+    from scipy.optimize import linprog
+    from scipy.sparse import csr_matrix, hstack
+
+    mine, theirs = constraints(tree, seat), constraints(tree, 1 - seat)
+    n, m = mine.shape[1], theirs.shape[0]
+    # one row per opponent sequence (his best-response constraints) but the dominated ones;
+    # the root player's dominated sequences are held at 0
+    rows = np.ones(theirs.shape[1], dtype=bool)
+    rows[list(tree.dominated[1 - seat])] = False
+    a_ub = hstack([-payoff.T, theirs.T]).tocsr()[rows]
+    a_eq = hstack([mine, csr_matrix((mine.shape[0], m))]).tocsr()
+    c = np.zeros(n + m)
+    c[n] = -1.0
+    rhs = np.zeros(mine.shape[0])
+    rhs[0] = 1.0
+    bounds: list[tuple[float | None, float | None]] = [(0.0, None)] * n + [(None, None)] * m
+    for s in tree.dominated[seat]:
+        bounds[s] = (0.0, 0.0)
+    res = None
+    for method in ("highs-ipm", "highs-ds"):
+        res = linprog(
+            c, A_ub=a_ub, b_ub=np.zeros(a_ub.shape[0]), A_eq=a_eq, b_eq=rhs, bounds=bounds, method=method
+        )
+        if res.status == 0:
+            break
+    if res is None or res.status != 0:
+        raise PositionError(f"the equilibrium program did not solve: {res.message if res else ''}")
+    plan = np.zeros(theirs.shape[1])
+    plan[rows] = np.maximum(0.0, -res.ineqlin.marginals)
+    return float(-res.fun), res.x[:n], plan
+
+
+@dataclass(kw_only=True)
+class Solution:
+    """A public subgame solved: values for the root player (the player to move)."""
+
+    game_value: float
+    exploitability: float
+    deals: int
+    leaves: int
+    # with the root player's actual hand (None when it is hidden): his value, and each root
+    # move's (code, equilibrium probability, value against the equilibrium opponent)
+    value: float | None = None
+    moves: list[tuple[int, float, float]] = field(default_factory=list)
+    pimc_move: int | None = None
+    # with ``strategies``
+    strategy: dict[InfoKey, dict[int, float]] | None = None
+    pimc_strategy: dict[InfoKey, int] | None = None
+    pimc_exploitability: float | None = None
+
+
+def solve_public(p: Position, rank: RankingRule, *, strategies: bool) -> Solution:
+    """The equilibrium of ``p``'s public subgame (:func:`solver.analysis.equilibrium.equilibrium`)."""
+    me = p.turn
+    tree, deals, a = build(p, rank, everywhere=strategies)
+    # one program: the plan of the player with more sequences, and the other's from its
+    # duals (one constraint a sequence of the other: the smaller program, and on these
+    # games HiGHS solves it up to nine times faster than the other way round)
+    q = 0 if len(tree.seqs[0]) >= len(tree.seqs[1]) else 1
+    payoff = a if q == 0 else a.T.tocsr()
+    value, plan_q, plan_other = solve_program(tree, payoff if q == me else -payoff, q)
+    plans = {q: plan_q, 1 - q: plan_other}
+    out = Solution(
+        game_value=value if q == me else -value,
+        exploitability=tree.nash_conv(a, plans),
+        deals=len(deals),
+        leaves=tree.leaves,
+    )
+    pimc = tree.pimc_strategy()
+    if strategies:
+        out.strategy = {**tree.behaviour(0, plans[0]), **tree.behaviour(1, plans[1])}
+        out.pimc_strategy = pimc
+        pure = {key: {m: 1.0} for key, m in pimc.items()}
+        out.pimc_exploitability = tree.nash_conv(a, {0: tree.plan(0, pure), 1: tree.plan(1, pure)})
+    if not p.unknown[me]:
+        _with_actual_hand(out, tree, p, plans, deals)
+        out.pimc_move = pimc[(me, p.hands[me], ())]
+    return out
+
+
+def plan_exploitability(p: Position, rank: RankingRule, strategy: dict[InfoKey, dict[int, float]]) -> float:
+    """Both players' best-response gains against a behaviour strategy, in points
+    (:func:`solver.analysis.equilibrium.exploitability`)."""
+    tree, _, a = build(p, rank, everywhere=False)
+    return tree.nash_conv(a, {0: tree.plan(0, strategy), 1: tree.plan(1, strategy)})
+
+
+def _with_actual_hand(out: Solution, tree: Tree, p: Position, plans: dict[int, Any], deals: Any) -> None:
+    """The root player's value with his actual hand, and each root move's probability and
+    value against the equilibrium opponent."""
+    me = tree.me
+    hand = p.hands[me]
+    keep = deals[:, me] == hand  # (``deals``: the dealt hands, by deal)
+    share = float(keep.mean())
+    a_hand = tree.payoff(keep)
+    c_me = a_hand @ plans[1] if me == 0 else a_hand.T @ plans[0]
+    _, seq_value = best_response(tree, me, c_me, maximize=True)
+    root: InfoKey = (me, hand, ())
+    parent, actions = tree.infos[me][root]
+    x = plans[me]
+    reach = float(x[parent])
+    for m in actions:
+        s = tree.seqs[me][(root, m)]
+        prob = float(x[s]) / reach if reach > 1e-12 else 1.0 / len(actions)
+        out.moves.append((m, max(0.0, prob), seq_value[s] / share))
+    # his equilibrium value with this hand: the plans' payoff over his deals
+    out.value = float(plans[0] @ (a_hand @ plans[1])) / share
+
+
+__all__ = ["Solution", "Tree", "build", "plan_exploitability", "solve_public", "solve_program"]

@@ -157,6 +157,26 @@ def test_bad_input_gets_the_command_lines_words(board):
     assert status == 400 and "impossible position" in answer["error"]
 
 
+def test_it_listens_on_this_machine_only(board):
+    port = int(board.url.rsplit(":", 1)[1])
+    listening = []
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, state = line.split()[1], line.split()[3]
+        if state == "0A" and int(local.split(":")[1], 16) == port:  # (0A: LISTEN)
+            listening.append(local.split(":")[0])
+    assert listening == ["0100007F"]  # 127.0.0.1
+
+
+def test_the_error_is_the_command_lines(board):
+    bad = "brisque AK9.97..9/7..Q9.A7 Z 0 - - a 0:0"
+    cli = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "show", bad], capture_output=True, text=True, cwd=ROOT
+    )
+    status, answer = board.get("/api/position", bpn=bad)
+    assert status == 400 and cli.returncode == 2
+    assert answer["error"] in cli.stderr
+
+
 def test_requests_and_analyses_are_bounded(board):
     # a body announced too big is refused before it is read
     import http.client
@@ -332,6 +352,22 @@ def test_a_sampled_analysis_runs_to_its_end_and_another_is_cancelled(page, board
     page.wait_for_function("document.getElementById('status').textContent !== 'idle'")
     page.click("#cancel")
     page.wait_for_function("document.getElementById('status').textContent === 'cancelled'")
+
+
+def test_two_tabs_do_not_disturb_each_other(page, board):
+    other = page.context.browser.new_page()
+    try:
+        slow = deal(8).view("a").bpn()
+        other.goto(f"{board.url}/?bpn={urllib.parse.quote(slow)}")
+        other.wait_for_function("document.getElementById('status').textContent !== 'idle'")
+        open_board(page, board, FULL)  # this tab's analysis ends while the other's runs
+        assert page.query_selector_all("#moves [data-move]")
+        assert not other.text_content("#status").startswith("cancelled")
+        other.click("#cancel")
+        other.wait_for_function("document.getElementById('status').textContent === 'cancelled'")
+        assert page.text_content("#status").startswith("done")
+    finally:
+        other.close()
 
 
 def test_a_bad_position_is_a_clear_message_and_the_page_keeps_working(page, board):

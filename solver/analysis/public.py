@@ -57,14 +57,19 @@ def deal_cards(v: Position) -> Iterator[tuple[int, int, tuple[int, ...]]]:
     allowed = [~v.void_cards(i) & 0xFFFFFFFF for i in (0, 1)]
     ordered = v.rules.draws and v.talon is None and v.talon_count > 0
     known = tuple(v.talon or ())
+    bits = {c: 1 << c for c in unseen}
     for a in itertools.combinations([c for c in unseen if allowed[0] >> c & 1], v.unknown[0]):
-        rest = [c for c in unseen if c not in a]
-        hand_a = v.hands[0] | sum(1 << c for c in a)
+        mask_a = sum(bits[c] for c in a)
+        rest = [c for c in unseen if not mask_a & bits[c]]
+        hand_a = v.hands[0] | mask_a
         for b in itertools.combinations([c for c in rest if allowed[1] >> c & 1], v.unknown[1]):
-            hand_b = v.hands[1] | sum(1 << c for c in b)
-            left = [c for c in rest if c not in b]
-            for order in itertools.permutations(left) if ordered else [known]:
-                yield hand_a, hand_b, tuple(order)
+            mask_b = sum(bits[c] for c in b)
+            if not ordered:
+                yield hand_a, v.hands[1] | mask_b, known
+                continue
+            left = [c for c in rest if not mask_b & bits[c]]
+            for order in itertools.permutations(left):
+                yield hand_a, v.hands[1] | mask_b, order
 
 
 def public_deals(v: Position) -> Iterator[Position]:

@@ -390,9 +390,9 @@ def solve_program(tree: Tree, payoff: Any, seat: int) -> tuple[float, Any, Any]:
     payoff, by his and the other's sequences): the value, x, and y (the duals of the
     other's best-response constraints).
 
-    HiGHS's interior-point method with crossover: on these programs (tens of thousands of
-    rows, sparse) it is about a hundred times faster than its simplex (BENCHMARKS.md), and
-    the crossover still ends on a vertex.  Should it fail on a hard program, the dual
+    HiGHS's interior-point method with crossover: on Brisque's programs (tens of thousands
+    of rows, sparse) it was about six times faster than the dual simplex, on Briscan's as
+    fast (BENCHMARKS.md), and the crossover still ends on a vertex.  Should it fail on a hard program, the dual
     simplex gets the program again."""
     from scipy.optimize import linprog
     from scipy.sparse import csr_matrix, hstack
@@ -451,7 +451,7 @@ def solve_public(p: Position, rank: RankingRule, *, strategies: bool) -> Solutio
     tree, deals, a = build(p, rank, everywhere=strategies)
     # one program: the plan of the player with more sequences, and the other's from its
     # duals (one constraint a sequence of the other: the smaller program, and on these
-    # games HiGHS solves it up to nine times faster than the other way round)
+    # games HiGHS solved it up to seven times faster than the other way round)
     q = 0 if len(tree.seqs[0]) >= len(tree.seqs[1]) else 1
     payoff = a if q == 0 else a.T.tocsr()
     value, plan_q, plan_other = solve_program(tree, payoff if q == me else -payoff, q)

@@ -288,6 +288,8 @@ def show(
             drawing = svg(p, pov=pov, size=size, highlight=list(marks), arrows=list(arrows))
         except ArgumentError as exc:
             raise BrisqueCommandError(str(exc)) from None
+        if probs:  # (drawn all the same, as the picture is, and the reasons said)
+            click.echo(f"impossible position {p.bpn()!r}: " + "; ".join(probs), err=True)
         if output:
             writable_file(output, "diagram")
             with open(output, "w", encoding="utf-8") as f:
@@ -1185,7 +1187,8 @@ def serve_cmd(host: str, port: int, no_browser: bool, max_running: int, max_seco
     except OSError as exc:
         raise BrisqueCommandError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     bound = sock.getsockname()[1]
-    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', 'localhost') else host}:{bound}/"
+    shown = {"0.0.0.0": "127.0.0.1", "localhost": "127.0.0.1", "::": "[::1]"}.get(host, host)
+    url = f"http://{f'[{shown}]' if ':' in shown and not shown.startswith('[') else shown}:{bound}/"
     click.echo(f"the board is at {url} (Ctrl-C stops it)", err=True)
     app = create_app(Limits(max_running=max_running, max_seconds=max_seconds))
     if not no_browser:

@@ -200,6 +200,42 @@ def test_requests_and_analyses_are_bounded(board):
     assert status == 404
 
 
+def test_odd_bodies_get_a_clear_400_not_a_crash(board):
+    for body in [b"[" * 50000, ('{"bpn": "x", "worlds": ' + "9" * 5000 + "}").encode(), b'"just a string"']:
+        for path in ("/api/analyses", "/api/play"):
+            status, answer = board.post(path, body)
+            assert status == 400 and "expected a JSON object" in answer["error"], (path, body[:20])
+    status, answer = board.get("/api/analyses/" + "z" * 5000)
+    assert status == 404 and len(answer["error"]) < 200
+
+
+def test_a_hidden_hand_to_play_is_refused_before_any_work(board):
+    view = deal(5).view("b").bpn()  # a to play, his hand hidden
+    status, answer = board.post("/api/analyses", {"bpn": view})
+    assert status == 400 and "hidden" in answer["error"]
+
+
+def test_an_unwatched_analysis_keeps_its_answer_and_its_time():
+    b = Board("--max-seconds", "3")
+    try:
+        hidden = deal(5).view("a").bpn()
+        _, job = b.post("/api/analyses", {"bpn": hidden, "worlds": 2000})
+        time.sleep(8)  # nobody asks while it runs and ends
+        _, done = b.get(f"/api/analyses/{job['id']}")
+        assert (
+            done["state"] == "done"
+            and done["answer"]["worlds"] == done["done"] == done["total"]
+            or (done["state"] == "done" and done["done"] <= done["total"])
+        )
+        time.sleep(1)
+        _, again = b.get(f"/api/analyses/{job['id']}")
+        assert again["seconds"] == done["seconds"] <= 3 + 2  # (the time it took, not since)
+        status, after = b.request("DELETE", f"/api/analyses/{job['id']}")
+        assert status == 200 and after["state"] == "done"  # (a cancel after the end changes nothing)
+    finally:
+        b.stop()
+
+
 def test_analyses_at_once_are_bounded_and_cancelled():
     b = Board("--max-running", "1", "--max-seconds", "30")
     try:
@@ -352,6 +388,22 @@ def test_a_sampled_analysis_runs_to_its_end_and_another_is_cancelled(page, board
     page.wait_for_function("document.getElementById('status').textContent !== 'idle'")
     page.click("#cancel")
     page.wait_for_function("document.getElementById('status').textContent === 'cancelled'")
+
+
+def test_a_tab_reloaded_or_closed_leaves_no_analysis_running(page, board):
+    slow = deal(8).view("a").bpn()
+    for _ in range(3):  # (max-running is 2: a leak would refuse the third)
+        page.goto(f"{board.url}/?bpn={urllib.parse.quote(slow)}")
+        page.wait_for_function("document.getElementById('status').textContent !== 'idle'")
+        assert "not started" not in page.text_content("#status")
+    page.goto(board.url + "/")  # (leaving the page ends its analysis)
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        status, job = board.post("/api/analyses", {"bpn": FULL})
+        if status == 202:
+            break
+        time.sleep(0.2)
+    assert status == 202 and board.wait(job["id"])["state"] == "done"
 
 
 def test_two_tabs_do_not_disturb_each_other(page, board):

@@ -76,6 +76,9 @@ def test_highlights_and_arrows_mark_the_chosen_moves():
         ({"pov": "c"}, "pov='c'"),
         ({"highlight": ["QQ"]}, "'QQ' is not a move"),
         ({"arrows": [999]}, "999 is not a move"),
+        ({"arrows": ["AH"]}, "arrow AH: expected a card in a hand"),
+        ({"arrows": ["x"]}, "arrow x"),
+        ({"highlight": ["pass"]}, "no card to ring"),
     ],
 )
 def test_bad_options_are_refused_in_words(kwargs, words):
@@ -93,6 +96,14 @@ def test_notebooks_show_positions_and_answers():
     for m in a.moves:
         assert f"<td>{m.move}</td>" in html
     assert 'class="arrow"' in html  # the best moves drawn
+
+
+def test_an_impossible_position_is_drawn_with_its_reasons(tmp_path):
+    bad = "petite 7.../8... D 0 - - a 0:0"
+    res = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "show", bad, "--svg"], capture_output=True, cwd=tmp_path
+    )
+    assert res.returncode == 2 and res.stdout.startswith(b"<svg") and b"impossible position" in res.stderr
 
 
 def test_the_command_writes_the_diagram(tmp_path):

@@ -34,12 +34,13 @@ from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from solver.board.jobs import Jobs, Limits
+from solver.board.jobs import BusyError, Jobs, Limits
 from solver.errors import BrisqueError, HiddenInformationError, PositionError
 from solver.formats.bpd import parse_record
 from solver.formats.records import DealRecord
@@ -48,6 +49,13 @@ from solver.model.position import Position
 from solver.model.svg import svg
 
 MAX_BPN = 2000  # characters: a BPN is far shorter
+MAX_LOADED = 5000  # positions of one loaded file: the rest are reported, not sent
+
+
+def _short(text: object, n: int = 60) -> str:
+    """An input quoted in a message, cut to ``n`` characters."""
+    t = repr(text)
+    return t if len(t) <= n else t[: n - 3] + "..."
 
 
 class BoardError(Exception):
@@ -107,11 +115,14 @@ async def _json(request: Request, limits: Limits) -> dict[str, Any]:
     body = await _body(request, limits)
     try:
         data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, ValueError, RecursionError):  # (bad bytes, bad JSON, a number
+        # of thousands of digits, arrays nested thousands deep)
         shown = body[:60].decode("utf-8", "replace")
-        raise BoardError(f"expected a JSON object, got {shown!r}") from None
+        raise BoardError(
+            f"expected a JSON object, got {shown!r}" + ("..." if len(body) > 60 else "")
+        ) from None
     if not isinstance(data, dict):
-        raise BoardError(f"expected a JSON object, got {data!r:.60}")
+        raise BoardError(f"expected a JSON object, got {_short(data)}")
     return data
 
 
@@ -125,16 +136,23 @@ def load_items(text: str) -> tuple[list[dict[str, Any]], list[str]]:
     """
     items: list[dict[str, Any]] = []
     errors: list[str] = []
+    count = 0
     for no, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
+        if count >= MAX_LOADED:
+            errors.append(f"line {no} and after: not loaded, the board takes {MAX_LOADED} positions a file")
+            break
         try:
             if line.lstrip().startswith("{"):
                 rec = DealRecord.from_json(line)
-                items.append({"name": f"deal {no}: {' v '.join(rec.players)}", "bpns": rec.bpns()})
+                bpns = rec.bpns()
+                count += len(bpns)
+                items.append({"name": f"deal {no}: {' v '.join(rec.players)}", "bpns": bpns})
             else:
                 puzzle = parse_record(line, f"line {no}")
                 if puzzle is not None:
+                    count += 1
                     items.append({"name": puzzle.id, "bpns": [puzzle.position.bpn()]})
         except BrisqueError as exc:
             errors.append(str(exc) if str(exc).startswith(f"line {no}:") else f"line {no}: {exc}")
@@ -173,7 +191,7 @@ def create_app(limits: Limits | None = None) -> Starlette:
             p = _position(data.get("bpn"))
             text = data.get("move")
             if not isinstance(text, str):
-                raise BoardError(f"expected a move such as TH, x or +mH, got {text!r}")
+                raise BoardError(f"expected a move such as TH, x or +mH, got {_short(text)}")
             probs = p.problems()
             if probs:
                 raise PositionError(f"impossible position {p.bpn()!r}: " + "; ".join(probs))
@@ -191,12 +209,11 @@ def create_app(limits: Limits | None = None) -> Starlette:
                 raise PositionError(f"impossible position {p.bpn()!r}: " + "; ".join(probs))
             worlds, seconds = data.get("worlds", 200), data.get("seconds")
             if type(worlds) is not int or (seconds is not None and type(seconds) not in (int, float)):
-                raise BoardError(f"worlds={worlds!r}, seconds={seconds!r}: expected numbers")
+                raise BoardError(f"worlds={_short(worlds)}, seconds={_short(seconds)}: expected numbers")
             try:
                 job = jobs.start(p.bpn(), worlds=worlds, seconds=seconds)
-            except BrisqueError as exc:
-                status = 429 if "running" in str(exc) else 400
-                raise BoardError(str(exc), status) from None
+            except BusyError as exc:
+                raise BoardError(str(exc), 429) from None
             return JSONResponse(job.to_dict(), status_code=202)
         except (BoardError, BrisqueError) as exc:
             return _error(exc)
@@ -205,7 +222,9 @@ def create_app(limits: Limits | None = None) -> Starlette:
         job_id = request.path_params["id"]
         job = jobs.cancel(job_id) if request.method == "DELETE" else jobs.get(job_id)
         if job is None:
-            return _error(BoardError(f"no analysis {job_id!r} (finished ones are forgotten in time)", 404))
+            return _error(
+                BoardError(f"no analysis {_short(job_id)} (finished ones are forgotten in time)", 404)
+            )
         return JSONResponse(job.to_dict())
 
     async def load(request: Request) -> Response:
@@ -215,7 +234,7 @@ def create_app(limits: Limits | None = None) -> Starlette:
                 text = body.decode("utf-8").lstrip("\ufeff")
             except UnicodeDecodeError as exc:
                 raise BoardError(f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-            items, errors = load_items(text)
+            items, errors = await run_in_threadpool(load_items, text)  # (off the event loop)
             if not items and not errors:
                 raise BoardError("the file holds no position: expected a .bpd puzzle file or match records")
             return JSONResponse({"items": items, "errors": errors})
@@ -253,7 +272,13 @@ def create_app(limits: Limits | None = None) -> Starlette:
             {"error": words.get(status, str(getattr(exc, "detail", exc)))}, status_code=status
         )
 
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error})
+    async def server_error(request: Request, exc: Exception) -> Response:
+        return JSONResponse(
+            {"error": f"the board failed: {type(exc).__name__}: {_short(str(exc), 200)}"}, status_code=500
+        )
+
+    handlers = {HTTPException: http_error, Exception: server_error}
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     app.state.jobs = jobs
     return app
 

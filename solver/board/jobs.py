@@ -2,10 +2,13 @@
 
 The server never waits on an analysis.  Each runs in a process of its own, so that a long
 one can be stopped at once (its process is ended) and two browser tabs never share one.
-A worker reports progress and its answer through a pipe, which the server reads whenever
-a page asks (no thread).  The number running at once, each one's time and the number kept
-are bounded (:class:`Limits`).  A worker dies with the server: it asks the kernel for a
-signal when its parent goes, and the server ends every worker when it stops.
+A worker reports progress and its answer through a pipe; a thread of the server reads it
+all the time, so that a worker never waits on a page that does not ask (only the latest
+progress is kept).  The number running at once, each one's time and the number kept are
+bounded (:class:`Limits`).  A worker dies with the server: workers are forked from
+multiprocessing's forkserver, which exits with the server, and each asks the kernel for a
+signal when its parent (the forkserver) goes; the server also ends every worker when it
+stops.
 
 >>> jobs = Jobs(Limits(max_running=1, max_seconds=5))
 >>> job = jobs.start("petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3")
@@ -20,6 +23,7 @@ import ctypes
 import multiprocessing
 import os
 import signal
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -29,6 +33,10 @@ from typing import Any
 from solver.errors import ArgumentError
 
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
+
+
+class BusyError(ArgumentError):
+    """As many analyses run as the board allows at once (HTTP 429)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -56,20 +64,38 @@ class Job:
     answer: dict[str, Any] | None = None
     error: str | None = None
     started: float = field(default_factory=time.monotonic)
+    finished: float | None = None
     process: Any = field(default=None, repr=False)
     conn: Connection | None = field(default=None, repr=False)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def end(self, state: str, *, answer: dict[str, Any] | None = None, error: str | None = None) -> None:
+        """Record the end (the first one counts: a cancel after the answer changes nothing)."""
+        with self.lock:
+            if self.state != "running":
+                return
+            self.state, self.finished = state, time.monotonic()
+            if answer is not None:
+                self.answer = answer
+                if "worlds" in answer:  # (a sampled answer: its worlds, whatever was reported)
+                    self.done = answer["worlds"]
+                    self.total = max(self.total, self.done)
+            if error is not None:
+                self.error = error
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "bpn": self.bpn,
-            "state": self.state,
-            "done": self.done,
-            "total": self.total,
-            "seconds": round(time.monotonic() - self.started, 3),
-            "answer": self.answer,
-            "error": self.error,
-        }
+        with self.lock:
+            end = self.finished if self.finished is not None else time.monotonic()
+            return {
+                "id": self.id,
+                "bpn": self.bpn,
+                "state": self.state,
+                "done": self.done,
+                "total": self.total,
+                "seconds": round(end - self.started, 3),
+                "answer": self.answer,
+                "error": self.error,
+            }
 
 
 def _die_with_parent() -> None:
@@ -80,6 +106,14 @@ def _die_with_parent() -> None:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):  # pragma: no cover - not Linux
         pass
+
+
+def _exact(bpn: str) -> bool:
+    """Whether the worker solves ``bpn`` exactly (every card known) rather than by sampling."""
+    from solver.model.position import Position
+
+    p = Position(bpn)
+    return not any(p.unknown) and (p.talon is not None or not p.talon_count or not p.rules.draws)
 
 
 def _work(conn: Connection, bpn: str, worlds: int, seconds: float) -> None:
@@ -95,7 +129,7 @@ def _work(conn: Connection, bpn: str, worlds: int, seconds: float) -> None:
 
     try:
         p = Position(bpn)
-        if not any(p.unknown) and (p.talon is not None or not p.talon_count or not p.rules.draws):
+        if _exact(bpn):
             answer = solve(p, limit=Limit(seconds=seconds)).to_dict()
         else:
 
@@ -137,8 +171,16 @@ class Jobs:
             raise ArgumentError(f"seconds={seconds!r}: expected more than 0 and at most {lim.max_seconds:g}")
         if not 1 <= worlds <= lim.max_worlds:
             raise ArgumentError(f"worlds={worlds!r}: expected a whole number from 1 to {lim.max_worlds}")
-        if self.running() >= lim.max_running:
+        from solver.model.position import Position
+
+        p = Position(bpn)
+        if p.unknown[p.turn] and not p.is_over():
             raise ArgumentError(
+                f"the hand of {'ab'[p.turn]}, to play, is hidden in {bpn!r}: "
+                "no move to value (show it, or see the position from his seat)"
+            )
+        if self.running() >= lim.max_running:
+            raise BusyError(
                 f"{lim.max_running} analyses are running, the most this board runs at once: "
                 "cancel one or wait for it"
             )
@@ -147,35 +189,45 @@ class Jobs:
         process = self._ctx.Process(target=_work, args=(child, bpn, worlds, secs), daemon=True)
         process.start()
         child.close()
-        # (total: 0 until a sampled analysis reports its worlds; an exact solve has no count)
-        job = Job(id=uuid.uuid4().hex[:12], bpn=bpn, process=process, conn=parent)
+        # (total: the worlds asked for; an exact solve has no count)
+        job = Job(
+            id=uuid.uuid4().hex[:12],
+            bpn=bpn,
+            total=0 if _exact(bpn) else worlds,
+            process=process,
+            conn=parent,
+        )
         self.jobs[job.id] = job
+        threading.Thread(target=self._read, args=(job, parent), daemon=True).start()
         return job
 
-    def poll(self, job: Job) -> Job:
-        """Read what the worker has sent; a worker past its time (plus a grace) is ended."""
-        conn = job.conn
-        if job.state != "running" or conn is None:
-            return job
+    def _read(self, job: Job, conn: Connection) -> None:
+        """The reader thread of one job: everything the worker sends, as it comes."""
         try:
-            while conn.poll():
+            while True:
                 msg = conn.recv()
                 if msg[0] == "progress":
-                    _, job.done, job.total, job.answer = msg
+                    with job.lock:
+                        if job.state == "running":
+                            _, job.done, job.total, job.answer = msg
                 elif msg[0] == "done":
-                    job.state, job.answer = "done", msg[1]
-                    job.done = job.answer.get("worlds", job.done) if job.answer else job.done
+                    job.end("done", answer=msg[1])
+                    return
                 else:
-                    job.state, job.error = "failed", msg[1]
+                    job.end("failed", error=msg[1])
+                    return
         except (EOFError, OSError):
-            if job.state == "running":
-                job.state, job.error = "failed", "the analysis process ended without an answer"
+            job.end("failed", error="the analysis process ended without an answer")
+        finally:
+            conn.close()
+
+    def poll(self, job: Job) -> Job:
+        """The job as its reader thread left it; a worker past its time (plus a grace) is
+        ended, and a finished one's process reaped."""
         if job.state == "running" and time.monotonic() - job.started > self.limits.max_seconds + 10:
+            # (the state first: the reader thread then sees the pipe close on an ended job)
+            job.end("failed", error=f"the analysis ran past {self.limits.max_seconds:g} s and was stopped")
             self._end(job)
-            job.state, job.error = (
-                "failed",
-                f"the analysis ran past {self.limits.max_seconds:g} s and was stopped",
-            )
         if job.state != "running":
             self._reap(job)
         return job
@@ -185,10 +237,11 @@ class Jobs:
         return None if job is None else self.poll(job)
 
     def cancel(self, job_id: str) -> Job | None:
+        """End a running analysis (one that has ended keeps its state and answer)."""
         job = self.get(job_id)
         if job is not None and job.state == "running":
+            job.end("cancelled")
             self._end(job)
-            job.state = "cancelled"
             self._reap(job)
         return job
 
@@ -207,8 +260,8 @@ class Jobs:
         """End every worker (the server stops)."""
         for job in self.jobs.values():
             if job.state == "running":
+                job.end("cancelled")
                 self._end(job)
-                job.state = "cancelled"
             self._reap(job)
 
     def _end(self, job: Job) -> None:
@@ -222,9 +275,7 @@ class Jobs:
         if job.process is not None:
             job.process.join(2)
             job.process = None
-        if job.conn is not None:
-            job.conn.close()
-            job.conn = None
+        job.conn = None  # (its reader thread closes it)
 
     def _forget_old(self) -> None:
         finished = [j for j in self.jobs.values() if j.state != "running"]
@@ -232,4 +283,4 @@ class Jobs:
             del self.jobs[job.id]
 
 
-__all__ = ["Job", "Jobs", "Limits"]
+__all__ = ["BusyError", "Job", "Jobs", "Limits"]

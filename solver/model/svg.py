@@ -176,13 +176,23 @@ def svg(
         raise ArgumentError(f"svg: pov={pov!r}: expected the seat a or b (or 0 or 1)")
     marks, shots = _moves(highlight), _moves(arrows)
     rings = set()
-    for m in marks + shots:
-        if int(m) < 32:
-            rings.add(int(m))
+    for m in marks:
+        code = int(m)
+        if code < 32:
+            rings.add(code)
         elif m == EXCHANGE:
             rings.add(p.seven_of_trumps)
-        elif int(m) >= DECLARE_BASE:
-            rings.update(cards_of(MELDS[int(m) - DECLARE_BASE].cards))
+        elif code >= DECLARE_BASE and MELDS[code - DECLARE_BASE].cards:
+            rings.update(cards_of(MELDS[code - DECLARE_BASE].cards))
+        else:
+            raise ArgumentError(f"svg: highlight {m}: the move has no card to ring")
+    for m in shots:
+        held = p.hands[0] | p.hands[1]
+        if int(m) >= 32 or not held >> int(m) & 1:
+            raise ArgumentError(
+                f"svg: arrow {m}: expected a card in a hand (an arrow goes from a hand to the trick)"
+            )
+        rings.add(int(m))
     playable = _playable(p)
     r = p.rules
     height = size * HEIGHT / WIDTH
@@ -232,7 +242,7 @@ def svg(
         out.extend(_text(70, mid + 4 + 3.4 * k, line, size=2.8) for k, line in enumerate(lines))
     for m in shots:
         c = int(m)
-        if c < 32 and c in where:
+        if c in where:
             x, y = where[c]
             x1, y1 = x + CARD_W / 2, y + (CARD_H if y < mid else 0)
             x2, y2 = WIDTH / 2 + (CARD_W + 2 if p.trick >= 0 else 0), mid + CARD_H / 2
@@ -277,7 +287,7 @@ def answer_html(
     )
     return (
         '<div class="brisque-answer" style="display:flex;gap:1em;align-items:flex-start">'
-        f"<div>{svg(p, size=420, arrows=[m for m in best if str(m) != 'pass'])}</div>"
+        f"<div>{svg(p, size=420, arrows=[m for m in _moves(best) if int(m) < 32])}</div>"
         f'<div><p>{escape(caption)}</p>{table}<p style="font-family:monospace;font-size:80%">'
         f"{escape(p.bpn())}</p></div></div>"
     )

@@ -8,6 +8,7 @@ const state = {
   job: null,       // the running analysis of this tab
   items: [],       // positions loaded from a file
   timer: null,
+  asked: 0,        // analyses asked for: only the latest one may run
 };
 
 const $ = (id) => document.getElementById(id);
@@ -71,7 +72,14 @@ async function show(bpn, { record = true } = {}) {
   $("moves").innerHTML = "";
   $("pv").textContent = "";
   $("summary").textContent = "";
-  if (info.valid) analyse();
+  if (!info.valid) {
+    await cancel();
+  } else if (info.legal === null) {
+    await cancel();
+    $("status").textContent = `the hand of ${info.turn}, to play, is hidden: switch to his view to analyse`;
+  } else {
+    analyse();
+  }
   return true;
 }
 
@@ -153,14 +161,23 @@ function stopPolling() {
 }
 
 async function analyse() {
+  // one analysis a tab: a later request makes an earlier one void, even mid-flight
+  const ask = ++state.asked;
   await cancel();
+  if (ask !== state.asked) return;
   const bpn = current();
   let job;
   try {
     job = await api("POST", "/api/analyses", { bpn });
   } catch (e) {
-    showError(e.message);
-    $("status").textContent = "not started";
+    if (ask === state.asked) {
+      showError(e.message);
+      $("status").textContent = "not started";
+    }
+    return;
+  }
+  if (ask !== state.asked) {  // (superseded while it started: end it at once)
+    api("DELETE", `/api/analyses/${job.id}`).catch(() => {});
     return;
   }
   state.job = job.id;
@@ -275,7 +292,10 @@ function setup() {
     }
   });
   $("analyse").addEventListener("click", analyse);
-  $("cancel").addEventListener("click", cancel);
+  $("cancel").addEventListener("click", () => {
+    state.asked++;  // (an analysis still starting is void too)
+    cancel();
+  });
   $("file").addEventListener("change", (e) => {
     if (e.target.files.length) openFile(e.target.files[0]);
   });
@@ -285,6 +305,10 @@ function setup() {
   $("diagram").addEventListener("click", (e) => {
     const card = e.target.closest("[data-move]");
     if (card) play(card.dataset.move);
+  });
+  // a tab that goes away takes its analysis with it
+  window.addEventListener("pagehide", () => {
+    if (state.job) fetch(`/api/analyses/${state.job}`, { method: "DELETE", keepalive: true });
   });
   const start = new URLSearchParams(location.search).get("bpn");
   if (start) show(start);

@@ -582,6 +582,13 @@ def solve_cmd(
     help="pimc: sample worlds and solve each double dummy; equilibrium: solve the public "
     "subgame exactly (at most one talon trick left, or two cards a hand in Petite Brisque).",
 )
+@click.option(
+    "--max-exploitability",
+    type=click.FloatRange(min=0, min_open=True),
+    default=0.1,
+    show_default=True,
+    help="With --method equilibrium: refuse an answer a best response could exploit by more points.",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (method pimc, stderr, worlds, ...).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on standard error.")
 def analyse_cmd(
@@ -595,6 +602,7 @@ def analyse_cmd(
     depth: int | None,
     world_search: str,
     win_worth: str,
+    max_exploitability: float,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -647,7 +655,7 @@ def analyse_cmd(
         if method == "equilibrium":
             from solver.analysis.equilibrium import equilibrium
 
-            return p, equilibrium(p, win_worth=str(rank))
+            return p, equilibrium(p, win_worth=str(rank), max_exploitability=max_exploitability)
         try:
             return p, analyse(
                 p,

@@ -21,7 +21,7 @@ from solver.analysis.equilibrium import (  # noqa: E402
 )
 from solver.analysis.ranking import RankingRule  # noqa: E402
 from solver.analysis.subgame import build  # noqa: E402
-from solver.errors import ArgumentError  # noqa: E402
+from solver.errors import ArgumentError, PositionError  # noqa: E402
 from solver.model.position import Position  # noqa: E402
 from solver.play.dealing import deal, random_position  # noqa: E402
 
@@ -202,3 +202,22 @@ def test_the_command_line_answers_and_refuses(tmp_path):
     assert text.returncode == 0 and b"Exploitability" in text.stdout
     bad = subprocess.run([*run, deal(1).bpn(), "--method", "equilibrium"], capture_output=True, cwd=tmp_path)
     assert bad.returncode == 2 and b"outside the equilibrium" in bad.stderr and b"Traceback" not in bad.stderr
+
+
+def test_an_answer_more_exploitable_than_asked_is_refused(monkeypatch):
+    import solver.analysis.subgame as subgame
+
+    p = shown(petite_ending(1), 0)
+    with pytest.raises(ArgumentError, match="max_exploitability=0"):
+        equilibrium(p, max_exploitability=0)
+    real = subgame.solve_public
+
+    def sloppy(*args, **kwargs):  # (the program's answer, made worse than it is)
+        s = real(*args, **kwargs)
+        s.exploitability = 0.5
+        return s
+
+    monkeypatch.setattr(subgame, "solve_public", sloppy)
+    with pytest.raises(PositionError, match="exploitable by 0.5 points, above the 0.1"):
+        equilibrium(p)
+    assert equilibrium(p, max_exploitability=1).exploitability == 0.5

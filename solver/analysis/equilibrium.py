@@ -118,20 +118,38 @@ class EquilibriumAnalysis:
         }
 
 
+MAX_EXPLOITABILITY = 0.1  # points: the most an answer may leave to a best response
+
+
 def equilibrium(
-    position: Position | str, *, win_worth: WinWorth | str = "match", strategies: bool = False
+    position: Position | str,
+    *,
+    win_worth: WinWorth | str = "match",
+    strategies: bool = False,
+    max_exploitability: float = MAX_EXPLOITABILITY,
 ) -> EquilibriumAnalysis:
     """The exact equilibrium of ``position``'s public subgame (module docstring), for the
     player to move; refused with the reason outside the domain.  With ``strategies``, the
     answer also holds both players' whole strategies, the equilibrium's and PIMC's, and
-    PIMC's exploitability (PIMC then values every decision node of every deal)."""
+    PIMC's exploitability (PIMC then values every decision node of every deal).
+
+    The program is solved exactly, so the exploitability is about 1e-9 points; should the
+    solver's answer ever leave more than ``max_exploitability`` points to a best response,
+    it is refused (PositionError), never given as an equilibrium."""
     t0 = time.perf_counter()
     p = Position(position) if isinstance(position, str) else position
     rank = RankingRule.parse(win_worth)
+    if not 0 < max_exploitability < float("inf"):
+        raise ArgumentError(f"max_exploitability={max_exploitability!r}: expected a number of points above 0")
     _check(p)
     from solver.analysis.subgame import solve_public  # (numpy and scipy: only when solving)
 
     s = solve_public(p, rank, strategies=strategies)
+    if s.exploitability > max_exploitability:
+        raise PositionError(
+            f"the equilibrium of {p.bpn()!r} came out exploitable by {s.exploitability:.6g} points, "
+            f"above the {max_exploitability:g} asked: the linear program did not solve exactly"
+        )
     moves = [EquilibriumMove(move=move(m), probability=q, value=v) for m, q, v in s.moves]
     answer = EquilibriumAnalysis(
         bpn=p.bpn(),

@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -28,6 +29,9 @@ from solver.model.position import Position  # noqa: E402
 from solver.play.dealing import deal  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+# the commands run outside the checkout, so that they import the installed package (the
+# source tree has no compiled engine unless it was built in place)
+AWAY = Path(tempfile.mkdtemp(prefix="board-tests-"))
 FULL = "petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -41,6 +45,7 @@ class Board:
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,
+            cwd=AWAY,
         )
         assert self.process.stderr is not None
         line = self.process.stderr.readline()
@@ -99,7 +104,7 @@ def solve_json(bpn: str) -> dict:
         [sys.executable, "-m", "solver.cli", "solve", bpn, "--json"],
         capture_output=True,
         check=True,
-        cwd=ROOT,
+        cwd=AWAY,
     )
     return json.loads(res.stdout)
 
@@ -170,7 +175,7 @@ def test_it_listens_on_this_machine_only(board):
 def test_the_error_is_the_command_lines(board):
     bad = "brisque AK9.97..9/7..Q9.A7 Z 0 - - a 0:0"
     cli = subprocess.run(
-        [sys.executable, "-m", "solver.cli", "show", bad], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "solver.cli", "show", bad], capture_output=True, text=True, cwd=AWAY
     )
     status, answer = board.get("/api/position", bpn=bad)
     assert status == 400 and cli.returncode == 2

@@ -286,9 +286,9 @@ def _help_examples() -> list[list[str]]:
                 len(words) < 2
                 or words[0] != "brisque"
                 or words[1] not in main.commands
-                or words[1] == "match"
+                or words[1] in ("match", "serve")
             ):
-                continue  # (matches take minutes; they have tests of their own)
+                continue  # (matches take minutes, the board runs until stopped: both have tests of their own)
             if not any(s in line for s in ("$(", ".jsonl", ".bpd", "-o ")):
                 out.append(shlex.split(line)[1:])
     return out

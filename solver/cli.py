@@ -1142,6 +1142,89 @@ def match_cmd(
         _interrupted_exit()
 
 
+@main.command("bench")
+@click.option(
+    "--suite",
+    "suites",
+    multiple=True,
+    type=click.Choice(["final-phase", "deep", "sampling", "batch"]),
+    help="A suite to run (repeatable; default all).",
+)
+@click.option("--quick", is_flag=True, help="A tenth of each suite: a quick check, not figures to publish.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: machine, suites, signature.")
+@click.option(
+    "--compare",
+    "compare_to",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A saved run (the --json of an earlier bench): each figure beside it, as a ratio.",
+)
+def bench_cmd(suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: str | None) -> None:
+    """Run the standard benchmarks from the installed package and print their figures.
+
+    Suites: final-phase (every move's value of 1000 positions at the start of
+    Brisque's final phase, one batch), deep (exact values with 2 to 5 talon tricks
+    left), sampling (PIMC analyses of six views), batch (the solve - path in this
+    process).  The positions ship with the package.  The run ends with a signature:
+    the total node count of the final-phase and deep suites.  The search is
+    deterministic, so the signature changes exactly when the search does, on any
+    machine.
+
+    \b
+    Examples:
+      brisque bench
+      brisque bench --suite final-phase --suite deep --json > run.json
+      brisque bench --compare run.json
+    """
+    from solver.bench.suites import compare, run
+
+    old = None
+    if compare_to:
+        try:
+            with open(compare_to, encoding="utf-8") as f:
+                old = json.load(f)
+            if not isinstance(old, dict) or not isinstance(old.get("suites"), list):
+                raise ValueError("no 'suites' list")
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise BrisqueCommandError(
+                f"cannot compare with {compare_to!r}: expected the JSON of brisque bench --json ({exc})"
+            ) from None
+    from solver.errors import ArgumentError
+
+    result = run(list(suites) or None, quick=quick)
+    if old is not None:
+        try:
+            result["compare"] = compare(result, old)
+        except ArgumentError as exc:
+            raise BrisqueCommandError(str(exc)) from None
+        result["compare_signature"] = old.get("signature")
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    click.echo(f"Machine: {result['machine']}{' (quick)' if quick else ''}")
+    for r in result["suites"]:
+        figures = ", ".join(
+            f"{k} {v}" for k, v in r.items() if k not in ("name", "levels") and not isinstance(v, dict)
+        )
+        click.echo(f"  {r['name']:12} {figures}")
+        for k, level in r.get("levels", {}).items():
+            click.echo(
+                f"    {k} talon tricks left: {level['positions']} positions, median {level['median_ms']} ms, {level['nodes']} nodes"
+            )
+    for row in result.get("compare", []):
+        click.echo(
+            f"  vs saved: {row['suite']} {row['figure']}: {row['new']} / {row['old']} = {row['ratio']}"
+        )
+    if result["signature"] is not None:
+        same = ""
+        if old is not None and isinstance(old.get("signature"), int):
+            same = (
+                " (the same search)"
+                if old["signature"] == result["signature"]
+                else f" (saved: {old['signature']}: the search changed)"
+            )
+        click.echo(f"Signature: {result['signature']}{same}")
+
+
 @main.command("serve")
 @click.option(
     "--host",

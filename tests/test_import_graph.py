@@ -41,7 +41,21 @@ ALLOWED: dict[str, set[str]] = {
     "engine": {"errors", "native", "model", "engine"},
     "analysis": {"errors", "native", "model", "formats", "engine", "analysis"},
     "play": {"", "errors", "native", "model", "formats", "engine", "analysis", "play"},
-    "cli": {"", "errors", "native", "model", "formats", "engine", "analysis", "play", "openspiel", "board"},
+    "cli": {
+        "",
+        "errors",
+        "native",
+        "model",
+        "formats",
+        "engine",
+        "analysis",
+        "play",
+        "openspiel",
+        "board",
+        "bench",
+    },
+    # the standard benchmarks (brisque bench): on top, beside the command line
+    "bench": {"errors", "native", "model", "formats", "engine", "analysis", "play", "bench"},
     # the analysis board in the browser (the extra board): on top, beside the command line
     "board": {"errors", "native", "model", "formats", "engine", "analysis", "play", "board"},
     # the optional OpenSpiel adapter (the extra openspiel): on top, beside the command line

@@ -289,7 +289,7 @@ def _help_examples() -> list[list[str]]:
                 or words[1] in ("match", "serve")
             ):
                 continue  # (matches take minutes, the board runs until stopped: both have tests of their own)
-            if not any(s in line for s in ("$(", ".jsonl", ".bpd", "-o ")):
+            if not any(s in line for s in ("$(", ".jsonl", ".json", ".bpd", "-o ", " > ")):
                 out.append(shlex.split(line)[1:])
     return out
 

@@ -1,0 +1,198 @@
+"""The standard benchmark suites, run from the installed package (``brisque bench``).
+
+Their positions ship with the package (``positions/``, seeded positions written once), so
+the same suite runs on any machine.  Each suite gives its figures; the run ends, as a chess
+engine's bench does, with a *signature*: the total node count of the exact solves of the
+fixed suites (final phase and deep search), with fixed tables.  The search is
+deterministic, so a change that alters it changes the signature on any machine, while a
+change that only makes it faster does not.
+
+>>> r = run(["final-phase", "deep"], quick=True)
+>>> r["suites"][0]["name"], r["suites"][0]["positions"], r["signature"] > 0
+('final-phase', 100, True)
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from importlib import resources
+from typing import Any
+
+from solver.errors import ArgumentError
+
+SUITES = ("final-phase", "deep", "sampling", "batch")
+SIGNED = ("final-phase", "deep")  # the suites whose nodes make the signature
+TABLE_BITS = 20  # every exact solve of the suites: the same table on every machine
+DEEP_LEVELS = (2, 3, 4, 5)  # talon tricks left
+
+
+def positions(name: str) -> list[str]:
+    """The BPNs of a shipped position file (``final-phase``, ``deep-k3``, ``sampling``...)."""
+    text = resources.files("solver.bench").joinpath(f"positions/{name}.txt").read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def machine() -> str:
+    """The machine's description: CPU, cores, Python, system."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.machine()}"
+
+
+def final_phase(quick: bool) -> dict[str, Any]:
+    """Every move's value of Brisque positions at the start of the final phase (6 cards
+    each), one native batch, a fresh table."""
+    from solver.engine import Solver
+    from solver.engine.seam import engine_root
+    from solver.model.position import Position
+    from solver.model.rules import Rules
+
+    bpns = positions("final-phase")[: 100 if quick else None]
+    roots = [engine_root(Position(b)) for b in bpns]
+    solver = Solver(Rules(), TABLE_BITS)
+    t0 = time.perf_counter()
+    _, nodes = solver.engine.solve_batch(roots, every_move=True)
+    seconds = time.perf_counter() - t0
+    return {
+        "name": "final-phase",
+        "positions": len(bpns),
+        "us_per_position": round(seconds / len(bpns) * 1e6, 2),
+        "nodes": sum(nodes),
+        "seconds": round(seconds, 4),
+    }
+
+
+def deep(quick: bool) -> dict[str, Any]:
+    """The exact value of Brisque positions with 2 to 5 talon tricks left (talon order
+    known), each with a fresh table; the median time by level."""
+    from solver.engine import Solver
+    from solver.model.position import Position
+    from solver.model.rules import Rules
+
+    levels = DEEP_LEVELS[:2] if quick else DEEP_LEVELS
+    by_level: dict[str, Any] = {}
+    total_nodes, total_seconds, count = 0, 0.0, 0
+    for k in levels:
+        times, nodes = [], 0
+        for bpn in positions(f"deep-k{k}")[: 5 if quick else None]:
+            solver = Solver(Rules(), TABLE_BITS)
+            t0 = time.perf_counter()
+            a = solver.solve(Position(bpn), every_move=False, pv=False)
+            times.append(time.perf_counter() - t0)
+            nodes += a.nodes
+        by_level[str(k)] = {
+            "positions": len(times),
+            "median_ms": round(statistics.median(times) * 1e3, 2),
+            "nodes": nodes,
+        }
+        total_nodes += nodes
+        total_seconds += sum(times)
+        count += len(times)
+    return {
+        "name": "deep",
+        "positions": count,
+        "levels": by_level,
+        "nodes": total_nodes,
+        "seconds": round(total_seconds, 4),
+    }
+
+
+def sampling(quick: bool) -> dict[str, Any]:
+    """A sampled analysis (PIMC, seed 7) of Brisque views at tricks 5 and 9, one process."""
+    from solver.analysis.sampling import SampledAnalysis, analyse
+
+    worlds = 20 if quick else 100
+    views = positions("sampling")[: 2 if quick else None]
+    t0 = time.perf_counter()
+    solved = 0
+    for v in views:
+        a = analyse(v, worlds=worlds, seed=7)
+        solved += a.worlds if isinstance(a, SampledAnalysis) else 1
+    seconds = time.perf_counter() - t0
+    return {
+        "name": "sampling",
+        "positions": len(views),
+        "worlds": solved,
+        "worlds_per_s": round(solved / seconds, 1),
+        "seconds": round(seconds, 4),
+    }
+
+
+def batch(quick: bool) -> dict[str, Any]:
+    """The batch path as ``brisque solve -`` runs it, in this process: each BPN parsed and
+    checked, every move solved, one JSON line written (to nowhere)."""
+    from solver.engine.api import solve
+    from solver.model.position import Position
+
+    bpns = positions("final-phase")[: 100 if quick else None]
+    t0 = time.perf_counter()
+    size = 0
+    for bpn in bpns:
+        size += len(solve(Position(bpn)).to_json())
+    seconds = time.perf_counter() - t0
+    return {
+        "name": "batch",
+        "positions": len(bpns),
+        "us_per_position": round(seconds / len(bpns) * 1e6, 2),
+        "bytes": size,
+        "seconds": round(seconds, 4),
+    }
+
+
+RUNNERS = {"final-phase": final_phase, "deep": deep, "sampling": sampling, "batch": batch}
+
+
+def run(names: list[str] | None = None, *, quick: bool = False) -> dict[str, Any]:
+    """Run the named suites (all by default); the machine, each suite's figures, and the
+    signature (None when no signed suite ran)."""
+    chosen = list(names or SUITES)
+    for n in chosen:
+        if n not in RUNNERS:
+            raise ArgumentError(f"no benchmark suite {n!r}: expected one of {', '.join(SUITES)}")
+    results = [RUNNERS[n](quick) for n in chosen]
+    # the signature of the whole signed suite only (a quick run has a signature of its own)
+    whole = all(n in chosen for n in SIGNED)
+    return {
+        "machine": machine(),
+        "quick": quick,
+        "suites": results,
+        "signature": sum(r["nodes"] for r in results if r["name"] in SIGNED) if whole else None,
+    }
+
+
+def compare(new: dict[str, Any], old: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each figure of ``new`` beside the same one of a saved run ``old``, as a ratio (new
+    over old; for times below 1 is faster)."""
+    before = {r["name"]: r for r in old.get("suites", []) if isinstance(r, dict) and "name" in r}
+    if bool(old.get("quick")) != bool(new.get("quick")):
+        raise ArgumentError("a quick run and a whole one do not compare: run both the same way")
+    rows = []
+    for r in new["suites"]:
+        o = before.get(r["name"])
+        if o is None:
+            continue
+        for key in ("us_per_position", "seconds", "worlds_per_s", "nodes"):
+            if key in r and key in o and o[key]:
+                rows.append(
+                    {
+                        "suite": r["name"],
+                        "figure": key,
+                        "new": r[key],
+                        "old": o[key],
+                        "ratio": round(r[key] / o[key], 3),
+                    }
+                )
+    return rows
+
+
+__all__ = ["SIGNED", "SUITES", "compare", "machine", "positions", "run"]

@@ -3,7 +3,7 @@
 Positions: Petite Brisque with two cards each on lead, and the start of the last talon trick
 in Briscan and Brisque (seeded deals played on by seeded random moves), solved whole: both
 hands hidden, every consistent deal.  A first solve outside the timing loads scipy and
-HiGHS.  Wall and CPU seconds are both given, so that a solver using more than one core
+HiGHS, and each game's engine (its table) is made before its positions are timed.  Wall and CPU seconds are both given, so that a solver using more than one core
 would show.
 
 Run:  python benchmarks/bench_equilibrium.py [--seeds 1-10] [--games petite,briscan,brisque]
@@ -20,7 +20,9 @@ import time
 from pathlib import Path
 
 from solver.analysis.equilibrium import equilibrium
+from solver.engine.api import shared_solver
 from solver.model.position import Position
+from solver.model.rules import Rules
 from solver.play.dealing import deal
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -55,6 +57,7 @@ def main() -> None:
     warm = petite_ending(1)
     equilibrium(warm)  # loads scipy and HiGHS
     for game in args.games.split(","):
+        shared_solver(Rules.parse(game))  # (its engine and table, made once, outside the timing)
         rows = []
         for seed, p in positions(game, list(range(lo, hi + 1))):
             wall, cpu = time.perf_counter(), time.process_time()

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.analysis.equilibrium import equilibrium
+from solver.analysis.public import entry_move
 from solver.model.position import Position
 from solver.play.dealing import random_position
 
@@ -58,7 +59,7 @@ def own_reach(strategy: dict[Any, dict[int, float]], key: Any) -> float:
     for k in range(len(hist)):
         earlier = strategy.get((seat, hand, hist[:k]))
         if earlier is not None:
-            reach *= earlier.get(hist[k], 0.0)
+            reach *= earlier.get(entry_move(hist[k]), 0.0)
     return reach
 
 

@@ -52,6 +52,11 @@ def shown(p: Position, seat: int) -> Position:
     return Position(q.bpn())
 
 
+def follower_shown(p: Position) -> Position:
+    """``p`` with the follower's hand shown: the leader's is the hidden one."""
+    return shown(p, 1 - p.turn)
+
+
 def openspiel_value(view: Position, seat: int) -> float:
     pyspiel = pytest.importorskip("pyspiel")
     from open_spiel.python.algorithms import sequence_form_lp
@@ -71,6 +76,7 @@ def openspiel_value(view: Position, seat: int) -> float:
         lambda: shown(petite_ending(4), 1),
         lambda: shown(last_talon_trick(3, "briscan"), 1),
         lambda: shown(last_talon_trick(5, "petite(draw=yes)"), 0),
+        lambda: follower_shown(last_talon_trick(1, "briscan")),  # (a carte blanche in play)
     ],
 )
 def test_the_game_value_is_openspiels_sequence_form_lp(make):
@@ -125,6 +131,7 @@ SMALL = [
     lambda: shown(petite_ending(4), 1),
     lambda: shown(last_talon_trick(3, "briscan"), 1),
     lambda: shown(last_talon_trick(5, "petite(draw=yes)"), 0),
+    lambda: follower_shown(last_talon_trick(1, "briscan")),
 ]
 
 
@@ -179,7 +186,39 @@ def test_pimc_is_measured_against_the_equilibrium():
     assert "pimc_exploitability" in a.to_dict()
 
 
+def test_a_carte_blanche_shows_the_leaders_hand_to_the_follower():
+    """After a carte blanche the follower knows the leader's hand: his information sets
+    are split by it (the history records the cards shown), as OpenSpiel's are."""
+    p = follower_shown(last_talon_trick(1, "briscan"))
+    tree, _, _ = build(p, RankingRule.parse("match"), everywhere=False)
+    follower = 1 - p.turn
+    blanche = [key for key in tree.infos[follower] if any(e > 255 for e in key[2])]
+    assert blanche
+    hands = {e >> 8 for key in blanche for e in key[2] if e > 255}
+    assert len(hands) > 1  # (several leader hands, each its own set)
+
+
+def test_the_drawn_card_of_the_actual_position_is_not_public():
+    for seed in range(2, 30):
+        p = last_talon_trick(seed, "briscan(declare=before_draw)")
+        if p.drawn:
+            break
+    else:
+        pytest.skip("no such position")
+    q = p.copy()
+    q.drawn = 0
+    assert public_view(p).bpn() == public_view(q).bpn()
+    assert equilibrium(shown(p, 1 - p.turn)).game_value == pytest.approx(
+        equilibrium(shown(q, 1 - q.turn)).game_value
+    )
+
+
 def test_outside_the_domain_is_refused_with_the_reason():
+    final = petite_ending(1)
+    while final.hand_size(0) > 1 or final.trick >= 0:
+        final.push(final.legal_moves()[0])
+    with pytest.raises(ArgumentError, match="no decision with hidden cards is left"):
+        equilibrium(final)
     early = deal(1)
     assert "talon tricks left" in (domain_problem(early) or "")
     with pytest.raises(ArgumentError, match="outside the equilibrium solver's domain"):

@@ -13,10 +13,30 @@ import itertools
 from collections.abc import Iterator
 
 from solver.model.bits import cards_of, popcount
+from solver.model.melds import BLANK_COURTS, BLANK_PLAIN, MELDS
+from solver.model.moves import DECLARE_BASE
 from solver.model.position import Position
 
 InfoKey = tuple[int, int, tuple[int, ...]]
 """An information set: (seat, his hand at the root as a card mask, the move codes since)."""
+
+
+def history_entry(move: int, showed: int) -> int:
+    """A move as an information set's history records it: its code, and for a carte
+    blanche, which shows the whole hand, the cards it showed (they differ from deal to deal,
+    and the opponent sees them), above bit 8.
+
+    >>> history_entry(9, 0), entry_move(history_entry(9, 0))
+    (9, 9)
+    """
+    if move >= DECLARE_BASE and MELDS[move - DECLARE_BASE].kind in (BLANK_COURTS, BLANK_PLAIN):
+        return move | (showed << 8)
+    return move
+
+
+def entry_move(entry: int) -> int:
+    """The move code of a history entry (:func:`history_entry`)."""
+    return entry & 0xFF
 
 
 def domain_problem(p: Position) -> str | None:
@@ -27,6 +47,8 @@ def domain_problem(p: Position) -> str | None:
     """
     if p.is_over():
         return "the deal is over"
+    if no_hidden_decision(p):
+        return "no decision with hidden cards is left (every card's place is known to both): solve it exactly"
     if p.rules.draws:
         left = p.talon_count + (1 if p.turnup >= 0 else 0)
         if left > 2:
@@ -113,6 +135,8 @@ __all__ = [
     "deal_cards",
     "domain_problem",
     "ends_hidden_play",
+    "entry_move",
+    "history_entry",
     "no_hidden_decision",
     "public_deals",
     "public_view",

@@ -22,6 +22,8 @@ from solver.analysis.public import (
     InfoKey,
     deal_cards,
     ends_hidden_play,
+    entry_move,
+    history_entry,
     no_hidden_decision,
     public_view,
 )
@@ -142,8 +144,10 @@ class Tree:
             for m in moves:
                 child = sub_at.copy()
                 child[:, i] = self.seq(i, key, m)
-                children[m].append((sub, child))
-        for m, parts in children.items():
+                # (a carte blanche shows this set's hand: its child is the set's own)
+                children[history_entry(m, w.hands[i] & ~w.shown[i])].append((sub, child))
+        for entry, parts in children.items():
+            m = entry_move(entry)
             sub = np.concatenate([d for d, _ in parts])
             sub_at = np.concatenate([c for _, c in parts])
             self._set_hands(w, sub[0], moved)
@@ -152,7 +156,7 @@ class Tree:
             lost, gained = before & ~w.hands[i], w.hands[i] & ~before
             now = moved.copy()
             now[i] = (moved[i, 0] | lost, (moved[i, 1] & ~lost) | gained)
-            self.walk(w, sub, sub_at, (*hist, m), now)
+            self.walk(w, sub, sub_at, (*hist, entry), now)
             w.pop()
 
     def _now(self, deals: Any, moved: Any, seat: int) -> Any:
@@ -376,6 +380,7 @@ def build(p: Position, rank: RankingRule, *, everywhere: bool) -> tuple[Tree, An
     tree.everywhere = everywhere
     template = p.copy()
     template.unknown[0] = template.unknown[1] = 0
+    template.drawn = view.drawn  # (which card the mover just drew is his secret, as in OpenSpiel)
     template.talon = list(dealt[0][2]) if view.talon is None and p.rules.draws and p.talon_count else p.talon
     deals = np.arange(len(dealt))
     tree.walk(

@@ -27,6 +27,7 @@ from typing import Any
 
 from open_spiel.python.policy import TabularPolicy
 
+from solver.analysis.public import history_entry
 from solver.openspiel.game import BrisqueState
 
 InfoKey = tuple[int, int, tuple[int, ...]]
@@ -37,7 +38,7 @@ def state_key(state: BrisqueState, player: int) -> InfoKey:
     his hand as dealt at the start, and the moves played since."""
     if state.start is None:
         raise ValueError("a chance node has no information set key")
-    return (player, state.start.hands[player], tuple(step[1] for step in state.steps))
+    return (player, state.start.hands[player], tuple(history_entry(step[1], step[3]) for step in state.steps))
 
 
 def tabular_policy(game: Any, strategy: Mapping[InfoKey, Mapping[int, float]]) -> TabularPolicy:
@@ -46,6 +47,7 @@ def tabular_policy(game: Any, strategy: Mapping[InfoKey, Mapping[int, float]]) -
     when two states of one OpenSpiel information state have different keys."""
     policy = TabularPolicy(game)
     seen: dict[int, InfoKey] = {}
+    rows: dict[InfoKey, int] = {}  # (the other way: one of our sets, one OpenSpiel state)
     stack = [game.new_initial_state()]
     while stack:
         state = stack.pop()
@@ -62,9 +64,15 @@ def tabular_policy(game: Any, strategy: Mapping[InfoKey, Mapping[int, float]]) -
             if seen[row] != key:
                 raise ValueError(f"one OpenSpiel information state, two keys: {seen[row]} and {key}")
         else:
+            if rows.setdefault(key, row) != row:
+                raise ValueError(f"one information set {key} of ours, two of OpenSpiel's")
             seen[row] = key
             probs = strategy.get(key)
             legal = state.legal_actions()
+            if probs is not None and not set(probs) <= set(legal):
+                raise ValueError(
+                    f"the strategy plays {sorted(set(probs) - set(legal))} at {key}: not legal there"
+                )
             policy.action_probability_array[row] = 0.0
             for m in legal:
                 policy.action_probability_array[row, m] = (

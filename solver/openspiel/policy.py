@@ -4,8 +4,8 @@
 A strategy of :func:`solver.analysis.equilibrium.equilibrium` (``strategies=True``) is keyed
 by information set as (seat, his hand at the start, the moves since); an OpenSpiel state of
 the same start gives that key from its deal and its moves.  Every state of one OpenSpiel
-information state must give the same key: the check that the two games' information sets
-are the same.
+information state must give the same key, and no key two OpenSpiel information states:
+the check, both ways, that the two games' information sets are the same.
 
 >>> import pyspiel
 >>> from open_spiel.python.algorithms import exploitability as openspiel
@@ -44,7 +44,8 @@ def state_key(state: BrisqueState, player: int) -> InfoKey:
 def tabular_policy(game: Any, strategy: Mapping[InfoKey, Mapping[int, float]]) -> TabularPolicy:
     """``strategy`` (information-set key -> {move: probability}) as a TabularPolicy of
     ``game``; an information set it does not name plays its moves alike.  Raises ValueError
-    when two states of one OpenSpiel information state have different keys."""
+    when the two games' information sets differ (either way), or when the strategy plays a
+    move that is not legal."""
     policy = TabularPolicy(game)
     seen: dict[int, InfoKey] = {}
     rows: dict[InfoKey, int] = {}  # (the other way: one of our sets, one OpenSpiel state)

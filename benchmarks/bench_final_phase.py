@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import time
 
 from bench_deep import positions_with_talon_left
 
+from solver.bench.suites import machine  # (one description of the machine for every benchmark)
 from solver.engine import Solver
 from solver.engine.reference import reference_values
 from solver.engine.seam import engine_root
@@ -28,21 +28,6 @@ from solver.model.rules import Rules
 def start_of_final_phase(count: int, rules: Rules) -> list:
     """``count`` positions at the first lead of the final phase, seeds 0, 1, 2, ..."""
     return positions_with_talon_left(0, count, rules)
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    import os
-
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.machine()}"
 
 
 def run(positions: int = 1000, table_bits: int = 14, reference_positions: int | None = None) -> dict:

@@ -6,7 +6,11 @@ hands hidden, every consistent deal.  A first solve outside the timing loads sci
 HiGHS, and each game's engine (its table) is made before its positions are timed.  Wall and CPU seconds are both given, so that a solver using more than one core
 would show.
 
-Run:  python benchmarks/bench_equilibrium.py [--seeds 1-10] [--games petite,briscan,brisque]
+This machine's speed varies from minute to minute (a plain Python loop by up to half as
+much again), so with ``--repeat N`` each subgame is solved N times and its median time is
+the figure; every time is in ``walls``.
+
+Run:  python benchmarks/bench_equilibrium.py [--seeds 1-10] [--games petite,briscan,brisque] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", default="1-10", help="a range such as 1-10")
     ap.add_argument("--games", default="petite,briscan,brisque")
+    ap.add_argument("--repeat", type=int, default=1, help="solves a subgame, the median timed")
     args = ap.parse_args()
     lo, hi = (int(x) for x in args.seeds.split("-"))
     warm = petite_ending(1)
@@ -60,15 +65,20 @@ def main() -> None:
         shared_solver(Rules.parse(game))  # (its engine and table, made once, outside the timing)
         rows = []
         for seed, p in positions(game, list(range(lo, hi + 1))):
-            wall, cpu = time.perf_counter(), time.process_time()
-            a = equilibrium(p)
+            walls, cpus = [], []
+            for _ in range(args.repeat):
+                wall, cpu = time.perf_counter(), time.process_time()
+                a = equilibrium(p)
+                walls.append(round(time.perf_counter() - wall, 3))
+                cpus.append(round(time.process_time() - cpu, 3))
             row = {
                 "game": game,
                 "seed": seed,
                 "deals": a.deals,
                 "leaves": a.leaves,
-                "wall": round(time.perf_counter() - wall, 3),
-                "cpu": round(time.process_time() - cpu, 3),
+                "wall": statistics.median(walls),
+                "cpu": statistics.median(cpus),
+                "walls": walls,
                 "exploitability": a.exploitability,
                 "mixed_root": len(a.best) > 1,
             }
@@ -81,6 +91,7 @@ def main() -> None:
                     "game": game,
                     "positions": len(rows),
                     "median_wall": round(statistics.median(walls), 2),
+                    "p90_wall": sorted(walls)[max(0, -(-9 * len(walls) // 10) - 1)],
                     "max_wall": max(walls),
                     "median_cpu": round(statistics.median(r["cpu"] for r in rows), 2),
                 }

@@ -175,6 +175,21 @@ def test_the_dominated_last_replies_left_out_keep_the_value():
         assert abs(a.game_value - openspiel_value(public_view(p), p.turn)) < 2e-4, p.bpn()
 
 
+def test_each_information_sets_sequences_are_consecutive():
+    """The program's constraints and the best responses take a set's sequences as a run
+    from its first (``info_sets``); the walk numbers them so, the last replies' too."""
+    from solver.analysis.subgame import info_sets
+
+    for p in (last_talon_trick(1, "briscan"), mid_trick(5), petite_ending(2)):
+        tree, _, _ = build(p, RankingRule.parse("match"), everywhere=False)
+        for seat in (0, 1):
+            _, firsts, counts = info_sets(tree, seat)
+            for (key, (_, actions)), first, count in zip(
+                tree.infos[seat].items(), firsts, counts, strict=True
+            ):
+                assert [tree.seqs[seat][(key, m)] for m in actions] == list(range(first, first + count))
+
+
 def test_pimc_is_measured_against_the_equilibrium():
     p = last_talon_trick(1, "briscan")
     p = shown(p, 1 - p.turn)

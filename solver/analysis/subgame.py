@@ -12,8 +12,10 @@ this module only when it solves, so that numpy is not a cost of every command).
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -70,16 +72,22 @@ class Tree:
         # far, seat 0's and seat 1's sequences, deals)
         self.solves: list[tuple[list[Any], int, int, Any, Any, Any]] = []
         # the last replies: information sets whose card moves end the play with hidden
-        # cards, each deal's node solved by one native every-move call: (engine roots, the
-        # information set, its cards' sequences, his margin so far, the other's sequences,
-        # deals)
-        self.replies: list[tuple[list[Any], InfoKey, list[int], int, Any, Any]] = []
+        # cards, each node's deals solved by one native every-move call: (the information
+        # set, its first card sequence, its number of cards (their sequences consecutive),
+        # his margin so far, its number of deals, where its deals' rows start); and by row
+        # (each set's deals in turn): the results (move, raw value), the other player's
+        # sequences and the deals, these two in arrays a node
+        self.replies: list[tuple[InfoKey, int, int, int, int, int]] = []
+        self._reply_results: list[list[tuple[int, int]]] = []
+        self._reply_theirs: list[Any] = []
+        self._reply_deals: list[Any] = []
         # sequences of a last mover that another of his cards dominates (never better for
         # him in any deal of the information set): left out of the program
         self.dominated: list[set[int]] = [set(), set()]
         # PIMC's view: the information sets it plays at (the root player's with his actual
         # hand at the root, or ``everywhere``) and their moves' total double-dummy numbers
         # for the mover over the set's deals; the decision nodes still to solve for it
+        self.engine = shared_solver(root.rules).engine
         self.engine_seconds = 0.0  # (the native solves' share of the time)
         self.everywhere = False
         self.pimc_hand = root.hands[root.turn] if not root.unknown[root.turn] else -1
@@ -124,23 +132,28 @@ class Tree:
         # each of the mover's hands is one of his information sets; a move's child node
         # gathers the deals of every set where it is legal
         children: dict[int, list[tuple[Any, Any]]] = defaultdict(list)
-        for h in np.unique(mine).tolist():
-            part = mine == h
-            sub, sub_at = deals[part], at[part]
-            key: InfoKey = (i, h, hist)
+        order = np.argsort(mine, kind="stable")  # (the sets' deals together, in order)
+        hands, firsts = np.unique(mine[order], return_index=True)
+        deals, at = deals[order], at[order]
+        bounds = [*firsts.tolist(), len(order)]
+        parents = at[firsts, i].tolist()
+        if ends_hidden_play(w):
+            walked = self._reply_node(w, deals, at, hist, moved, hands.tolist(), bounds, parents)
+        else:
+            walked = []
+            for g, h in enumerate(hands.tolist()):
+                sub = deals[bounds[g] : bounds[g + 1]]
+                key: InfoKey = (i, h, hist)
+                self._set_hands(w, sub[0], moved)
+                moves = [int(m) for m in w.legal_moves()]
+                self.infos[i][key] = (parents[g], moves)
+                if self._pimc_plays(key):
+                    self.decisions.append((self._roots(w, sub, moved), key, current_margin(w)))
+                walked.append((g, key, moves))
+        for g, key, moves in walked:
+            lo, hi = bounds[g], bounds[g + 1]
+            sub, sub_at = deals[lo:hi], at[lo:hi]
             self._set_hands(w, sub[0], moved)
-            moves = [int(m) for m in w.legal_moves()]
-            self.infos[i][key] = (int(sub_at[0, i]), moves)
-            if ends_hidden_play(w):
-                # the cards that end the trick are valued together by the engine; the other
-                # moves (an exchange of the seven) are walked
-                cards = [self.seq(i, key, m) for m in moves if m < 32]
-                self.replies.append(
-                    (self._roots(w, sub, moved), key, cards, current_margin(w), sub_at[:, 1 - i], sub)
-                )
-                moves = [m for m in moves if m >= 32]
-            elif self._pimc_plays(key):
-                self.decisions.append((self._roots(w, sub, moved), key, current_margin(w)))
             for m in moves:
                 child = sub_at.copy()
                 child[:, i] = self.seq(i, key, m)
@@ -159,6 +172,43 @@ class Tree:
             self.walk(w, sub, sub_at, (*hist, entry), now)
             w.pop()
 
+    def _reply_node(
+        self,
+        w: Position,
+        deals: Any,
+        at: Any,
+        hist: tuple[int, ...],
+        moved: Any,
+        hands: list[int],
+        bounds: list[int],
+        parents: list[int],
+    ) -> list[tuple[int, InfoKey, list[int]]]:
+        """The information sets of a node whose cards end the hidden play (``deals`` and
+        ``at`` in the sets' order, set ``g`` from ``bounds[g]`` to ``bounds[g + 1]``): every deal's
+        cards valued by one native every-move call, whose moves are also each set's legal
+        moves (a set is one hand, so its deals share them).  Returns the sets' other moves
+        (an exchange of the seven), to walk: (set, key, moves)."""
+        i = w.turn
+        results = self._every_move(self._roots(w, deals, moved))
+        current = current_margin(w)
+        start = len(self._reply_results)
+        self._reply_results.extend(results)
+        self._reply_theirs.append(at[:, 1 - i])
+        self._reply_deals.append(deals)
+        table, infos, replies = self.seqs[i], self.infos[i], self.replies
+        walked = []
+        for g, h in enumerate(hands):
+            key: InfoKey = (i, h, hist)
+            moves = sorted([m for m, _ in results[bounds[g]]])  # (legal_moves' order: cards first)
+            infos[key] = (parents[g], moves)
+            k = bisect_left(moves, 32)
+            first = len(table)  # (a new set: its sequences are new, consecutive, cards first)
+            table.update(zip([(key, m) for m in moves], range(first, first + len(moves))))
+            replies.append((key, first, k, current, bounds[g + 1] - bounds[g], start + bounds[g]))
+            if k < len(moves):
+                walked.append((g, key, moves[k:]))
+        return walked
+
     def _now(self, deals: Any, moved: Any, seat: int) -> Any:
         """The hands of ``seat`` now in ``deals``: dealt, less the cards lost, with those gained."""
         return (self.hands[deals, seat] & ~moved[seat, 0]) | moved[seat, 1]
@@ -170,50 +220,58 @@ class Tree:
             w.hands[seat] = (int(self.hands[deal, seat]) & ~lost) | gained
 
     def _roots(self, w: Position, deals: Any, moved: Any) -> list[Any]:
+        """The engine roots of ``deals`` at the template ``w``."""
         hands = zip(self._now(deals, moved, 0).tolist(), self._now(deals, moved, 1).tolist(), strict=True)
         return engine_roots(w, hands, [self.talons[d] for d in deals.tolist()])
 
     def solve_leaves(self) -> None:
-        """Value every leaf the engine must solve: the last replies' cards by one every-move
-        native call a node, the other leaves by one batch (the leaves are built from a valid
+        """Value every leaf: the last replies' cards from the walk's every-move native calls
+        (one a node), the other leaves by one batch (the leaves are built from a valid
         position, so their checks are skipped); and find the dominated last replies."""
-        engine = shared_solver(self.root.rules).engine
-        engine.clear_limits()
         if self.replies:
-            self._reply_leaves(engine)
+            self._reply_leaves()
         for roots, turn, current, s0, s1, deals in self.solves:
-            raws, _ = engine.solve_batch(roots)
+            raws, _ = self.engine.solve_batch(roots)
             n = len(raws)
             self._leaves(
                 s0, s1, deals, numbers_of(self.rank, self.root, self.me, raws, [turn] * n, [current] * n)
             )
         self.solves.clear()
 
-    def _reply_leaves(self, engine: Any) -> None:
+    def _every_move(self, roots: list[Any]) -> list[Any]:
+        """Every legal move's raw value at each root, by the native engine."""
         t0 = time.perf_counter()
-        results, _ = engine.solve_batch([r for reply in self.replies for r in reply[0]], every_move=True)
+        results, _ = self.engine.solve_batch(roots, every_move=True)
         self.engine_seconds += time.perf_counter() - t0
-        # one row a deal of each information set: its cards' raw values, flat
-        raws: list[int] = []
-        start = 0
-        for roots, key, _, current, _, _ in self.replies:
-            chunk = results[start : start + len(roots)]
-            start += len(roots)
-            cards = [m for m in self.infos[key[0]][key][1] if m < 32]
-            for moves in chunk:
-                raw = dict(moves)
-                raws.extend([raw[m] for m in cards])
+        return results
+
+    def _reply_leaves(self) -> None:
+        results = self._reply_results
+        for key, _, _, current, count, start in self.replies:
             if self._pimc_plays(key):  # (every move, cards or not)
-                self._pimc_add(key, current, chunk)
-        n = np.array([len(r[0]) for r in self.replies])  # deals by set
-        k = np.array([len(r[2]) for r in self.replies])  # cards by set
-        seat = np.repeat([r[1][0] for r in self.replies], n * k)
+                self._pimc_add(key, current, results[start : start + count])
+        # one row a deal of each information set: its cards' raw values in the order of
+        # the set's card sequences (ascending cards), flat
+        pairs = np.array(list(chain.from_iterable(results)), dtype=np.int64).reshape(-1, 2)
+        row = np.repeat(np.arange(len(results)), [len(moves) for moves in results])
+        card = pairs[:, 0] < 32
+        codes, values, row = pairs[card, 0], pairs[card, 1], row[card]
+        raws = values[np.lexsort((codes, row))]
+        first = np.array([r[1] for r in self.replies], dtype=np.int64)  # first card sequence by set
+        k = np.array([r[2] for r in self.replies], dtype=np.int64)  # cards by set
+        n = np.array([r[4] for r in self.replies], dtype=np.int64)  # deals by set
+        if len(raws) != int(n @ k):  # (each deal of a set has the set's cards: one hand)
+            raise AssertionError("the engine's moves at a last reply differ from its set's")
+        seat = np.repeat([r[0][0] for r in self.replies], n * k)
         currents = np.repeat([r[3] for r in self.replies], n * k)
         mover = numbers_of(self.rank, self.root, 0, raws, seat, currents)  # for seat 0 ...
         mover = np.where(seat == 0, mover, -mover)  # ... and so for the mover
-        own = np.concatenate([np.tile(np.asarray(r[2], dtype=np.int64), len(r[0])) for r in self.replies])
-        theirs = np.repeat(np.concatenate([r[4] for r in self.replies]), np.repeat(k, n))
-        deals = np.repeat(np.concatenate([r[5] for r in self.replies]), np.repeat(k, n))
+        # the mover's card sequence of each leaf: the set's k cards again in each of its n rows
+        starts = np.cumsum(n * k) - n * k
+        group = np.repeat(np.arange(len(n)), n * k)
+        own = first[group] + (np.arange(len(raws)) - starts[group]) % k[group]
+        theirs = np.repeat(np.concatenate(self._reply_theirs), np.repeat(k, n))
+        deals = np.repeat(np.concatenate(self._reply_deals), np.repeat(k, n))
         self._leaves(
             np.where(seat == 0, own, theirs),
             np.where(seat == 0, theirs, own),
@@ -221,18 +279,18 @@ class Tree:
             np.where(seat == self.me, mover, -mover),
         )
         # dominance, the sets with the same number of cards together
-        first = np.cumsum(n * k) - n * k
         for width in np.unique(k).tolist():
             if width < 2:
                 continue
             sets = np.flatnonzero(k == width)
-            rows = np.concatenate([mover[first[g] : first[g] + n[g] * width] for g in sets.tolist()])
-            v = rows.reshape(-1, width)
-            starts = np.cumsum(n[sets]) - n[sets]
+            v = mover[k[group] == width].reshape(-1, width)  # (a row a deal, the sets in order)
             # worst[g, i, j]: card j's least margin over card i in set g's deals
-            worst = np.minimum.reduceat(v[:, None, :] - v[:, :, None], starts, axis=0)
+            worst = np.minimum.reduceat(v[:, None, :] - v[:, :, None], np.cumsum(n[sets]) - n[sets], axis=0)
             self._dominance(sets, width, worst)
         self.replies.clear()
+        self._reply_results.clear()
+        self._reply_theirs.clear()
+        self._reply_deals.clear()
 
     def _dominance(self, sets: Any, width: int, worst: Any) -> None:
         """Mark the last mover's cards that another card of his dominates at the same
@@ -245,8 +303,8 @@ class Tree:
         lower = np.arange(width)[None, :] < np.arange(width)[:, None]  # [i, j]: j < i
         beats = at_least & (~np.transpose(at_least, (0, 2, 1)) | lower) & ~np.eye(width, dtype=bool)
         for g, i in zip(*np.nonzero(beats.any(axis=2)), strict=True):
-            _, key, cards, *_ = self.replies[int(sets[g])]
-            self.dominated[key[0]].add(cards[int(i)])
+            key, first, *_ = self.replies[int(sets[g])]
+            self.dominated[key[0]].add(first + int(i))
 
     def _pimc_add(self, key: InfoKey, current: int, results: list[Any]) -> None:
         """Add each deal's every-move double-dummy numbers (for the mover) to the set's
@@ -262,9 +320,8 @@ class Tree:
         hand, or ``everywhere``): the move of best mean double-dummy value over the set's
         deals, the first of the tied."""
         if self.decisions:
-            engine = shared_solver(self.root.rules).engine
-            engine.clear_limits()
-            results, _ = engine.solve_batch([r for d in self.decisions for r in d[0]], every_move=True)
+            self.engine.clear_limits()
+            results, _ = self.engine.solve_batch([r for d in self.decisions for r in d[0]], every_move=True)
             start = 0
             for roots, key, current in self.decisions:
                 self._pimc_add(key, current, results[start : start + len(roots)])
@@ -338,31 +395,42 @@ def numbers_of(rank: RankingRule, root: Position, me: int, raws: Any, turns: Any
     return np.where(turn == me, number, -number)
 
 
+def info_sets(tree: Tree, seat: int) -> tuple[Any, Any, Any]:
+    """``seat``'s information sets in ``tree.infos`` order, as three int64 arrays: each
+    set's parent sequence, its first sequence and its number of moves (a set's sequences are
+    consecutive: the walk numbers them together)."""
+    seqs = tree.seqs[seat]
+    sets = tree.infos[seat]
+    parents = np.fromiter((parent for parent, _ in sets.values()), dtype=np.int64, count=len(sets))
+    firsts = np.fromiter((seqs[(key, a[0])] for key, (_, a) in sets.items()), dtype=np.int64, count=len(sets))
+    counts = np.fromiter((len(a) for _, a in sets.values()), dtype=np.int64, count=len(sets))
+    return parents, firsts, counts
+
+
 def constraints(tree: Tree, seat: int) -> Any:
-    """The realization-plan constraints E x = e of ``seat`` (row 0: the empty sequence)."""
+    """The realization-plan constraints E x = e of ``seat`` (row 0: the empty sequence):
+    each information set's sequences sum to its parent's."""
     from scipy.sparse import coo_matrix
 
-    seqs = tree.seqs[seat]
-    rows, cols, data = [0], [0], [1.0]
-    for row, (key, (parent, actions)) in enumerate(tree.infos[seat].items(), start=1):
-        rows.append(row)
-        cols.append(parent)
-        data.append(-1.0)
-        for m in actions:
-            rows.append(row)
-            cols.append(seqs[(key, m)])
-            data.append(1.0)
-    shape = (1 + len(tree.infos[seat]), len(seqs))
+    parents, firsts, counts = info_sets(tree, seat)
+    sets = np.arange(1, len(parents) + 1)
+    starts = np.cumsum(counts) - counts
+    children = np.repeat(firsts - starts, counts) + np.arange(int(counts.sum()))
+    rows = np.concatenate([[0], sets, np.repeat(sets, counts)])
+    cols = np.concatenate([[0], parents, children])
+    data = np.concatenate([[1.0], -np.ones(len(sets)), np.ones(len(children))])
+    shape = (1 + len(parents), len(tree.seqs[seat]))
     return coo_matrix((data, (rows, cols)), shape=shape).tocsr()
 
 
-def best_response(tree: Tree, seat: int, c: Any, maximize: bool) -> tuple[float, dict[int, float]]:
+def best_response(tree: Tree, seat: int, c: Any, maximize: bool) -> tuple[float, list[float]]:
     """``seat``'s best-response value against the payoff vector ``c`` of his sequences, and
     each sequence's value (the infosets in reverse order: children come after parents)."""
-    value = {s: float(c[s]) for s in range(len(tree.seqs[seat]))}
+    value: list[float] = np.asarray(c, dtype=np.float64).ravel().tolist()
     pick = max if maximize else min
-    for key, (parent, actions) in reversed(list(tree.infos[seat].items())):
-        value[parent] += pick(value[tree.seqs[seat][(key, m)]] for m in actions)
+    parents, firsts, counts = (x.tolist() for x in info_sets(tree, seat))
+    for parent, first, count in zip(reversed(parents), reversed(firsts), reversed(counts), strict=True):
+        value[parent] += pick(value[first : first + count])
     return value[0], value
 
 
@@ -383,6 +451,7 @@ def build(p: Position, rank: RankingRule, *, everywhere: bool) -> tuple[Tree, An
     template.drawn = view.drawn  # (which card the mover just drew is his secret, as in OpenSpiel)
     template.talon = list(dealt[0][2]) if view.talon is None and p.rules.draws and p.talon_count else p.talon
     deals = np.arange(len(dealt))
+    tree.engine.clear_limits()  # (the walk solves the last replies)
     tree.walk(
         template, deals, np.zeros((len(dealt), 2), dtype=np.int64), (), np.zeros((2, 2), dtype=np.int64)
     )
@@ -408,15 +477,17 @@ def solve_program(tree: Tree, payoff: Any, seat: int) -> tuple[float, Any, Any]:
     # the root player's dominated sequences are held at 0
     rows = np.ones(theirs.shape[1], dtype=bool)
     rows[list(tree.dominated[1 - seat])] = False
-    a_ub = hstack([-payoff.T, theirs.T]).tocsr()[rows]
-    a_eq = hstack([mine, csr_matrix((mine.shape[0], m))]).tocsr()
-    c = np.zeros(n + m)
-    c[n] = -1.0
+    # and the root player's dominated sequences are left out (held at 0)
+    cols = np.ones(n, dtype=bool)
+    cols[list(tree.dominated[seat])] = False
+    kept = int(cols.sum())
+    a_ub = hstack([-payoff.T.tocsr()[:, cols], theirs.T]).tocsr()[rows]
+    a_eq = hstack([mine.tocsc()[:, cols], csr_matrix((mine.shape[0], m))]).tocsr()
+    c = np.zeros(kept + m)
+    c[kept] = -1.0
     rhs = np.zeros(mine.shape[0])
     rhs[0] = 1.0
-    bounds: list[tuple[float | None, float | None]] = [(0.0, None)] * n + [(None, None)] * m
-    for s in tree.dominated[seat]:
-        bounds[s] = (0.0, 0.0)
+    bounds: list[tuple[float | None, float | None]] = [(0.0, None)] * kept + [(None, None)] * m
     res = None
     for method in ("highs-ipm", "highs-ds"):
         res = linprog(
@@ -428,7 +499,9 @@ def solve_program(tree: Tree, payoff: Any, seat: int) -> tuple[float, Any, Any]:
         raise PositionError(f"the equilibrium program did not solve: {res.message if res else ''}")
     plan = np.zeros(theirs.shape[1])
     plan[rows] = np.maximum(0.0, -res.ineqlin.marginals)
-    return float(-res.fun), res.x[:n], plan
+    x = np.zeros(n)
+    x[cols] = res.x[:kept]
+    return float(-res.fun), x, plan
 
 
 @dataclass(kw_only=True)

@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import signal
 import sys
-from collections.abc import Callable
-from typing import Any, NoReturn, TypedDict
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -25,6 +27,9 @@ from solver.model.limits import MAX_BUDGET
 from solver.model.position import Position
 from solver.model.rules import GAMES
 from solver.model.value import Value
+
+if TYPE_CHECKING:
+    from solver.analysis.batch import Budget as _Budget  # (the budget options of brisque solve)
 
 
 class BrisqueCommandError(click.ClickException):
@@ -78,6 +83,49 @@ SEED = whole(0, 2**63 - 1)
 NODES = whole(1, MAX_BUDGET)
 WORLDS = whole(1, 10**9)
 WORKERS = whole(1, 256)
+
+SCHEDULER_HELP = (
+    "Run the work on a Dask cluster: its scheduler's address (tcp://host:8786), or local:N "
+    "to start N worker processes here; the answers are those of a local run "
+    "(pip install 'brisque-solver[cluster]'; docs/cluster.md)."
+)
+
+
+def scheduler_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The ``--scheduler ADDRESS`` option of the commands that can run on a cluster."""
+    return click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)(f)
+
+
+@contextmanager
+def _executor(scheduler: str | None, workers: int = 1) -> Iterator[Executor | None]:
+    """The cluster ``--scheduler`` names as an executor for the command's work (None
+    without it), closed at the end; a cluster that cannot be reached, or that loses a task,
+    is a clear error."""
+    if scheduler is None:
+        yield None
+        return
+    if workers > 1:
+        raise BrisqueCommandError(
+            f"--workers {workers} and --scheduler {scheduler}: give one of them (the cluster's workers do the work)"
+        )
+    from solver.cluster import open_executor
+    from solver.errors import BrisqueError
+
+    try:
+        ex = open_executor(scheduler)
+    except BrisqueError as exc:
+        raise BrisqueCommandError(str(exc)) from None
+    with ex:
+        try:
+            yield ex
+        except (BrisqueCommandError, KeyboardInterrupt, SystemExit, BrisqueError):
+            raise
+        except Exception as exc:  # (Dask's: a task given up after its workers died, ...)
+            raise BrisqueCommandError(
+                f"the cluster at {scheduler} failed: {type(exc).__name__}: {exc}"
+            ) from None
+
+
 DEALS = whole(1, 10**7)
 
 
@@ -371,15 +419,6 @@ def deal(seed: int, rules: str, at: int, view: str | None) -> None:
     click.echo(p.bpn())
 
 
-class _Budget(TypedDict):
-    """The budget options of ``brisque solve``, as keyword arguments of :func:`solve`."""
-
-    nodes: int | None
-    seconds: float | None
-    depth: int | None
-    quick: bool
-
-
 _NO_BUDGET: _Budget = {"nodes": None, "seconds": None, "depth": None, "quick": False}
 
 
@@ -433,6 +472,50 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis | Equilibrium
         sys.exit(1)
 
 
+def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None) -> None:
+    """``brisque solve -``: standard input, one BPN a line, to standard output, one JSON
+    object a line, in order, solved here or by ``executor`` in chunks
+    (:func:`solver.analysis.batch.solve_lines`); a line that is not UTF-8 text gets its
+    error in its place.  The exit status is 1 when any line failed."""
+    from collections import deque
+
+    from solver.analysis.batch import solve_lines
+
+    pending: deque[str | None] = deque()  # by line read: its error, or None (being solved)
+
+    def texts() -> Iterator[str]:
+        for number, raw in enumerate(sys.stdin.buffer, 1):
+            try:
+                line = raw.decode("utf-8").lstrip("\ufeff").strip()  # (a byte-order mark is no text)
+            except UnicodeDecodeError as exc:
+                text = raw.decode("utf-8", errors="replace").strip()
+                pending.append(
+                    json.dumps({"bpn": text, "error": f"line {number} is not UTF-8 text ({exc.reason})"})
+                )
+                continue
+            if line and not line.startswith("#"):
+                pending.append(None)
+                yield line
+
+    failed = 0
+
+    def flush_errors() -> None:
+        nonlocal failed
+        while pending and pending[0] is not None:
+            failed += 1
+            click.echo(pending.popleft())
+
+    for answer, ok in solve_lines(texts(), table_bits, limit, executor):
+        flush_errors()
+        pending.popleft()
+        failed += not ok
+        click.echo(answer)
+    flush_errors()
+    if failed:
+        click.echo(f"{failed} line(s) could not be solved", err=True)
+        sys.exit(1)
+
+
 @main.command("solve")
 @click.argument("bpn")
 @click.option(
@@ -470,6 +553,7 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis | Equilibrium
     help="Run the search each world of a sampled analysis gets: exact in the last four talon "
     "tricks, four tricks to the fitted horizon evaluation before (to measure it against the exact solve).",
 )
+@scheduler_option
 def solve_cmd(
     bpn: str,
     as_json: bool,
@@ -478,6 +562,7 @@ def solve_cmd(
     seconds: float | None,
     depth: int | None,
     quick: bool,
+    scheduler: str | None,
 ) -> None:
     """Solve a perfect-information position exactly.
 
@@ -500,6 +585,7 @@ def solve_cmd(
     Examples:
       brisque solve "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
       brisque deal --seed 3 --at 11 | brisque solve - > answers.jsonl
+      brisque solve - --scheduler local:2 < positions.txt > answers.jsonl
       brisque solve "$(brisque deal --seed 3)" --seconds 5
     """
     if quick and (nodes or seconds or depth):
@@ -511,8 +597,11 @@ def solve_cmd(
     from solver.errors import PositionError
 
     if bpn == "-":
-        _json_lines(lambda line: _solve_one(line, table_bits, limit)[1], "solved")
+        with _executor(scheduler) as ex:
+            _json_batch(table_bits, limit, ex)
         return
+    if scheduler is not None:
+        raise BrisqueCommandError("--scheduler runs the lines of 'brisque solve -' on a cluster: give BPN -")
     try:
         p, a = _solve_one(bpn, table_bits, limit)
     except PositionError as exc:
@@ -591,6 +680,7 @@ def solve_cmd(
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (method pimc, stderr, worlds, ...).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on standard error.")
+@scheduler_option
 def analyse_cmd(
     bpn: str,
     method: str,
@@ -603,6 +693,7 @@ def analyse_cmd(
     world_search: str,
     win_worth: str,
     max_exploitability: float,
+    scheduler: str | None,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -624,6 +715,7 @@ def analyse_cmd(
     Examples:
       brisque analyse "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
       brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 400 --workers 2
+      brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 2000 --scheduler local:2
       brisque analyse "petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H" --method equilibrium
     """
     from solver.analysis.ranking import RankingRule
@@ -648,6 +740,9 @@ def analyse_cmd(
         text = f"{a.worlds} worlds, best {mv.move} {mv.value:+.1f} +- {mv.stderr:.1f}"
         click.echo(f"\r{text:<60}", err=True, nl=False)
 
+    if scheduler is not None and method == "equilibrium":
+        raise BrisqueCommandError("--scheduler runs the sampling's worlds: the equilibrium is solved here")
+
     def run(
         text: str, show_progress: bool
     ) -> tuple[Position, Analysis | SampledAnalysis | EquilibriumAnalysis]:
@@ -662,6 +757,7 @@ def analyse_cmd(
                 worlds=worlds,
                 seed=seed,
                 workers=workers,
+                executor=executor,
                 time_limit=time_limit,
                 separation=separation,
                 depth=depth,
@@ -674,13 +770,14 @@ def analyse_cmd(
             if show_progress:
                 click.echo("", err=True)
 
-    if bpn == "-":
-        _json_lines(lambda line: run(line, False)[1], "analysed")
-        return
-    try:
-        p, a = run(bpn, not quiet and not as_json and sys.stderr.isatty())
-    except (PositionError, ArgumentError) as exc:  # (ArgumentError: outside the equilibrium's domain)
-        raise _refusal(exc, bpn) from None
+    with _executor(scheduler, workers) as executor:
+        if bpn == "-":
+            _json_lines(lambda line: run(line, False)[1], "analysed")
+            return
+        try:
+            p, a = run(bpn, not quiet and not as_json and sys.stderr.isatty())
+        except (PositionError, ArgumentError) as exc:  # (ArgumentError: outside the equilibrium's domain)
+            raise _refusal(exc, bpn) from None
     if as_json:
         click.echo(a.to_json())
     elif isinstance(a, SampledAnalysis):
@@ -708,7 +805,10 @@ def analyse_cmd(
     help="Worker processes for the records that need sampling.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress on standard error.")
-def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool) -> None:
+@scheduler_option
+def puzzles_cmd(
+    files: tuple[str, ...], as_json: bool, workers: int, quiet: bool, scheduler: str | None
+) -> None:
     """Solve every record of puzzle files (.bpd) and check bm, am, v and ev.
 
     Positions with every card known are solved exactly, those with hidden cards
@@ -717,10 +817,11 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
     malformed line is reported with its file and line, and the others still run).
 
     \b
-    Example:
+    Examples:
       brisque puzzles positions/brisque-endgames.bpd positions/hidden-cards.bpd
+      brisque puzzles positions/*.bpd --scheduler local:2
     """
-    from solver.analysis.puzzles import check_record
+    from solver.analysis.puzzles import check_records
     from solver.errors import PuzzleError
     from solver.formats.bpd import read_bpd
 
@@ -735,43 +836,48 @@ def puzzles_cmd(files: tuple[str, ...], as_json: bool, workers: int, quiet: bool
             f"no puzzle records in {', '.join(files)}: expected lines 'BPN ; op operand ; ...'"
         )
     solved = failed = 0
-    for i, item in enumerate(items, 1):
-        if isinstance(item, PuzzleError):
-            failed += 1
-            if as_json:
-                click.echo(json.dumps({"ok": False, "error": str(item)}))
-            else:
-                click.echo(f"ERROR  {item}")
-            continue
-        show_progress = not quiet and not as_json and sys.stderr.isatty()
-        if show_progress:
-            click.echo(f"\r[{i}/{len(items)}] {item.id}", err=True, nl=False)
-        try:
-            verdict = check_record(item, workers=workers)
-        except Exception as exc:  # a record the solver refuses must not stop the others
-            failed += 1
-            msg = f"{item.source}: {exc}"
-            click.echo(json.dumps({"id": item.id, "ok": False, "error": msg}) if as_json else f"ERROR  {msg}")
-            continue
-        if verdict.ok:
-            solved += 1
-        else:
-            failed += 1
-        if as_json:
-            click.echo(json.dumps(verdict.to_dict()))
-        else:
-            a = verdict.answer
-            status = "ok   " if verdict.ok else "FAIL "
-            detail = "" if verdict.ok else "  " + "; ".join(verdict.failures)
-            if show_progress:  # wipe the progress line before the result line
-                click.echo("\r" + " " * 40 + "\r", err=True, nl=False)
-            if a is None:  # not even solvable: an impossible position
-                click.echo(f"{status} {item.id:<10} {item.source}{detail}")
+    records = [item for item in items if not isinstance(item, PuzzleError)]
+    with _executor(scheduler, workers) as executor:
+        checked = check_records(records, workers=workers, executor=executor)
+        for i, item in enumerate(items, 1):
+            if isinstance(item, PuzzleError):
+                failed += 1
+                if as_json:
+                    click.echo(json.dumps({"ok": False, "error": str(item)}))
+                else:
+                    click.echo(f"ERROR  {item}")
                 continue
-            shown = f"{a.value:+.2f}" if a.method == "pimc" else f"{a.value:+d}"
-            click.echo(
-                f"{status} {item.id:<10} best {' '.join(str(m) for m in a.best):<14} value {shown}{detail}"
-            )
+            show_progress = not quiet and not as_json and sys.stderr.isatty()
+            if show_progress:
+                click.echo(f"\r[{i}/{len(items)}] {item.id}", err=True, nl=False)
+            _, verdict = next(checked)
+            if isinstance(verdict, str):  # a record the solver refused: the others still run
+                failed += 1
+                click.echo(
+                    json.dumps({"id": item.id, "ok": False, "error": verdict})
+                    if as_json
+                    else f"ERROR  {verdict}"
+                )
+                continue
+            if verdict.ok:
+                solved += 1
+            else:
+                failed += 1
+            if as_json:
+                click.echo(json.dumps(verdict.to_dict()))
+            else:
+                a = verdict.answer
+                status = "ok   " if verdict.ok else "FAIL "
+                detail = "" if verdict.ok else "  " + "; ".join(verdict.failures)
+                if show_progress:  # wipe the progress line before the result line
+                    click.echo("\r" + " " * 40 + "\r", err=True, nl=False)
+                if a is None:  # not even solvable: an impossible position
+                    click.echo(f"{status} {item.id:<10} {item.source}{detail}")
+                    continue
+                shown = f"{a.value:+.2f}" if a.method == "pimc" else f"{a.value:+d}"
+                click.echo(
+                    f"{status} {item.id:<10} best {' '.join(str(m) for m in a.best):<14} value {shown}{detail}"
+                )
     total = solved + failed
     if not as_json:
         click.echo(f"{solved}/{total} solved")
@@ -1044,6 +1150,7 @@ def tree_cmd(bpn: str, depth: int, max_nodes: int, best_only: bool, fmt: str, ou
 )
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON summary object.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on standard error.")
+@scheduler_option
 def match_cmd(
     first: str,
     second: str,
@@ -1052,6 +1159,7 @@ def match_cmd(
     rules: str,
     workers: int,
     records_path: str | None,
+    scheduler: str | None,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -1071,6 +1179,7 @@ def match_cmd(
       brisque match pimc:20 pimc:40@handmade:3 --deals 300 --workers 2
       brisque match greedy random --deals 500 --rules briscan --json
       brisque match pimc:20 clairvoyant --deals 10 --records deals.jsonl
+      brisque match pimc:50 greedy --deals 2000 --scheduler tcp://10.0.0.5:8786
     """
     from solver.model.rules import Rules
     from solver.play.match import run_match
@@ -1098,9 +1207,18 @@ def match_cmd(
             out.flush()
 
     try:
-        result = run_match(
-            first, second, deals, seed=seed, rules=r, workers=workers, progress=progress, on_pair=keep
-        )
+        with _executor(scheduler, workers) as executor:
+            result = run_match(
+                first,
+                second,
+                deals,
+                seed=seed,
+                rules=r,
+                workers=workers,
+                executor=executor,
+                progress=progress,
+                on_pair=keep,
+            )
     finally:
         if out is not None:
             out.close()

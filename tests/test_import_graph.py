@@ -13,7 +13,8 @@ from the bottom (docs/architecture.md):
   ``solver.analysis`` only errors, native, model, formats, engine and analysis;
   ``solver.play`` anything but cli; nothing imports ``solver.cli``; ``solver.openspiel``
   (optional: it needs OpenSpiel) anything but cli, and only the command line imports it;
-  ``solver.board`` (optional: the browser board) the same, but openspiel.
+  ``solver.board`` (optional: the browser board) the same, but openspiel; ``solver.cluster``
+  (optional: Dask) only errors, and only the command line imports it.
 * The top-level ``solver/__init__.py`` re-exports the public API from every layer (but cli);
   a subpackage's ``__init__`` re-exports its own modules and follows its layer's rule.
 """
@@ -53,6 +54,7 @@ ALLOWED: dict[str, set[str]] = {
         "openspiel",
         "board",
         "bench",
+        "cluster",
     },
     # the standard benchmarks (brisque bench): on top, beside the command line
     "bench": {"errors", "native", "model", "formats", "engine", "analysis", "play", "bench"},
@@ -60,6 +62,9 @@ ALLOWED: dict[str, set[str]] = {
     "board": {"errors", "native", "model", "formats", "engine", "analysis", "play", "board"},
     # the optional OpenSpiel adapter (the extra openspiel): on top, beside the command line
     "openspiel": {"errors", "native", "model", "formats", "engine", "analysis", "play", "openspiel"},
+    # the Dask cluster (the extra cluster): only the command line starts one; the library
+    # takes any executor (solver.analysis.executors)
+    "cluster": {"errors", "cluster"},
     "": {"errors", "native", "model", "formats", "engine", "analysis", "play"},  # solver/__init__
     "svg": {"model"},  # solver/svg.py: the public name of solver.model.svg
 }

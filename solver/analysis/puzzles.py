@@ -8,10 +8,12 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
+from solver.analysis.executors import as_executor
 from solver.analysis.sampling import SampledAnalysis, analyse
 from solver.engine.api import solve
 from solver.engine.results import Analysis
@@ -44,8 +46,9 @@ class Verdict:
         return d
 
 
-def check_record(r: Record, workers: int = 1, executor: Executor | None = None) -> Verdict:
+def check_record(r: Record, workers: int = 1, executor: Executor | Any = None) -> Verdict:
     """Solve the record (exactly, or by sampling when cards are hidden) and check its operations."""
+    executor = as_executor(executor)
     p = r.position
     probs = p.problems()
     if probs:
@@ -76,4 +79,37 @@ def check_record(r: Record, workers: int = 1, executor: Executor | None = None) 
     return Verdict(record=r, ok=not failures, failures=failures, answer=a)
 
 
-__all__ = ["Verdict", "check_record"]
+def _checked(r: Record) -> Verdict | str:
+    """A task of :func:`check_records`: the verdict, or why the solver refused the record."""
+    try:
+        return check_record(r)
+    except Exception as exc:  # a record the solver refuses must not stop the others
+        return f"{r.source}: {exc}"
+
+
+def check_records(
+    records: Iterable[Record], workers: int = 1, executor: Executor | Any = None
+) -> Iterator[tuple[Record, Verdict | str]]:
+    """Each record with its verdict (or why the solver refused it), in order.  Without an
+    executor they are checked here (a sampled record with ``workers`` processes); with one
+    (any ``concurrent.futures`` executor, or a ``dask.distributed`` client) each record is
+    a task.
+
+    >>> from solver.formats.bpd import parse_record
+    >>> r = parse_record("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 ; v 44")
+    >>> [v.ok for _, v in check_records([r])]
+    [True]
+    """
+    ex = as_executor(executor)
+    if ex is None:
+        for r in records:
+            try:
+                yield r, check_record(r, workers=workers)
+            except Exception as exc:  # (as in the tasks)
+                yield r, f"{r.source}: {exc}"
+        return
+    rs = list(records)
+    yield from zip(rs, ex.map(_checked, rs), strict=True)
+
+
+__all__ = ["Verdict", "check_record", "check_records"]

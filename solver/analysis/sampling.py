@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
+from solver.analysis.executors import as_executor
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.analysis.worlds import all_worlds, iter_worlds, world_count
 from solver.engine.api import shared_solver, solve
@@ -198,7 +199,7 @@ def analyse(
     seed: int = 0,
     time_limit: float | None = None,
     workers: int = 1,
-    executor: Executor | None = None,
+    executor: Executor | Any = None,
     separation: float | None = None,
     depth: int | None = None,
     batch: int = 10,
@@ -219,7 +220,7 @@ def analyse(
     seed: int = 0,
     time_limit: float | None = None,
     workers: int = 1,
-    executor: Executor | None = None,
+    executor: Executor | Any = None,
     separation: float | None = None,
     depth: int | None = None,
     batch: int = 10,
@@ -239,7 +240,7 @@ def analyse(
     seed: int = 0,
     time_limit: float | None = None,
     workers: int = 1,
-    executor: Executor | None = None,
+    executor: Executor | Any = None,
     separation: float | None = None,
     depth: int | None = None,
     batch: int = 10,
@@ -260,7 +261,8 @@ def analyse(
     ``time_limit``: stop after this many seconds (at a batch boundary).
     ``separation``: stop when the best move leads the runner-up by this many standard
     errors of their paired difference (after at least 2 batches).
-    ``workers`` processes, or any ``concurrent.futures`` ``executor`` the caller passes.
+    ``workers`` processes, or any ``concurrent.futures`` ``executor`` the caller passes (or a
+    ``dask.distributed`` client: the worlds are solved on its cluster, docs/cluster.md).
     ``depth``: tricks of look-ahead per world (default: exact in the last talon tricks,
     four tricks to the fitted horizon evaluation before); ``world_search`` names another
     per-world search (:class:`~solver.engine.quick.WorldSearch`: ``"handmade:3"``, ...).  ``win_worth``: what a game won
@@ -286,6 +288,7 @@ def analyse(
         ws = WorldSearch("depth", depth)
     if worlds < 1 or batch < 1 or workers < 1:
         raise ArgumentError(f"worlds={worlds}, batch={batch}, workers={workers}: each must be at least 1")
+    executor = as_executor(executor)  # (a dask.distributed client too)
     p = Position(position) if isinstance(position, str) else position
     probs = p.problems()
     if probs:

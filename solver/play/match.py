@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
+from solver.analysis.executors import as_executor
 from solver.errors import ArgumentError
 from solver.formats.records import MatchRecord
 from solver.model.moves import Move
@@ -126,6 +128,23 @@ def _play_pair(task: _PairTask) -> list[tuple[MatchRecord, list[float]]]:
     return out
 
 
+def _play_pairs(tasks: list[_PairTask]) -> list[list[tuple[MatchRecord, list[float]]]]:
+    """Worker: several deal pairs (one task, so that a task's overhead, a cluster's
+    milliseconds, is spread over them)."""
+    return [_play_pair(t) for t in tasks]
+
+
+def pairs_per_task(deals: int) -> int:
+    """How many deal pairs a task plays: one for short matches, up to 64 for long ones
+    (at least 32 tasks, so that every worker keeps busy to the end; on a two-worker Dask
+    cluster, 16 pairs a task cost 19% more time than two local processes, BENCHMARKS.md).
+
+    >>> pairs_per_task(20), pairs_per_task(2000)
+    (1, 62)
+    """
+    return max(1, min(64, deals // 32))
+
+
 class _Timed:
     """A player whose thinking time (CPU seconds of this process) is added up: matches at
     equal time compare players by it."""
@@ -162,14 +181,16 @@ def run_match(
     seed: int = 0,
     rules: Rules | str = "brisque",
     workers: int = 1,
-    executor: Executor | None = None,
+    executor: Executor | Any = None,
     progress: Callable[[int, int], object] | None = None,
     on_pair: Callable[[list[MatchRecord]], object] | None = None,
 ) -> MatchResult:
     """Play ``deals`` duplicate pairs; the same seed gives the same records.
 
     ``on_pair`` gets each pair's two records as it finishes (to write them at once).  Ctrl-C
-    returns the pairs played so far, ``interrupted`` set.
+    returns the pairs played so far, ``interrupted`` set.  The pairs are played here, by
+    ``workers`` processes, or by an ``executor`` (any ``concurrent.futures`` executor, or a
+    ``dask.distributed`` client: docs/cluster.md), the records the same and in order.
 
     >>> m = run_match("greedy", "random", 2, seed=1)
     >>> m.summary["pairs"], len(m.records)
@@ -180,6 +201,7 @@ def run_match(
     make_player(spec_a)  # validate the specs before any work
     make_player(spec_b)
     r = Rules.parse(rules) if isinstance(rules, str) else rules
+    executor = as_executor(executor)  # (a dask.distributed client too)
     tasks: list[_PairTask] = [(spec_a, spec_b, str(r), seed * 100003 + i, i) for i in range(deals)]
     own = None
     if executor is None and workers > 1:
@@ -190,7 +212,12 @@ def run_match(
     spent = [0.0, 0.0]  # thinking time of the first and the second player
     interrupted = False
     try:
-        results = executor.map(_play_pair, tasks) if executor is not None else map(_play_pair, tasks)
+        if executor is None:
+            results: Iterator[list[tuple[MatchRecord, list[float]]]] = map(_play_pair, tasks)
+        else:
+            size = pairs_per_task(deals)
+            chunks = [tasks[k : k + size] for k in range(0, len(tasks), size)]
+            results = chain.from_iterable(executor.map(_play_pairs, chunks))
         for i, pair in enumerate(results, 1):
             for rec, seconds in pair:
                 records.append(rec)

@@ -1,0 +1,95 @@
+"""The batch solver: BPN lines in, one JSON answer a line out (``brisque solve -``), in
+chunks that can go to worker processes or a cluster with the answers kept in order.
+
+A line that fails gives ``{"bpn": ..., "error": ...}`` and the others still run.
+
+>>> out = solve_chunk(["brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", "brisque x"])
+>>> [ok for _, ok in out], json.loads(out[0][0])["value"], "error" in json.loads(out[1][0])
+([True, False], 44, True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor
+from itertools import islice
+from typing import Any, TypedDict
+
+from solver.analysis.executors import as_executor
+from solver.engine.api import solve
+from solver.engine.seam import DEFAULT_TABLE_BITS
+from solver.errors import BrisqueError, NotationError
+from solver.model.limits import short
+from solver.model.position import Position
+
+CHUNK_LINES = 200  # lines a task: enough that a task's overhead (a cluster's ms) is small
+
+
+class Budget(TypedDict, total=False):
+    """A budget of each solve (:func:`solver.engine.solve`'s keywords)."""
+
+    nodes: int | None
+    seconds: float | None
+    depth: int | None
+    quick: bool
+
+
+def solve_line(
+    line: str, table_bits: int = DEFAULT_TABLE_BITS, budget: Budget | None = None
+) -> tuple[str, bool]:
+    """One BPN's answer as a JSON line, and whether it was solved."""
+    try:
+        try:
+            p = Position(line)
+        except NotationError as exc:
+            return json.dumps({"bpn": line, "error": str(exc)}), False
+        probs = p.problems()
+        if probs:
+            return json.dumps(
+                {"bpn": line, "error": f"impossible position {line!r}: " + "; ".join(probs)}
+            ), False
+        return solve(p, table_bits=table_bits, **(budget or {})).to_json(), True
+    except BrisqueError as exc:
+        return json.dumps({"bpn": line, "error": str(exc)}), False
+    except Exception as exc:  # a bad line never stops the others: say what failed
+        return json.dumps(
+            {"bpn": line, "error": f"internal error on {short(line)}: {type(exc).__name__}: {exc}"}
+        ), False
+
+
+def solve_chunk(
+    lines: list[str], table_bits: int = DEFAULT_TABLE_BITS, budget: Budget | None = None
+) -> list[tuple[str, bool]]:
+    """:func:`solve_line` of each line (a task of the batch solver)."""
+    return [solve_line(line, table_bits, budget) for line in lines]
+
+
+def solve_lines(
+    lines: Iterable[str],
+    table_bits: int = DEFAULT_TABLE_BITS,
+    budget: Budget | None = None,
+    executor: Executor | Any = None,
+    chunk: int = CHUNK_LINES,
+) -> Iterator[tuple[str, bool]]:
+    """The answers of ``lines`` in their order, solved here or by ``executor`` (any
+    ``concurrent.futures`` executor, or a ``dask.distributed`` client) in chunks of
+    ``chunk`` lines; the lines are read as the work goes (a few chunks ahead a worker)."""
+    ex = as_executor(executor)
+    it = iter(lines)
+    chunks = iter(lambda: list(islice(it, chunk)), [])
+    if ex is None:
+        for part in chunks:
+            yield from solve_chunk(part, table_bits, budget)
+        return
+    ahead: list[Any] = []
+    depth = 4 * max(1, getattr(ex, "workers", 0) or getattr(ex, "_max_workers", 0) or 2)
+    for part in chunks:
+        ahead.append(ex.submit(solve_chunk, part, table_bits, budget))
+        if len(ahead) >= depth:
+            yield from ahead.pop(0).result()
+    for f in ahead:
+        yield from f.result()
+
+
+__all__ = ["CHUNK_LINES", "Budget", "solve_chunk", "solve_line", "solve_lines"]

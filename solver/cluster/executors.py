@@ -1,0 +1,129 @@
+"""A Dask cluster as a ``concurrent.futures`` executor: a scheduler's address, or a local
+cluster started here for the run.
+
+>>> parse_scheduler("local:2"), parse_scheduler("tcp://10.0.0.5:8786"), parse_scheduler("node7:8786")
+(('local', 2), ('address', 'tcp://10.0.0.5:8786'), ('address', 'tcp://node7:8786'))
+
+Dask itself makes a worker's death lose nothing: the scheduler gives the tasks that worker
+held to the others (``distributed.scheduler.allowed-failures``: a task that three workers
+died running is given up, and the run says so).  Results come back in the order of the
+tasks, so records stay in order.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from concurrent.futures import Executor
+from types import TracebackType
+from typing import Any
+
+from solver.errors import ArgumentError, BrisqueError
+
+MAX_LOCAL_WORKERS = 256
+CONNECT_SECONDS = 10.0
+EXTRA = "pip install 'brisque-solver[cluster]'"
+
+_ADDRESS = re.compile(r"^(?:(tcp|tls|inproc|ucx|ws|wss)://)?([A-Za-z0-9_.\-\[\]:]+?)(?::(\d{1,5}))?$")
+
+
+class ClusterError(BrisqueError):
+    """The cluster cannot be reached or started, or it lost a task."""
+
+
+def parse_scheduler(text: str) -> tuple[str, Any]:
+    """``local:N`` (a local cluster of N worker processes) or a scheduler's address
+    (``tcp://host:port``, ``host:port``; the scheme defaults to tcp)."""
+    t = text.strip()
+    if t.startswith("local"):
+        m = re.fullmatch(r"local:(\d{1,6})", t)
+        if not m or not 1 <= int(m.group(1)) <= MAX_LOCAL_WORKERS:
+            raise ArgumentError(
+                f"scheduler {text!r}: expected local:N with N from 1 to {MAX_LOCAL_WORKERS} workers, "
+                f"or a scheduler address such as tcp://10.0.0.5:8786"
+            )
+        return ("local", int(m.group(1)))
+    m = _ADDRESS.fullmatch(t)
+    if not t or not m or (m.group(3) is not None and not 1 <= int(m.group(3)) <= 65535):
+        raise ArgumentError(
+            f"scheduler {text!r}: expected a scheduler address such as tcp://10.0.0.5:8786 or "
+            f"node7:8786, or local:N for a local cluster of N workers"
+        )
+    return ("address", t if m.group(1) else f"tcp://{t}")
+
+
+class ClusterExecutor(Executor):
+    """The executor of a Dask client, with the client (and a local cluster started for it)
+    closed when it shuts down.  Tasks are not taken as pure (the same arguments may mean a
+    new run: a deadline, a new sampling), and their results come back in order."""
+
+    def __init__(self, client: Any, cluster: Any = None):
+        self.client = client
+        self.cluster = cluster
+        self._inner = client.get_executor(pure=False)
+
+    @property
+    def workers(self) -> int:
+        """The cluster's worker processes now."""
+        return len(self.client.scheduler_info().get("workers", {}))
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return self._inner.submit(fn, *args, **kwargs)
+
+    def map(self, fn: Any, *iterables: Any, timeout: float | None = None, chunksize: int = 1) -> Any:
+        return self._inner.map(fn, *iterables, timeout=timeout)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        try:
+            self._inner.shutdown(wait=wait and not cancel_futures)
+        finally:
+            self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+
+    def __enter__(self) -> ClusterExecutor:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.shutdown(wait=kind is None, cancel_futures=kind is not None)
+
+
+def open_executor(scheduler: str) -> ClusterExecutor:
+    """Connect to the scheduler ``scheduler`` names (:func:`parse_scheduler`), or start a
+    local cluster; the executor closes them when it shuts down (use it as a context)."""
+    kind, where = parse_scheduler(scheduler)
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ClusterError(f"--scheduler needs Dask distributed: {EXTRA}") from None
+    if kind == "local":
+        try:
+            # worker processes of one thread each (the engine is one thread), on this host
+            # only, no dashboards (each would take a port), and Dask's own log quiet but
+            # for errors (the command's output is the answers)
+            cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=where,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address="127.0.0.1:0",  # (its HTTP server: any free port)
+                scheduler_kwargs={"dashboard": False},
+                worker_dashboard_address="127.0.0.1:0",  # (its HTTP server: any free port)
+                silence_logs=logging.ERROR,
+            )
+        except Exception as exc:
+            raise ClusterError(f"cannot start a local cluster of {where} workers: {exc}") from None
+        return ClusterExecutor(Client(cluster, set_as_default=False), cluster)  # type: ignore[no-untyped-call]
+    try:
+        client = Client(where, timeout=CONNECT_SECONDS, set_as_default=False)  # type: ignore[no-untyped-call]
+    except OSError as exc:
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {scheduler!r} within {CONNECT_SECONDS:g} s ({exc}); "
+            f"start one with 'dask scheduler' and workers with 'dask worker ADDRESS'"
+        ) from None
+    return ClusterExecutor(client)
+
+
+__all__ = ["ClusterError", "ClusterExecutor", "open_executor", "parse_scheduler"]

@@ -464,6 +464,25 @@ cdef class Engine:
             out.append((moves[i], v))
         return out
 
+    def move_value(self, int move):
+        """The raw value of one legal root move, searched exactly (a move that is not legal
+        at the root raises ValueError)."""
+        cdef int moves[MAXMOVES]
+        cdef int n, i, v
+        cdef State child
+        self._check()
+        n = gen_moves(&self.c, &self.root, moves, 0)
+        for i in range(n):
+            if moves[i] == move:
+                break
+        else:
+            raise ValueError(f"move {move} is not legal at the root")
+        with nogil:
+            v = exact_child(&self.c, &self.root, move, &child)
+        if self.c.budget.interrupted:
+            self._raise_interrupt()
+        return v
+
     def reaches(self, int move, int v):
         """Whether the root move gives the player to move a raw value >= v."""
         cdef State child

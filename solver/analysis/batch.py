@@ -19,7 +19,7 @@ from typing import Any, TypedDict
 from solver.analysis.executors import as_executor
 from solver.engine.api import solve
 from solver.engine.seam import DEFAULT_TABLE_BITS
-from solver.errors import BrisqueError, NotationError
+from solver.errors import BrisqueError, HiddenInformationError, ImpossiblePositionError, NotationError
 from solver.model.limits import short
 from solver.model.position import Position
 
@@ -44,18 +44,29 @@ def solve_line(
             p = Position(line)
         except NotationError as exc:
             return json.dumps({"bpn": line, "error": str(exc)}), False
-        probs = p.problems()
-        if probs:
-            return json.dumps(
-                {"bpn": line, "error": f"impossible position {line!r}: " + "; ".join(probs)}
-            ), False
-        return solve(p, table_bits=table_bits, **(budget or {})).to_json(), True
+        if p.is_over():  # (the solver answers a finished deal without checking it)
+            probs = p.problems()
+            if probs:
+                return _impossible(line, probs), False
+        try:  # (the solver checks the position once: an impossible one is refused first)
+            return solve(p, table_bits=table_bits, **(budget or {})).to_json(), True
+        except ImpossiblePositionError as exc:
+            return _impossible(line, exc.problems), False
+        except HiddenInformationError:
+            probs = p.problems()
+            if probs:
+                return _impossible(line, probs), False
+            raise
     except BrisqueError as exc:
         return json.dumps({"bpn": line, "error": str(exc)}), False
     except Exception as exc:  # a bad line never stops the others: say what failed
         return json.dumps(
             {"bpn": line, "error": f"internal error on {short(line)}: {type(exc).__name__}: {exc}"}
         ), False
+
+
+def _impossible(line: str, problems: list[str]) -> str:
+    return json.dumps({"bpn": line, "error": f"impossible position {line!r}: " + "; ".join(problems)})
 
 
 def solve_chunk(

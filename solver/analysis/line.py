@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from solver.engine.api import solve
+from solver.engine.api import shared_solver, solve
 from solver.engine.quick import quick_limit
 from solver.engine.results import Limit
 from solver.errors import ArgumentError, IllegalMoveError, PositionError
@@ -175,16 +175,23 @@ def _play_and_judge(
         if not p.is_legal(m):
             legal = " ".join(str(x) for x in p.legal_moves())
             raise IllegalMoveError(f"move {i} ({m}) is not legal in {p.bpn()!r}; legal: {legal}")
+        value: Value | float
+        mv_value: Value | float
         if p.has_hidden:
             a = analyse(p, worlds=worlds, seed=seed)
             if getattr(a, "stopped", None) == "interrupted":
                 raise KeyboardInterrupt
-            exact = a.method == "exact"
+            value, mv_value, best, exact = a.value, a.move_value(m), list(a.best), a.method == "exact"
         else:
             lim = limit if limit is not None else (default_limit(p) if auto_limit else None)
-            a = solve(p, pv=False, limit=lim)
-            exact = a.exact
-        mv_value = a.move_value(m)
+            if lim is None or not lim.bounded:
+                # exact: the value, the move's and the best moves, not every move's exact
+                # margin (the shared solver's table stays warm from move to move)
+                value, mv_value, best = shared_solver(p.rules).judge(p, m)
+                exact = True
+            else:
+                b = solve(p, pv=False, limit=lim)
+                value, mv_value, best, exact = b.value, b.move_value(m), list(b.best), b.exact
         own: tuple[float | None, float | None, bool | None, int | None] = (None, None, None, None)
         if view == "own":
             own = own_information_loss(p, m, worlds, seed)
@@ -195,9 +202,9 @@ def _play_and_judge(
                 player=SEATS[p.turn],
                 move=m,
                 move_value=mv_value,
-                best_value=a.value,
-                loss=a.value - mv_value,
-                best=list(a.best),
+                best_value=value,
+                loss=value - mv_value,
+                best=best,
                 exact=exact,
                 bpn=p.bpn(),
                 own_loss=own[0],

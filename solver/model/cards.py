@@ -102,13 +102,23 @@ def cards_str(cards: Iterable[int]) -> str:
     return "".join(card_str(c) for c in cards)
 
 
+# a suit's eight cards as 8 bits (rank r at bit r) and its canonical group, ranks high to
+# low: the hand form's groups are looked up, not built, on the batch path
+_GROUP = tuple("".join(RANKS[r] for r in range(7, -1, -1) if bits >> r & 1) for bits in range(256))
+_BITS = {group: bits for bits, group in enumerate(_GROUP)}
+
+
 def parse_hand(text: str) -> int:
     """Hand form ``S.H.D.C`` (ranks in any order, any case) to a card set.
 
-    >>> popcount(parse_hand("AK..T9.7"))
-    5
+    >>> popcount(parse_hand("AK..T9.7")), parse_hand("KA..9t.7") == parse_hand("AK..T9.7")
+    (5, True)
     """
     groups = text.split(".")
+    if len(groups) == 4:  # (canonical groups, the common case: looked up)
+        b0, b1, b2, b3 = (_BITS.get(g, -1) for g in groups)
+        if b0 >= 0 and b1 >= 0 and b2 >= 0 and b3 >= 0:
+            return b0 | b1 << 8 | b2 << 16 | b3 << 24
     if len(groups) != 4:
         raise NotationError(
             f"bad hand {text!r}: expected four suit groups S.H.D.C separated by dots, e.g. 'AT.KQ.7.8'"
@@ -130,10 +140,7 @@ def parse_hand(text: str) -> int:
 
 def format_hand(mask: int) -> str:
     """Canonical hand form, ranks high to low in each suit: ``'AT.KQ.7.8'``."""
-    groups = []
-    for suit in range(4):
-        groups.append("".join(RANKS[r] for r in range(7, -1, -1) if mask >> card(suit, r) & 1))
-    return ".".join(groups)
+    return f"{_GROUP[mask & 0xFF]}.{_GROUP[mask >> 8 & 0xFF]}.{_GROUP[mask >> 16 & 0xFF]}.{_GROUP[mask >> 24 & 0xFF]}"
 
 
 def cards_by_suit(mask: int) -> list[list[int]]:

@@ -39,13 +39,8 @@ class Move(int):
         return MELDS[self - DECLARE_BASE] if self >= DECLARE_BASE else None
 
     def __str__(self) -> str:
-        if self < 32:
-            return card_str(self)
-        if self == EXCHANGE_CODE:
-            return "x"
-        if self == PASS_CODE:
-            return "pass"
-        return "+" + MELDS[self - DECLARE_BASE].code
+        name = _NAMES.get(self)  # (every move's name made once: answers print thousands)
+        return name if name is not None else f"move{int(self)}"  # (no move has this code)
 
     def __repr__(self) -> str:
         return f"Move({str(self)!r})"
@@ -53,6 +48,18 @@ class Move(int):
     def __reduce__(self) -> tuple[type[Move], tuple[int]]:
         return (Move, (int(self),))
 
+
+def _name(code: int) -> str:
+    if code < 32:
+        return card_str(code)
+    if code == EXCHANGE_CODE:
+        return "x"
+    if code == PASS_CODE:
+        return "pass"
+    return "+" + MELDS[code - DECLARE_BASE].code
+
+
+_NAMES = {i: _name(i) for i in [*range(34), *range(DECLARE_BASE, DECLARE_BASE + len(MELDS))]}
 
 # One shared instance per move so that legal-move generation allocates nothing.
 _ALL = {i: Move(i) for i in [*range(34), *range(DECLARE_BASE, DECLARE_BASE + len(MELDS))]}

@@ -553,6 +553,14 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None) -> N
     help="Run the search each world of a sampled analysis gets: exact in the last four talon "
     "tricks, four tricks to the fitted horizon evaluation before (to measure it against the exact solve).",
 )
+@click.option(
+    "--workers",
+    type=WORKERS,
+    default=1,
+    show_default=True,
+    help="Worker processes: the root's moves solved at once (one BPN, an exact solve: the "
+    "same answer, sooner on a long one), or the lines of BPN - in chunks.",
+)
 @scheduler_option
 def solve_cmd(
     bpn: str,
@@ -562,6 +570,7 @@ def solve_cmd(
     seconds: float | None,
     depth: int | None,
     quick: bool,
+    workers: int,
     scheduler: str | None,
 ) -> None:
     """Solve a perfect-information position exactly.
@@ -587,6 +596,7 @@ def solve_cmd(
       brisque deal --seed 3 --at 11 | brisque solve - > answers.jsonl
       brisque solve - --scheduler local:2 < positions.txt > answers.jsonl
       brisque solve "$(brisque deal --seed 3)" --seconds 5
+      brisque solve "$(brisque deal --seed 3)" --workers 2
     """
     if quick and (nodes or seconds or depth):
         raise BrisqueCommandError(
@@ -597,13 +607,32 @@ def solve_cmd(
     from solver.errors import PositionError
 
     if bpn == "-":
-        with _executor(scheduler) as ex:
+        if workers > 1 and scheduler is None:  # (the lines in chunks to local processes)
+            from solver.analysis.pool import stop_pool, worker_pool
+
+            pool = worker_pool(workers)
+            try:
+                _json_batch(table_bits, limit, pool)
+            finally:
+                stop_pool(pool, wait=False)
+            return
+        with _executor(scheduler, workers) as ex:
             _json_batch(table_bits, limit, ex)
         return
     if scheduler is not None:
         raise BrisqueCommandError("--scheduler runs the lines of 'brisque solve -' on a cluster: give BPN -")
     try:
-        p, a = _solve_one(bpn, table_bits, limit)
+        if workers > 1:
+            if nodes or seconds or depth or quick:
+                raise BrisqueCommandError(
+                    "--workers shares an exact solve: give no --nodes, --seconds, --depth or --quick"
+                )
+            from solver.analysis.parallel import parallel_solve
+
+            p = _position(bpn)
+            a = parallel_solve(p, workers=workers, table_bits=table_bits)
+        else:
+            p, a = _solve_one(bpn, table_bits, limit)
     except PositionError as exc:
         raise _refusal(exc, bpn) from None
     click.echo(a.to_json() if as_json else format_analysis(a, p))

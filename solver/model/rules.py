@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,7 +140,12 @@ class Rules:
 
     @classmethod
     def parse(cls, text: str) -> Rules:
-        """Parse the BPN rules field: ``brisque``, ``briscan(target=300,exchange=no)``."""
+        """Parse the BPN rules field: ``brisque``, ``briscan(target=300,exchange=no)``.
+        (Rules are frozen, so each text is parsed once: a batch of BPNs shares them.)"""
+        return _parse_rules(text) if cls is Rules else cls._parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> Rules:
         t = text.strip()
         if "(" in t:
             if not t.endswith(")"):
@@ -170,6 +176,9 @@ class Rules:
         }
 
     def __str__(self) -> str:
+        return _rules_text(self)
+
+    def _text(self) -> str:
         changed = self.changed()
         if not changed:
             return self.game
@@ -287,6 +296,16 @@ def _format_value(v: object) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     return str(v)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_rules(text: str) -> Rules:
+    return Rules._parse(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _rules_text(rules: Rules) -> str:
+    return rules._text()
 
 
 __all__ = ["GAMES", "OPTIONS", "Rules", "RulesError", "option_help", "valid_options"]

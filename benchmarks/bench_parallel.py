@@ -1,0 +1,75 @@
+"""One whole-deal solve on the two cores against one core, side by side (issue 17: at
+least 1.6x, the same values; the node overhead of tables no longer shared).
+
+For each seeded Brisque deal (talon order known), the exact solve with every root move's
+value, first on one core (``solve``, a fresh table) and then with the root's moves shared
+among two worker processes (``parallel_solve``, a fresh pool: its start-up is in the
+time), the values and best moves compared.
+
+Run:  python benchmarks/bench_parallel.py [--seeds 3-14] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from solver.analysis.parallel import parallel_solve
+from solver.bench.suites import machine
+from solver.engine import api
+from solver.engine.api import solve
+from solver.play.dealing import deal
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", default="3-14")
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    lo, hi = (int(x) for x in args.seeds.split("-"))
+    rows = []
+    for seed in range(lo, hi + 1):
+        p = deal(seed, "brisque")
+        api._SHARED.clear()  # noqa: SLF001  (a cold table, as a new process has)
+        t = time.perf_counter()
+        one = solve(p)
+        t_one = time.perf_counter() - t
+        t = time.perf_counter()
+        two = parallel_solve(p, workers=args.workers)
+        t_two = time.perf_counter() - t
+        same = one.value == two.value and [int(m.value) for m in one.moves] == [
+            int(m.value) for m in two.moves
+        ]
+        row = {
+            "seed": seed,
+            "one_core_s": round(t_one, 3),
+            "parallel_s": round(t_two, 3),
+            "speedup": round(t_one / t_two, 2),
+            "nodes_one": one.nodes,
+            "nodes_parallel": two.nodes,
+            "node_overhead": round(two.nodes / max(one.nodes, 1), 3),
+            "same_values": same,
+        }
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    total_one = sum(r["one_core_s"] for r in rows)
+    total_two = sum(r["parallel_s"] for r in rows)
+    print(
+        json.dumps(
+            {
+                "machine": machine(),
+                "deals": len(rows),
+                "workers": args.workers,
+                "median_speedup": statistics.median(r["speedup"] for r in rows),
+                "total_speedup": round(total_one / total_two, 2),
+                "median_node_overhead": statistics.median(r["node_overhead"] for r in rows),
+                "all_same": all(r["same_values"] for r in rows),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""One exact solve on several cores (``parallel_solve``, ``brisque solve --workers``): the
+answer of the one-core solve, its principal variation a real line of the best value."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from solver.analysis.parallel import parallel_solve
+from solver.engine.api import solve
+from solver.errors import ArgumentError, HiddenInformationError, ImpossiblePositionError
+from solver.model.position import Position
+from solver.play.dealing import deal, random_position
+
+AWAY = tempfile.mkdtemp(prefix="brisque-parallel-")
+
+
+def positions() -> list[Position]:
+    out = []
+    for game, trick in (("brisque", 9), ("briscan", 8), ("petite", 10), ("petite(draw=yes)", 11)):
+        for seed in range(1, 40):
+            p = random_position(seed, game, trick)
+            if not p.is_over() and not p.has_hidden:
+                out.append(p)
+            if len(out) % 3 == 0 and out:
+                break
+    return out
+
+
+@pytest.fixture(scope="module")
+def pool():
+    from solver.analysis.pool import stop_pool, worker_pool
+
+    ex = worker_pool(2)
+    yield ex
+    stop_pool(ex)
+
+
+def test_the_answer_is_the_one_core_solve(pool):
+    ps = positions()
+    assert len(ps) >= 4
+    for p in ps:
+        one, two = solve(p), parallel_solve(p, executor=pool)
+        assert two.value == one.value, p.bpn()
+        assert [(str(m.move), m.value) for m in two.moves] == [(str(m.move), m.value) for m in one.moves]
+        assert [str(m) for m in two.best] == [str(m) for m in one.best]
+        # its principal variation starts with a best move and reaches the value
+        q = p.copy()
+        assert two.pv[0] in two.best
+        for m in two.pv:
+            q.push(m)
+        assert q.is_over() and q.value(p.turn) == two.value, p.bpn()
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(ArgumentError):
+        parallel_solve(deal(1, "brisque"), workers=0)
+    with pytest.raises(HiddenInformationError):
+        parallel_solve(deal(1, "brisque").view(0), workers=2)
+    with pytest.raises(ImpossiblePositionError):
+        parallel_solve(
+            "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 tricks=9:9", workers=2
+        )
+
+
+def test_the_command_line_shares_a_solve_and_a_batch():
+    p = random_position(2, "brisque", 9)
+    brisque = str(Path(sys.executable).parent / "brisque")
+    one = subprocess.run([brisque, "solve", p.bpn(), "--json"], capture_output=True, text=True, cwd=AWAY)
+    two = subprocess.run(
+        [brisque, "solve", p.bpn(), "--json", "--workers", "2"], capture_output=True, text=True, cwd=AWAY
+    )
+    assert one.returncode == two.returncode == 0, two.stderr
+    a, b = json.loads(one.stdout), json.loads(two.stdout)
+    assert (a["value"], a["moves"], a["best"]) == (b["value"], b["moves"], b["best"])
+    bad = subprocess.run(
+        [brisque, "solve", p.bpn(), "--workers", "2", "--nodes", "9"],
+        capture_output=True,
+        text=True,
+        cwd=AWAY,
+    )
+    assert bad.returncode == 2 and "--workers" in bad.stderr and "Traceback" not in bad.stderr
+    lines = "\n".join(random_position(s, "brisque", 13).bpn() for s in range(1, 9)) + "\nbrisque x\n"
+    here = subprocess.run([brisque, "solve", "-"], input=lines, capture_output=True, text=True, cwd=AWAY)
+    pooled = subprocess.run(
+        [brisque, "solve", "-", "--workers", "2"], input=lines, capture_output=True, text=True, cwd=AWAY
+    )
+    assert here.returncode == pooled.returncode == 1
+    strip = [
+        {k: v for k, v in json.loads(x).items() if k not in ("seconds", "nodes", "pv")}
+        for x in here.stdout.splitlines()
+    ]
+    pooled_strip = [
+        {k: v for k, v in json.loads(x).items() if k not in ("seconds", "nodes", "pv")}
+        for x in pooled.stdout.splitlines()
+    ]
+    assert strip == pooled_strip and len(strip) == 9

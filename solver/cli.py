@@ -118,9 +118,10 @@ def _executor(scheduler: str | None, workers: int = 1) -> Iterator[Executor | No
     with ex:
         try:
             yield ex
-        except (BrisqueCommandError, KeyboardInterrupt, SystemExit, BrisqueError):
-            raise
-        except Exception as exc:  # (Dask's: a task given up after its workers died, ...)
+        except Exception as exc:
+            if not type(exc).__module__.startswith("distributed"):
+                raise
+            # (Dask's own: a task given up after its workers died, a lost scheduler, ...)
             raise BrisqueCommandError(
                 f"the cluster at {scheduler} failed: {type(exc).__name__}: {exc}"
             ) from None

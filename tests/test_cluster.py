@@ -73,8 +73,9 @@ def client() -> Iterator[Client]:
 def test_scheduler_names_are_checked():
     assert parse_scheduler("local:3") == ("local", 3)
     assert parse_scheduler("127.0.0.1:8786") == ("address", "tcp://127.0.0.1:8786")
+    assert parse_scheduler("localhost:8786") == ("address", "tcp://localhost:8786")
     assert parse_scheduler("tls://node1:8786") == ("address", "tls://node1:8786")
-    for bad in ("local:0", "local:x", "local:100000", "a b", "host:99999", ""):
+    for bad in ("local:0", "local:x", "local:100000", "a b", "host:99999", "", "ucx://h:1", "host:123456"):
         with pytest.raises(ArgumentError, match="scheduler"):
             parse_scheduler(bad)
 

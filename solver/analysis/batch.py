@@ -16,7 +16,7 @@ from concurrent.futures import Executor
 from itertools import islice
 from typing import Any, TypedDict
 
-from solver.analysis.executors import as_executor
+from solver.analysis.executors import as_executor, executor_width
 from solver.engine.api import solve
 from solver.engine.seam import DEFAULT_TABLE_BITS
 from solver.errors import BrisqueError, HiddenInformationError, ImpossiblePositionError, NotationError
@@ -83,18 +83,19 @@ def solve_lines(
     executor: Executor | Any = None,
     chunk: int = CHUNK_LINES,
 ) -> Iterator[tuple[str, bool]]:
-    """The answers of ``lines`` in their order, solved here or by ``executor`` (any
-    ``concurrent.futures`` executor, or a ``dask.distributed`` client) in chunks of
-    ``chunk`` lines; the lines are read as the work goes (a few chunks ahead a worker)."""
+    """The answers of ``lines`` in their order, solved here (each as soon as its line is
+    read) or by ``executor`` (any ``concurrent.futures`` executor, or a
+    ``dask.distributed`` client) in chunks of ``chunk`` lines, read as the work goes (a few
+    chunks ahead a worker)."""
     ex = as_executor(executor)
     it = iter(lines)
-    chunks = iter(lambda: list(islice(it, chunk)), [])
-    if ex is None:
-        for part in chunks:
-            yield from solve_chunk(part, table_bits, budget)
+    if ex is None:  # (each answer as soon as its line is read: a coprocess gets it at once)
+        for line in it:
+            yield solve_line(line, table_bits, budget)
         return
+    chunks = iter(lambda: list(islice(it, chunk)), [])
     ahead: list[Any] = []
-    depth = 4 * max(1, getattr(ex, "workers", 0) or getattr(ex, "_max_workers", 0) or 2)
+    depth = 4 * (executor_width(ex) or 2)
     for part in chunks:
         ahead.append(ex.submit(solve_chunk, part, table_bits, budget))
         if len(ahead) >= depth:

@@ -30,4 +30,21 @@ def as_executor(runner: Any) -> Executor | None:
     )
 
 
-__all__ = ["as_executor"]
+def executor_width(ex: Executor | None) -> int | None:
+    """How many tasks ``ex`` runs at once, when it says (a process pool's workers, a Dask
+    cluster's worker threads), else None."""
+    if ex is None:
+        return None
+    width = getattr(ex, "workers", None)  # (solver.cluster's executor)
+    if width is None:
+        width = getattr(ex, "_max_workers", None)  # (the standard pools)
+    if width is None and hasattr(ex, "_client"):  # (Dask's own executor of a client)
+        try:
+            client: Any = getattr(ex, "_client")  # noqa: B009  (a private attribute of Dask's)
+            width = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
+        except Exception:  # (a client that cannot say)
+            width = None
+    return int(width) if isinstance(width, int) and width > 0 else None
+
+
+__all__ = ["as_executor", "executor_width"]

@@ -69,6 +69,13 @@ def parallel_solve(
         own = ex = worker_pool(min(workers, len(legal)))
     try:
         results = list(ex.map(_solve_move, [bpn] * len(legal), legal, [table_bits] * len(legal)))
+    except BaseException:  # (Ctrl-C, a signal: the workers end at once, not after their moves)
+        if own is not None:
+            from solver.analysis.pool import stop_pool
+
+            stop_pool(own, wait=False)
+            own = None
+        raise
     finally:
         if own is not None:
             own.shutdown()

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
-from solver.analysis.executors import as_executor
+from solver.analysis.executors import as_executor, executor_width
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.analysis.worlds import all_worlds, iter_worlds, world_count
 from solver.engine.api import shared_solver, solve
@@ -317,6 +317,8 @@ def analyse(
     lim = ws.limit(p)  # the same search for every world (a Limit crosses to workers)
     described = ws.describe(lim)
     rules_text = str(p.rules)
+    if executor is not None:  # (a cluster's or a pool's width: its tasks at once)
+        workers = max(workers, executor_width(executor) or 1)
     size = batch
     if time_limit is None and separation is None and (executor is not None or workers > 1):
         # nothing needs intermediate results: a few large tasks per worker cost less

@@ -24,7 +24,7 @@ MAX_LOCAL_WORKERS = 256
 CONNECT_SECONDS = 10.0
 EXTRA = "pip install 'brisque-solver[cluster]'"
 
-_ADDRESS = re.compile(r"^(?:(tcp|tls|inproc|ucx|ws|wss)://)?([A-Za-z0-9_.\-\[\]:]+?)(?::(\d{1,5}))?$")
+_ADDRESS = re.compile(r"^(?:(tcp|tls)://)?([A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$")
 
 
 class ClusterError(BrisqueError):
@@ -33,9 +33,9 @@ class ClusterError(BrisqueError):
 
 def parse_scheduler(text: str) -> tuple[str, Any]:
     """``local:N`` (a local cluster of N worker processes) or a scheduler's address
-    (``tcp://host:port``, ``host:port``; the scheme defaults to tcp)."""
+    (``tcp://host:port``, ``tls://host:port``, ``host:port``; the scheme defaults to tcp)."""
     t = text.strip()
-    if t.startswith("local"):
+    if t == "local" or t.startswith("local:"):
         m = re.fullmatch(r"local:(\d{1,6})", t)
         if not m or not 1 <= int(m.group(1)) <= MAX_LOCAL_WORKERS:
             raise ArgumentError(
@@ -64,8 +64,8 @@ class ClusterExecutor(Executor):
 
     @property
     def workers(self) -> int:
-        """The cluster's worker processes now."""
-        return len(self.client.scheduler_info().get("workers", {}))
+        """The tasks the cluster runs at once now: its workers' threads."""
+        return sum(w.get("nthreads", 1) for w in self.client.scheduler_info().get("workers", {}).values())
 
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         return self._inner.submit(fn, *args, **kwargs)
@@ -77,9 +77,11 @@ class ClusterExecutor(Executor):
         try:
             self._inner.shutdown(wait=wait and not cancel_futures)
         finally:
-            self.client.close()
-            if self.cluster is not None:
-                self.cluster.close()
+            try:
+                self.client.close()
+            finally:
+                if self.cluster is not None:
+                    self.cluster.close()
 
     def __enter__(self) -> ClusterExecutor:
         return self
@@ -115,10 +117,14 @@ def open_executor(scheduler: str) -> ClusterExecutor:
             )
         except Exception as exc:
             raise ClusterError(f"cannot start a local cluster of {where} workers: {exc}") from None
-        return ClusterExecutor(Client(cluster, set_as_default=False), cluster)  # type: ignore[no-untyped-call]
+        try:
+            return ClusterExecutor(Client(cluster, set_as_default=False), cluster)  # type: ignore[no-untyped-call]
+        except Exception as exc:
+            cluster.close()
+            raise ClusterError(f"cannot connect to the local cluster just started: {exc}") from None
     try:
         client = Client(where, timeout=CONNECT_SECONDS, set_as_default=False)  # type: ignore[no-untyped-call]
-    except OSError as exc:
+    except Exception as exc:  # (OSError and TimeoutError mostly; Dask raises others for odd addresses)
         raise ClusterError(
             f"cannot reach the Dask scheduler at {scheduler!r} within {CONNECT_SECONDS:g} s ({exc}); "
             f"start one with 'dask scheduler' and workers with 'dask worker ADDRESS'"

@@ -215,7 +215,9 @@ def run_match(
         if executor is None:
             results: Iterator[list[tuple[MatchRecord, list[float]]]] = map(_play_pair, tasks)
         else:
-            size = pairs_per_task(deals)
+            # a passed executor (a cluster) gets pairs in chunks; our own pool one pair a
+            # task, so that Ctrl-C keeps every pair played
+            size = pairs_per_task(deals) if own is None else 1
             chunks = [tasks[k : k + size] for k in range(0, len(tasks), size)]
             results = chain.from_iterable(executor.map(_play_pairs, chunks))
         for i, pair in enumerate(results, 1):

@@ -1,0 +1,57 @@
+"""``brisque solve -``, the batch path: each answer as soon as its line is read, in order
+with the lines that fail (bad BPNs, bytes that are not UTF-8, impossible positions)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from solver.analysis.batch import solve_line
+from solver.play.dealing import random_position
+
+AWAY = tempfile.mkdtemp(prefix="brisque-batch-")
+BRISQUE = str(Path(sys.executable).parent / "brisque")
+
+
+def test_an_answer_comes_before_the_input_ends():
+    """A coprocess writes a line and waits for its answer: it must not wait for EOF."""
+    p = random_position(3, "brisque", 13)
+    proc = subprocess.Popen(
+        [BRISQUE, "solve", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=AWAY
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(p.bpn() + "\n")
+    proc.stdin.flush()
+    t = time.monotonic()
+    answer = json.loads(proc.stdout.readline())  # (blocks until the answer is written)
+    assert answer["bpn"] == p.bpn() and "value" in answer
+    assert time.monotonic() - t < 60
+    proc.stdin.close()
+    assert proc.wait(timeout=60) == 0
+
+
+def test_failed_lines_keep_their_place():
+    good = [random_position(s, "brisque", 13).bpn() for s in (1, 2)]
+    impossible = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 tricks=9:9"
+    data = (
+        f"{good[0]}\n# a comment\n\nbrisque x\n".encode()
+        + b"\xff\xfe\n"
+        + f"{impossible}\n{good[1]}\n".encode()
+    )
+    out = subprocess.run([BRISQUE, "solve", "-"], input=data, capture_output=True, cwd=AWAY)
+    assert out.returncode == 1 and b"Traceback" not in out.stderr
+    rows = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    assert [r["bpn"] for r in rows][0] == good[0] and rows[-1]["bpn"] == good[1]
+    assert "error" in rows[1] and "expected 8 fields" in rows[1]["error"]
+    assert "not UTF-8" in rows[2]["error"]
+    assert rows[3]["error"].startswith(f"impossible position {impossible!r}")
+    assert b"3 line(s) could not be solved" in out.stderr
+
+
+def test_solve_line_refuses_hidden_cards_and_says_so():
+    text, ok = solve_line(random_position(2, "brisque", 5).view(0).bpn())
+    assert not ok and "hidden cards" in json.loads(text)["error"]

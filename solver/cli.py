@@ -506,11 +506,18 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None) -> N
             failed += 1
             click.echo(pending.popleft())
 
-    for answer, ok in solve_lines(texts(), table_bits, limit, executor):
-        flush_errors()
-        pending.popleft()
-        failed += not ok
-        click.echo(answer)
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        for answer, ok in solve_lines(texts(), table_bits, limit, executor):
+            flush_errors()
+            pending.popleft()
+            failed += not ok
+            click.echo(answer)
+    except BrokenProcessPool:  # (a worker killed from outside: the answers so far are out)
+        raise BrisqueCommandError(
+            "a worker process died (killed from outside?): the answers above are complete"
+        ) from None
     flush_errors()
     if failed:
         click.echo(f"{failed} line(s) could not be solved", err=True)
@@ -800,6 +807,8 @@ def analyse_cmd(
             if show_progress:
                 click.echo("", err=True)
 
+    if bpn != "-" and scheduler is not None:
+        _position(bpn)  # (a bad BPN is said before any cluster is reached)
     with _executor(scheduler, workers) as executor:
         if bpn == "-":
             _json_lines(lambda line: run(line, False)[1], "analysed")

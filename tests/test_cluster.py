@@ -223,6 +223,8 @@ def test_the_command_line_refuses_a_bad_or_unreachable_scheduler():
     assert r.returncode == 2 and "cannot reach the Dask scheduler" in r.stderr and "Traceback" not in r.stderr
     r = brisque("match", "greedy", "random", "--workers", "2", "--scheduler", "local:2")
     assert r.returncode == 2 and "give one of them" in r.stderr
+    r = brisque("analyse", "brisque x", "--scheduler", "127.0.0.1:1", timeout=60)  # (the BPN first)
+    assert r.returncode == 2 and "bad BPN" in r.stderr and "Dask" not in r.stderr
     r = brisque("analyse", VIEW, "--method", "equilibrium", "--scheduler", "local:2")
     assert r.returncode == 2 and "equilibrium" in r.stderr
 

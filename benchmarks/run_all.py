@@ -1,5 +1,8 @@
 """Run every benchmark of the project and rewrite BENCHMARKS.md (tables and PNG plots).
 
+* the standard suites of ``brisque bench`` (``solver.bench``: final phase, deep search by
+  talon tricks left, sampling, the batch path, and the signature), run through the package
+  as installed: ``--bench-only`` runs them alone and rewrites their section only;
 * final-phase throughput: engine (batch and every move) against the reference solver;
 * deep search: time and nodes by talon tricks left, for each search enhancement added
   one at a time, side by side in the same run;
@@ -15,6 +18,7 @@ Sections of BENCHMARKS.md that this script does not write (such as the build com
 matplotlib, the optional extra ``bench``: ``pip install '.[bench]'``.
 
 Run:  python benchmarks/run_all.py [--quick] [--reuse-matches] [--match-deals 500]
+      python benchmarks/run_all.py --bench-only [--quick]
       python benchmarks/run_all.py --from-results [benchmarks/results/last-run.json]
 """
 
@@ -216,7 +220,46 @@ def write_report(
     return "\n".join(lines)
 
 
+BENCH_SECTION = "## `brisque bench`: the standard suites"
+
+
+def bench_section(result: dict, date: str) -> str:
+    """The section of the ``brisque bench`` suites, from :func:`solver.bench.suites.run`'s result."""
+    from solver.bench.suites import markdown
+
+    return "\n".join(
+        [
+            BENCH_SECTION,
+            "",
+            f"Written by `python benchmarks/run_all.py` on {date} from `solver.bench` (the same "
+            "suites and figures as `brisque bench --json`, on the positions shipped with the "
+            "package). The signature is the total node count of the final-phase and deep "
+            "suites: deterministic, the same on every machine until the search changes "
+            "(`tests/test_bench.py` pins it).",
+            "",
+            markdown(result),
+            "",
+        ]
+    )
+
+
+def replace_section(path: str, header: str, text: str) -> None:
+    """Rewrite the ``## `` section ``header`` of the report at ``path`` (or add it at the end)."""
+    with open(path) as f:
+        report = f.read()
+    parts = re.split(r"(?m)^(?=## )", report)
+    for i, part in enumerate(parts):
+        if part.splitlines() and part.splitlines()[0].strip() == header:
+            parts[i] = text.rstrip() + "\n\n"
+            break
+    else:
+        parts.append("\n" + text.rstrip() + "\n")
+    with open(path, "w") as f:
+        f.write("".join(parts).rstrip() + "\n")
+
+
 WRITTEN = (
+    BENCH_SECTION,
     "## Final phase: engine against the reference",
     "## Deep double-dummy search",
     "## Sampling (hidden cards)",
@@ -258,6 +301,8 @@ def write_outputs(raw: dict) -> str:
         raw["cap"],
         raw.get("date") or report_date(REPORT),
     )
+    if raw.get("bench"):
+        text += "\n" + bench_section(raw["bench"], raw.get("date") or time.strftime("%Y-%m-%d"))
     extra = kept_sections(REPORT)
     with open(REPORT, "w") as f:
         f.write(text + ("\n" + extra + "\n" if extra else "\n"))
@@ -286,7 +331,19 @@ def main() -> None:
         help="run nothing: rebuild BENCHMARKS.md and the plot from kept raw results "
         f"(default {os.path.relpath(LAST_RUN, ROOT)})",
     )
+    ap.add_argument(
+        "--bench-only",
+        action="store_true",
+        help="run the standard suites of brisque bench alone and rewrite their section only",
+    )
     a = ap.parse_args()
+    if a.bench_only:
+        from solver.bench.suites import run as run_suites
+
+        section = bench_section(run_suites(quick=a.quick), time.strftime("%Y-%m-%d"))
+        replace_section(REPORT, BENCH_SECTION, section)
+        print(section)
+        return
     plots.require_matplotlib()  # before hours of benchmarks, not after
     if a.from_results:
         with open(a.from_results) as f:
@@ -304,7 +361,18 @@ def main() -> None:
     deep["cap_best"] = a.cap_best
     sampling = bench_sampling.run(2 if a.quick else 5, 50 if a.quick else 200)
     matches = [] if a.skip_matches else run_matches(4 if a.quick else a.match_deals, a.reuse_matches)
-    raw = {"final": final, "deep": deep, "sampling": sampling, "matches": matches, "cap": a.cap, "date": date}
+    from solver.bench.suites import run as run_suites
+
+    bench = run_suites(quick=a.quick)  # (the standard suites: the package's own, as brisque bench)
+    raw = {
+        "final": final,
+        "deep": deep,
+        "sampling": sampling,
+        "matches": matches,
+        "cap": a.cap,
+        "date": date,
+        "bench": bench,
+    }
     os.makedirs(RESULTS, exist_ok=True)
     with open(LAST_RUN, "w") as f:  # kept first: the report can be rebuilt from it
         json.dump(raw, f)

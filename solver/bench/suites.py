@@ -130,15 +130,14 @@ def sampling(quick: bool) -> dict[str, Any]:
 
 def batch(quick: bool) -> dict[str, Any]:
     """The batch path as ``brisque solve -`` runs it, in this process: each BPN parsed and
-    checked, every move solved, one JSON line written (to nowhere)."""
-    from solver.engine.api import solve
-    from solver.model.position import Position
+    checked, every move solved, one JSON line made (:func:`solver.analysis.batch.solve_line`)."""
+    from solver.analysis.batch import solve_line
 
     bpns = positions("final-phase")[: 100 if quick else None]
     t0 = time.perf_counter()
     size = 0
     for bpn in bpns:
-        size += len(solve(Position(bpn)).to_json())
+        size += len(solve_line(bpn)[0])
     seconds = time.perf_counter() - t0
     return {
         "name": "batch",
@@ -195,4 +194,39 @@ def compare(new: dict[str, Any], old: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-__all__ = ["SIGNED", "SUITES", "compare", "machine", "positions", "run"]
+def markdown(result: dict[str, Any]) -> str:
+    """A run's figures as the Markdown table of BENCHMARKS.md (``benchmarks/run_all.py``
+    writes its section with it): a row a suite (and a deep level), then the signature.
+
+    >>> print(markdown({"machine": "M", "quick": True, "signature": None, "suites": [
+    ...     {"name": "batch", "positions": 2, "us_per_position": 3.5, "bytes": 9, "seconds": 0.1}]}))
+    Machine: M (quick run).
+    <BLANKLINE>
+    | suite | positions | figures |
+    |---|---:|---|
+    | batch | 2 | us_per_position 3.5, bytes 9, seconds 0.1 |
+    """
+    lines = [
+        f"Machine: {result['machine']}{' (quick run)' if result.get('quick') else ''}.",
+        "",
+        "| suite | positions | figures |",
+        "|---|---:|---|",
+    ]
+    for r in result["suites"]:
+        figures = ", ".join(
+            f"{k} {v}"
+            for k, v in r.items()
+            if k not in ("name", "positions", "levels") and not isinstance(v, dict)
+        )
+        lines.append(f"| {r['name']} | {r.get('positions', '')} | {figures} |")
+        for k, level in r.get("levels", {}).items():
+            lines.append(
+                f"| {r['name']}, {k} talon tricks left | {level['positions']} | "
+                f"median_ms {level['median_ms']}, nodes {level['nodes']} |"
+            )
+    if result.get("signature") is not None:
+        lines += ["", f"Signature: {result['signature']}."]
+    return "\n".join(lines)
+
+
+__all__ = ["SIGNED", "SUITES", "compare", "machine", "markdown", "positions", "run"]

@@ -21,14 +21,9 @@ import statistics
 import time
 
 from solver.analysis.line import analyse_line
-from solver.engine import api
-from solver.engine.api import solve
+from solver.engine.api import forget_shared_solvers, solve
 from solver.play.dealing import deal, play_deal
 from solver.play.players import make_player
-
-
-def fresh() -> None:
-    api._SHARED.clear()  # noqa: SLF001  (a cold table for each timing, as a new process has)
 
 
 def main() -> None:
@@ -41,18 +36,18 @@ def main() -> None:
     for seed in range(lo, hi + 1):
         p = deal(seed, "brisque")
         moves = play_deal(p, [make_player("greedy"), make_player("greedy")]).moves
-        fresh()
+        forget_shared_solvers()  # (a cold table for each timing, as a new process has)
         t = time.perf_counter()
         solve(p)
         whole = time.perf_counter() - t
-        fresh()
+        forget_shared_solvers()  # (a cold table for each timing, as a new process has)
         t = time.perf_counter()
         steps = analyse_line(p, moves, auto_limit=False)
         line = time.perf_counter() - t
         row = {"seed": seed, "moves": len(moves), "whole_s": round(whole, 3), "line_s": round(line, 3)}
         row["line_over_whole"] = round(line / whole, 2)
         if args.old:
-            fresh()
+            forget_shared_solvers()  # (a cold table for each timing, as a new process has)
             t = time.perf_counter()
             q = p.copy()
             for m, step in zip(moves, steps, strict=True):

@@ -18,8 +18,7 @@ import time
 
 from solver.analysis.parallel import parallel_solve
 from solver.bench.suites import machine
-from solver.engine import api
-from solver.engine.api import solve
+from solver.engine.api import forget_shared_solvers, solve
 from solver.play.dealing import deal
 
 
@@ -32,11 +31,11 @@ def main() -> None:
     rows = []
     for seed in range(lo, hi + 1):
         p = deal(seed, "brisque")
-        api._SHARED.clear()  # noqa: SLF001  (a cold table, as a new process has)
+        forget_shared_solvers()  # (a cold table, as a new process has)
         t = time.perf_counter()
         one = solve(p)
         t_one = time.perf_counter() - t
-        api._SHARED.clear()  # noqa: SLF001  (the workers are forked: no warm table for them either)
+        forget_shared_solvers()  # (the workers are forked: no warm table for them either)
         t = time.perf_counter()
         two = parallel_solve(p, workers=args.workers)
         t_two = time.perf_counter() - t

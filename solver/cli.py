@@ -439,6 +439,20 @@ def _refusal(exc: Exception, given: str) -> BrisqueCommandError:
     return BrisqueCommandError(msg)
 
 
+def _stdin_lines() -> Iterator[tuple[str | None, str | None]]:
+    """Standard input's BPN lines, stripped, without blank lines and ``#`` comments: each as
+    (line, None), or (None, its error as a JSON answer) for a line that is not UTF-8 text."""
+    for number, raw in enumerate(sys.stdin.buffer, 1):
+        try:
+            line = raw.decode("utf-8").lstrip("\ufeff").strip()  # (a byte-order mark is no text)
+        except UnicodeDecodeError as exc:
+            text = raw.decode("utf-8", errors="replace").strip()
+            yield None, json.dumps({"bpn": text, "error": f"line {number} is not UTF-8 text ({exc.reason})"})
+            continue
+        if line and not line.startswith("#"):
+            yield line, None
+
+
 def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis | EquilibriumAnalysis], verb: str) -> None:
     """Standard input, one BPN a line, to standard output, one JSON object a line.
 
@@ -448,15 +462,10 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis | Equilibrium
     from solver.model.limits import short
 
     failed = 0
-    for number, raw in enumerate(sys.stdin.buffer, 1):
-        try:
-            line = raw.decode("utf-8").lstrip("\ufeff").strip()  # (a byte-order mark is no text)
-        except UnicodeDecodeError as exc:
+    for line, error in _stdin_lines():
+        if line is None:
             failed += 1
-            text = raw.decode("utf-8", errors="replace").strip()
-            click.echo(json.dumps({"bpn": text, "error": f"line {number} is not UTF-8 text ({exc.reason})"}))
-            continue
-        if not line or line.startswith("#"):
+            click.echo(error)
             continue
         try:
             click.echo(answer(line).to_json())
@@ -473,29 +482,22 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis | Equilibrium
         sys.exit(1)
 
 
-def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None) -> None:
+def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, workers: int = 1) -> None:
     """``brisque solve -``: standard input, one BPN a line, to standard output, one JSON
-    object a line, in order, solved here or by ``executor`` in chunks
+    object a line, in order, solved here, by ``workers`` processes or by ``executor``
     (:func:`solver.analysis.batch.solve_lines`); a line that is not UTF-8 text gets its
     error in its place.  The exit status is 1 when any line failed."""
     from collections import deque
+    from concurrent.futures.process import BrokenProcessPool
 
     from solver.analysis.batch import solve_lines
 
     pending: deque[str | None] = deque()  # by line read: its error, or None (being solved)
 
     def texts() -> Iterator[str]:
-        for number, raw in enumerate(sys.stdin.buffer, 1):
-            try:
-                line = raw.decode("utf-8").lstrip("\ufeff").strip()  # (a byte-order mark is no text)
-            except UnicodeDecodeError as exc:
-                text = raw.decode("utf-8", errors="replace").strip()
-                pending.append(
-                    json.dumps({"bpn": text, "error": f"line {number} is not UTF-8 text ({exc.reason})"})
-                )
-                continue
-            if line and not line.startswith("#"):
-                pending.append(None)
+        for line, error in _stdin_lines():
+            pending.append(error)
+            if line is not None:
                 yield line
 
     failed = 0
@@ -506,10 +508,8 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None) -> N
             failed += 1
             click.echo(pending.popleft())
 
-    from concurrent.futures.process import BrokenProcessPool
-
     try:
-        for answer, ok in solve_lines(texts(), table_bits, limit, executor):
+        for answer, ok in solve_lines(texts(), table_bits, limit, executor, workers=workers):
             flush_errors()
             pending.popleft()
             failed += not ok
@@ -615,17 +615,8 @@ def solve_cmd(
     from solver.errors import PositionError
 
     if bpn == "-":
-        if workers > 1 and scheduler is None:  # (the lines in chunks to local processes)
-            from solver.analysis.pool import stop_pool, worker_pool
-
-            pool = worker_pool(workers)
-            try:
-                _json_batch(table_bits, limit, pool)
-            finally:
-                stop_pool(pool, wait=False)
-            return
         with _executor(scheduler, workers) as ex:
-            _json_batch(table_bits, limit, ex)
+            _json_batch(table_bits, limit, ex, workers)
         return
     if scheduler is not None:
         raise BrisqueCommandError("--scheduler runs the lines of 'brisque solve -' on a cluster: give BPN -")

@@ -82,26 +82,36 @@ def solve_lines(
     budget: Budget | None = None,
     executor: Executor | Any = None,
     chunk: int = CHUNK_LINES,
+    workers: int = 1,
 ) -> Iterator[tuple[str, bool]]:
     """The answers of ``lines`` in their order, solved here (each as soon as its line is
-    read) or by ``executor`` (any ``concurrent.futures`` executor, or a
-    ``dask.distributed`` client) in chunks of ``chunk`` lines, read as the work goes (a few
-    chunks ahead a worker)."""
+    read), by ``workers`` processes, or by ``executor`` (any ``concurrent.futures``
+    executor, or a ``dask.distributed`` client), these two in chunks of ``chunk`` lines,
+    read as the work goes (a few chunks ahead a worker)."""
     ex = as_executor(executor)
     it = iter(lines)
-    if ex is None:  # (each answer as soon as its line is read: a coprocess gets it at once)
+    if ex is None and workers <= 1:  # (each answer as soon as its line is read: a coprocess gets it)
         for line in it:
             yield solve_line(line, table_bits, budget)
         return
-    chunks = iter(lambda: list(islice(it, chunk)), [])
-    ahead: list[Any] = []
-    depth = 4 * (executor_width(ex) or 2)
-    for part in chunks:
-        ahead.append(ex.submit(solve_chunk, part, table_bits, budget))
-        if len(ahead) >= depth:
-            yield from ahead.pop(0).result()
-    for f in ahead:
-        yield from f.result()
+    from solver.analysis.pool import stop_pool, worker_pool  # (its import costs 20 ms: only here)
+
+    own = None
+    if ex is None:
+        own = ex = worker_pool(workers)
+    try:
+        chunks = iter(lambda: list(islice(it, chunk)), [])
+        ahead: list[Any] = []
+        depth = 4 * (executor_width(ex) or 2)
+        for part in chunks:
+            ahead.append(ex.submit(solve_chunk, part, table_bits, budget))
+            if len(ahead) >= depth:
+                yield from ahead.pop(0).result()
+        for f in ahead:
+            yield from f.result()
+    finally:
+        if own is not None:
+            stop_pool(own, wait=False)  # (every answer is out, or the run was stopped)
 
 
 __all__ = ["CHUNK_LINES", "Budget", "solve_chunk", "solve_line", "solve_lines"]

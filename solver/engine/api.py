@@ -195,6 +195,12 @@ SHARED_SOLVERS = 4  # kept by shared_solver; each holds its table (37 MB at 2**2
 _SHARED: OrderedDict[tuple[str, int, bool], Solver] = OrderedDict()
 
 
+def forget_shared_solvers() -> None:
+    """Let every kept solver go, and its table: the next question starts cold, as in a new
+    process (for benchmarks that time a cold start)."""
+    _SHARED.clear()
+
+
 def shared_solver(rules: Rules, table_bits: int = DEFAULT_TABLE_BITS, fitted: bool = True) -> Solver:
     """A solver for ``rules`` kept for reuse in this process (its table stays warm), by
     :func:`solve`, the players and the sampling workers.
@@ -327,4 +333,12 @@ def _reference_pv(p: Position) -> list[Move]:
     return line
 
 
-__all__ = ["Backend", "Solver", "can_reach", "require_solvable", "solve", "solve_batch"]
+__all__ = [
+    "Backend",
+    "Solver",
+    "can_reach",
+    "forget_shared_solvers",
+    "require_solvable",
+    "solve",
+    "solve_batch",
+]

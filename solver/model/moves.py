@@ -59,10 +59,11 @@ def _name(code: int) -> str:
     return "+" + MELDS[code - DECLARE_BASE].code
 
 
-_NAMES = {i: _name(i) for i in [*range(34), *range(DECLARE_BASE, DECLARE_BASE + len(MELDS))]}
+_CODES = [*range(34), *range(DECLARE_BASE, DECLARE_BASE + len(MELDS))]  # (every move's code)
+_NAMES = {i: _name(i) for i in _CODES}
 
 # One shared instance per move so that legal-move generation allocates nothing.
-_ALL = {i: Move(i) for i in [*range(34), *range(DECLARE_BASE, DECLARE_BASE + len(MELDS))]}
+_ALL = {i: Move(i) for i in _CODES}
 EXCHANGE = _ALL[EXCHANGE_CODE]
 PASS = _ALL[PASS_CODE]
 

@@ -142,10 +142,10 @@ class Rules:
     def parse(cls, text: str) -> Rules:
         """Parse the BPN rules field: ``brisque``, ``briscan(target=300,exchange=no)``.
         (Rules are frozen, so each text is parsed once: a batch of BPNs shares them.)"""
-        return _parse_rules(text) if cls is Rules else cls._parse(text)
+        return _parse_rules(text)
 
-    @classmethod
-    def _parse(cls, text: str) -> Rules:
+    @staticmethod
+    def _parse(text: str) -> Rules:
         t = text.strip()
         if "(" in t:
             if not t.endswith(")"):
@@ -163,7 +163,7 @@ class Rules:
         else:
             game, options = t, {}
         try:
-            return cls.preset(game, **options)
+            return Rules.preset(game, **options)
         except RulesError as exc:
             raise RulesError(f"bad rules {text!r}: {exc}") from None
 

@@ -1,10 +1,12 @@
 """One whole-deal solve on the two cores against one core, side by side (issue 17: at
-least 1.6x, the same values; the node overhead of tables no longer shared).
+least 1.6x, the same values; the node overhead of the threads).
 
 For each seeded Brisque deal (talon order known), the exact solve with every root move's
-value, first on one core (``solve``, a fresh table) and then with the root's moves shared
-among two worker processes (``parallel_solve``, a fresh pool: its start-up is in the
-time), the values and best moves compared.
+value, first on one thread (``solve``, a fresh table) and then on two threads sharing one
+table (``parallel_solve(workers=2)``, that is ``solve(threads=2)``; a fresh table too),
+the values and best moves compared.  The nodes on two threads are both threads' (the
+thread that did not finish first included).  Before session 9 the second solve shared the
+root's moves among worker processes (results/parallel-solve.jsonl).
 
 Run:  python benchmarks/bench_parallel.py [--seeds 3-14] [--workers 2]
 """
@@ -35,7 +37,7 @@ def main() -> None:
         t = time.perf_counter()
         one = solve(p)
         t_one = time.perf_counter() - t
-        forget_shared_solvers()  # (the workers are forked: no warm table for them either)
+        forget_shared_solvers()  # (a cold table for the threads too)
         t = time.perf_counter()
         two = parallel_solve(p, workers=args.workers)
         t_two = time.perf_counter() - t

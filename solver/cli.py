@@ -566,8 +566,8 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
     type=WORKERS,
     default=1,
     show_default=True,
-    help="Worker processes: the root's moves solved at once (one BPN, an exact solve: the "
-    "same answer, sooner on a long one), or the lines of BPN - in chunks.",
+    help="Cores: threads sharing one exact solve and its table (one BPN: the same answer, "
+    "sooner on a long one), or worker processes for the lines of BPN - in chunks.",
 )
 @scheduler_option
 def solve_cmd(

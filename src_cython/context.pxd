@@ -28,8 +28,63 @@ cdef extern from *:
         memset(p, 0, bytes);
         return p;
     }
+
+    /* Lockless table entries (Hyatt and Mann's xor trick), so that the threads of one
+       parallel solve can share the tables without locks: an entry is stored as words
+       whose key words are xored with its data words, each word written and read whole.
+       An entry torn by two threads writing it at once decodes to a key that matches
+       neither, and so reads as absent.  Entry: 4 words (k1, k2, data, data).  (The final
+       phase's and plain card play's tables are each thread's own.) */
+    static inline void brisque_entry_get(const void* slot, void* out) {
+        const uint64_t* s = (const uint64_t*)slot;
+        uint64_t* d = (uint64_t*)out;
+        uint64_t w0 = __atomic_load_n(&s[0], __ATOMIC_RELAXED), w1 = __atomic_load_n(&s[1], __ATOMIC_RELAXED);
+        uint64_t w2 = __atomic_load_n(&s[2], __ATOMIC_RELAXED), w3 = __atomic_load_n(&s[3], __ATOMIC_RELAXED);
+        d[0] = w0 ^ w2 ^ w3; d[1] = w1 ^ w2; d[2] = w2; d[3] = w3;
+    }
+    /* Move a stored entry to another slot word by word, as stored: an entry torn by a
+       writer stays torn (decoding and encoding it again would make it look whole). */
+    static inline void brisque_entry_move(void* to, const void* from) {
+        const uint64_t* s = (const uint64_t*)from;
+        uint64_t* d = (uint64_t*)to;
+        for (int i = 0; i < 4; i++) __atomic_store_n(&d[i], __atomic_load_n(&s[i], __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+    }
+    static inline void brisque_entry_put(void* slot, const void* entry) {
+        uint64_t* d = (uint64_t*)slot;
+        const uint64_t* s = (const uint64_t*)entry;
+        __atomic_store_n(&d[2], s[2], __ATOMIC_RELAXED); __atomic_store_n(&d[3], s[3], __ATOMIC_RELAXED);
+        __atomic_store_n(&d[0], s[0] ^ s[2] ^ s[3], __ATOMIC_RELAXED);
+        __atomic_store_n(&d[1], s[1] ^ s[2], __ATOMIC_RELAXED);
+    }
+    /* The stop flag of a parallel solve: set by the first thread to finish. */
+    static inline int brisque_flag(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void brisque_set_flag(int* p) { __atomic_store_n(p, 1, __ATOMIC_RELAXED); }
+
+    /* Simplified ABDADA (Kerrigan): the moves that some thread of a parallel solve is
+       searching now, by a hash of node and move.  It only orders moves, so one table for
+       the process serves every solve, and a collision costs nothing but order. */
+    #define BRISQUE_BUSY_BITS 16
+    static uint64_t brisque_busy[1 << BRISQUE_BUSY_BITS];
+    static inline int brisque_is_busy(uint64_t h) {
+        return __atomic_load_n(&brisque_busy[h & ((1 << BRISQUE_BUSY_BITS) - 1)], __ATOMIC_RELAXED) == h;
+    }
+    static inline void brisque_set_busy(uint64_t h) {
+        __atomic_store_n(&brisque_busy[h & ((1 << BRISQUE_BUSY_BITS) - 1)], h, __ATOMIC_RELAXED);
+    }
+    static inline void brisque_clear_busy(uint64_t h) {
+        uint64_t* slot = &brisque_busy[h & ((1 << BRISQUE_BUSY_BITS) - 1)];
+        if (__atomic_load_n(slot, __ATOMIC_RELAXED) == h) __atomic_store_n(slot, 0, __ATOMIC_RELAXED);
+    }
     """
     void* brisque_table_alloc(size_t bytes) nogil
+    void brisque_entry_get(const void* slot, void* out) nogil
+    void brisque_entry_put(void* slot, const void* entry) nogil
+    void brisque_entry_move(void* to, const void* from_) nogil
+    int brisque_flag(int* p) nogil
+    void brisque_set_flag(int* p) nogil
+    int brisque_is_busy(uint64_t h) nogil
+    void brisque_set_busy(uint64_t h) nogil
+    void brisque_clear_busy(uint64_t h) nogil
 
 
 cdef enum:
@@ -41,8 +96,11 @@ cdef enum:
     PLAIN_TABLE_BITS = 17   # 2 MB
     PLAIN_TABLE_MIN = 3     # plain_play keeps a table from this many cards each
     ETC_MIN_TALON = 4       # enhanced transposition cutoffs only this far from the talon's end
+    ABDADA_MIN_TALON = 2    # a parallel solve's threads share out the moves this far from it
+    MAX_THREADS = 64
     MAX_TALON = 32
     SIGNAL_INTERVAL = 32768 # nodes between looks for Ctrl-C (a few ms: search.pxd signal_raised)
+    STOP_INTERVAL = 1024    # the same in a parallel solve, which also looks at its stop flag
 
 cdef enum:
     # the fitted horizon evaluation (bounds.pxd horizon_features): features of a position
@@ -120,6 +178,7 @@ ctypedef struct State:
 
 
 ctypedef struct Entry:
+    # four 64-bit words, stored xored (tables.pxd probe and store): keep the layout
     uint64_t k1
     uint64_t k2
     int32_t lo
@@ -165,6 +224,7 @@ ctypedef struct Features:
     int talon_ordering        # talon phase: cheap leads first and killer moves
     int use_bounds            # cheap value bounds at the start of each turn
     int small_endgame         # the last tricks of plain card play by plain_play
+    int threads               # threads of an exact solve (parallel.pxd), 1: solo
 
 
 ctypedef struct Tables:
@@ -177,6 +237,11 @@ ctypedef struct Tables:
     uint64_t ftable_mask
     PlainEntry* ptable        # plain card play (plain_play) of PLAIN_TABLE_MIN cards or more
     uint64_t ptable_mask
+    # a parallel solve's helper threads share the talon phase's table but have final-phase
+    # and plain-play tables of their own (measured faster: the many writes to those small
+    # tables would bounce cache lines between the cores); kept from one solve to the next
+    Entry* helper_ftable[MAX_THREADS - 1]
+    PlainEntry* helper_ptable[MAX_THREADS - 1]
     uint16_t gen              # entries of other generations are empty: clearing is O(1)
 
 
@@ -197,6 +262,8 @@ ctypedef struct Budget:
     uint64_t next_signal_check  # node count of the next look for a pending signal (Ctrl-C)
     int watch_signals         # 1 in the main thread, where Python runs signal handlers
     int interrupted           # a signal handler raised: its exception is pending
+    int* stop                 # a parallel solve's stop flag, shared by its threads; NULL: solo
+    uint64_t stop_checks      # looks at it so far (Ctrl-C is looked for at every 32nd)
 
 
 ctypedef struct Ctx:

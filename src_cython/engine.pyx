@@ -19,7 +19,8 @@ functions compiled into this one module (so the split costs no speed):
 * tables.pxd: the transposition tables;
 * bounds.pxd: cheap value bounds and the horizon evaluation (fitted or hand-made);
 * plain.pxd: plain card play of the final phase;
-* search.pxd: the search driver.
+* search.pxd: the search driver;
+* parallel.pxd: one exact solve on several threads that share the tables.
 
 ``solver.engine`` is the public face of this module; solver/native/engine.pyi its types.
 """
@@ -37,10 +38,11 @@ cdef extern from "pythread.h":
     unsigned long PyThread_get_thread_ident()
 
 from bounds cimport horizon_features, horizon_level
-from context cimport (HORIZON_LEVELS, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_TALON, MAXMOVES, PLAIN_TABLE_BITS, Ctx, EngineRules,
+from context cimport (HORIZON_LEVELS, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_TALON, MAX_THREADS, MAXMOVES, PLAIN_TABLE_BITS, Ctx, EngineRules,
                       Entry, PlainEntry, Root, State, brisque_table_alloc)
 from moves cimport apply_move, gen_moves, mark_declared, meld_declared
-from search cimport child_value, exact_child, guessed_mtdf, mtdf, reaches, search
+from parallel cimport exact_child, exact_value
+from search cimport child_value, mtdf, reaches, search
 from tables cimport mix64
 
 import threading
@@ -52,6 +54,7 @@ cdef unsigned long MAIN_THREAD = threading.main_thread().ident
 
 HORIZON_ROWS = HORIZON_LEVELS       # the shape of Engine.set_horizon's weights
 HORIZON_FEATURES = N_HFEATURES
+MAX_SOLVE_THREADS = MAX_THREADS     # the most threads of one exact solve (Engine.set_threads)
 
 
 cdef class RootPosition:
@@ -137,6 +140,8 @@ cdef class Engine:
         self.c.tables.table = NULL
         self.c.tables.ftable = NULL
         self.c.tables.ptable = NULL
+        memset(self.c.tables.helper_ftable, 0, sizeof(self.c.tables.helper_ftable))
+        memset(self.c.tables.helper_ptable, 0, sizeof(self.c.tables.helper_ptable))
 
     def __init__(self, EngineRules rules, int table_bits=20):
         cdef int i, kind
@@ -165,6 +170,7 @@ cdef class Engine:
         self.c.features.talon_ordering = 1
         self.c.features.use_bounds = 1 if self.c.rules.game != G_BRISCAN else 0   # Briscan's bonuses: not bounded
         self.c.features.small_endgame = 1
+        self.c.features.threads = 1
         self.c.tables.table_mask = 0
         # buckets of two entries: a table of 2**bits entries has 2**(bits-1) buckets
         bits = max(table_bits, 1)
@@ -175,6 +181,8 @@ cdef class Engine:
         self.c.tables.ptable = <PlainEntry*> brisque_table_alloc(((<uint64_t>1) << pbits)
                                                           * sizeof(PlainEntry))
         self.c.tables.ptable_mask = ((<uint64_t>1) << pbits) - 1
+        # the lockless entries are read and written as whole words (context.pxd)
+        assert sizeof(Entry) == 32 and sizeof(PlainEntry) == 16
         if self.c.tables.table == NULL or self.c.tables.ftable == NULL or self.c.tables.ptable == NULL:
             raise MemoryError(f"cannot allocate a table of 2**{table_bits} entries")
         self.c.tables.table_mask = ((<uint64_t>1) << (bits - 1)) - 1
@@ -190,10 +198,13 @@ cdef class Engine:
         self.c.budget.next_signal_check = 0
         self.c.budget.watch_signals = 0
         self.c.budget.interrupted = 0
+        self.c.budget.stop = NULL
+        self.c.budget.stop_checks = 0
         self.c.horizon.fitted = 0
         self.loaded = 0
 
     def __dealloc__(self):
+        cdef int i
         if self.c.tables.table != NULL:
             free(self.c.tables.table)
             self.c.tables.table = NULL
@@ -203,6 +214,11 @@ cdef class Engine:
         if self.c.tables.ptable != NULL:
             free(self.c.tables.ptable)
             self.c.tables.ptable = NULL
+        for i in range(MAX_THREADS - 1):
+            free(self.c.tables.helper_ftable[i])
+            free(self.c.tables.helper_ptable[i])
+            self.c.tables.helper_ftable[i] = NULL
+            self.c.tables.helper_ptable[i] = NULL
 
     def set_limits(self, nodes=0, double seconds=0.0, int depth=-1):
         """Budget for the next searches: at most ``nodes`` more nodes and ``seconds`` of CPU
@@ -232,6 +248,30 @@ cdef class Engine:
             self.c.features.use_bounds = 1 if (bounds and self.c.rules.game != G_BRISCAN) else 0
         if small is not None:
             self.c.features.small_endgame = 1 if small else 0
+
+    def set_threads(self, int threads):
+        """Threads for each exact solve (:meth:`value` with the full window,
+        :meth:`move_values`, :meth:`move_value`, :meth:`solve_batch`): they share the
+        tables and the first to finish answers.  The values are the same on any number of
+        threads; the node counts are not (they include every thread's).  Budgeted and
+        depth-limited searches, and positions with little of the talon left, use one."""
+        cdef int i
+        if not 1 <= threads <= MAX_THREADS:
+            raise ArgumentError(f"threads={threads}: expected 1..{MAX_THREADS}")
+        for i in range(threads - 1):   # each helper's final-phase tables, as big as ours
+            if self.c.tables.helper_ftable[i] == NULL:
+                self.c.tables.helper_ftable[i] = <Entry*> brisque_table_alloc(
+                    (self.c.tables.ftable_mask + 1) * 2 * sizeof(Entry))
+            if self.c.tables.helper_ptable[i] == NULL:
+                self.c.tables.helper_ptable[i] = <PlainEntry*> brisque_table_alloc(
+                    (self.c.tables.ptable_mask + 1) * sizeof(PlainEntry))
+            if self.c.tables.helper_ftable[i] == NULL or self.c.tables.helper_ptable[i] == NULL:
+                raise MemoryError(f"cannot allocate the final-phase tables of {threads} threads")
+        self.c.features.threads = threads
+
+    @property
+    def threads(self):
+        return self.c.features.threads
 
     def clear_limits(self):
         self.c.budget.node_limit = 0
@@ -276,6 +316,12 @@ cdef class Engine:
         memset(self.c.tables.table, 0, (self.c.tables.table_mask + 1) * 2 * sizeof(Entry))
         memset(self.c.tables.ftable, 0, (self.c.tables.ftable_mask + 1) * 2 * sizeof(Entry))
         memset(self.c.tables.ptable, 0, (self.c.tables.ptable_mask + 1) * sizeof(PlainEntry))
+        cdef int i
+        for i in range(MAX_THREADS - 1):
+            if self.c.tables.helper_ftable[i] != NULL:
+                memset(self.c.tables.helper_ftable[i], 0, (self.c.tables.ftable_mask + 1) * 2 * sizeof(Entry))
+            if self.c.tables.helper_ptable[i] != NULL:
+                memset(self.c.tables.helper_ptable[i], 0, (self.c.tables.ptable_mask + 1) * sizeof(PlainEntry))
         self.c.tables.gen = 1
 
     @property
@@ -415,7 +461,7 @@ cdef class Engine:
         self._check()
         with nogil:
             if alpha == -INF and beta == INF:
-                v = guessed_mtdf(&self.c, &self.root)
+                v = exact_value(&self.c, &self.root)
             else:
                 v = search(&self.c, &self.root, alpha, beta)
         if self.c.budget.interrupted:
@@ -543,7 +589,7 @@ cdef class Engine:
                 values.append(self.move_values())
             else:
                 with nogil:
-                    v = guessed_mtdf(&self.c, &self.root)
+                    v = exact_value(&self.c, &self.root)
                 if self.c.budget.interrupted:
                     self._raise_interrupt()
                 values.append(v)

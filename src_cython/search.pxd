@@ -7,10 +7,11 @@ from libc.time cimport clock
 from bounds cimport bound_cutoff, horizon_value
 from cards cimport __builtin_popcount
 from constants cimport WIN_RAW, WIN_THRESHOLD
-from context cimport ETC_MIN_TALON, EXACT_DEPTH, INF, MAXMOVES, SIGNAL_INTERVAL, Ctx, Entry, State
+from context cimport (ABDADA_MIN_TALON, ETC_MIN_TALON, EXACT_DEPTH, INF, MAXMOVES, SIGNAL_INTERVAL, STOP_INTERVAL, Ctx, Entry,
+                     State, brisque_clear_busy, brisque_flag, brisque_is_busy, brisque_set_busy)
 from moves cimport apply_move, gen_moves, is_last_trick_plain, last_trick
 from plain cimport plain_marriages, plain_play
-from tables cimport bucket_of, find, make_key, merge_result, victim, weight
+from tables cimport bucket_of, make_key, merge_result, mix64, node_key, probe, store, victim, weight
 
 
 cdef inline int clamp_int(int x, int lo, int hi) noexcept nogil:
@@ -88,7 +89,18 @@ cdef inline int out_of_budget(Ctx* c) noexcept nogil:
     if c.budget.aborted:
         return 1
     if c.nodes >= c.budget.next_signal_check:
-        c.budget.next_signal_check = c.nodes + SIGNAL_INTERVAL
+        if c.budget.stop != NULL:
+            # a parallel solve's thread looks more often: another may have the answer
+            # (but for Ctrl-C, which takes the GIL, as seldom as a solo search)
+            c.budget.next_signal_check = c.nodes + STOP_INTERVAL
+            if brisque_flag(c.budget.stop):
+                c.budget.aborted = 1
+                return 1
+            c.budget.stop_checks += 1
+            if c.budget.stop_checks % (SIGNAL_INTERVAL // STOP_INTERVAL) != 0:
+                return 0
+        else:
+            c.budget.next_signal_check = c.nodes + SIGNAL_INTERVAL
         if c.budget.watch_signals and signal_raised():
             c.budget.interrupted = 1
             c.budget.aborted = 1
@@ -124,7 +136,7 @@ cdef inline int etc_cutoff(Ctx* c, State* s, int* moves, int n, int beta) noexce
     cdef int i, d, lower, me = s.turn
     cdef State child
     cdef uint64_t k1, k2
-    cdef Entry* e
+    cdef Entry ent
     for i in range(n):
         child = s[0]
         d = apply_move(c, &child, moves[i])
@@ -133,10 +145,9 @@ cdef inline int etc_cutoff(Ctx* c, State* s, int* moves, int n, int beta) noexce
         if __builtin_popcount(child.hand[0] | child.hand[1]) <= 2:
             continue
         make_key(c, &child, &k1, &k2)
-        e = find(c, bucket_of(c, &child, k1, k2), k1, k2)
-        if e == NULL or e.depth != EXACT_DEPTH:
+        if probe(c, bucket_of(c, &child, k1, k2), k1, k2, &ent) == NULL or ent.depth != EXACT_DEPTH:
             continue
-        lower = same_mover(d, e.lo) if child.turn == me else other_mover(d, e.hi)
+        lower = same_mover(d, ent.lo) if child.turn == me else other_mover(d, ent.hi)
         if lower >= beta:
             return lower
     return -INF
@@ -153,7 +164,9 @@ cdef inline int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     cdef uint64_t k1 = 0, k2 = 0, taint0
     cdef Entry* e = NULL
     cdef Entry* b = NULL
-    cdef int hit = 0
+    cdef Entry ent
+    cdef int hit = 0, total, abdada = 0
+    cdef uint64_t node_hash = 0, move_hash = 0
     cdef State child
     c.nodes += 1
     if out_of_budget(c):
@@ -178,24 +191,23 @@ cdef inline int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     if s.trick < 0 and c.tables.table != NULL and __builtin_popcount(s.hand[0] | s.hand[1]) > 2:
         make_key(c, s, &k1, &k2)
         b = bucket_of(c, s, k1, k2)
-        e = find(c, b, k1, k2)
-        if e != NULL:
+        if probe(c, b, k1, k2, &ent) != NULL:
             hit = 1
             # exact entries serve every search; horizon entries only a search as shallow
-            usable = e.depth == EXACT_DEPTH or (rem != EXACT_DEPTH and e.depth >= rem)
+            usable = ent.depth == EXACT_DEPTH or (rem != EXACT_DEPTH and ent.depth >= rem)
             if usable:
-                if e.depth != EXACT_DEPTH:
+                if ent.depth != EXACT_DEPTH:
                     c.budget.taint += 1
-                if e.lo >= beta:
-                    return e.lo
-                if e.hi <= alpha:
-                    return e.hi
-                if e.lo == e.hi:
-                    return e.lo
-                if e.lo > alpha:
-                    alpha = e.lo
-                if e.hi < beta:
-                    beta = e.hi
+                if ent.lo >= beta:
+                    return ent.lo
+                if ent.hi <= alpha:
+                    return ent.hi
+                if ent.lo == ent.hi:
+                    return ent.lo
+                if ent.lo > alpha:
+                    alpha = ent.lo
+                if ent.hi < beta:
+                    beta = ent.hi
     alpha0 = alpha
     taint0 = c.budget.taint
     n = gen_moves(c, s, moves, 1)
@@ -206,9 +218,9 @@ cdef inline int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
             return v
     if c.features.talon_ordering and c.rules.draws and s.turnup >= 0 and n > 2:
         promote_killers(c, s, moves, n)
-    if hit and e.move >= 0:
+    if hit and ent.move >= 0:
         for i in range(1, n):
-            if moves[i] == e.move:
+            if moves[i] == ent.move:
                 tmp = moves[i]
                 j = i
                 while j > 0:
@@ -216,10 +228,28 @@ cdef inline int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
                     j -= 1
                 moves[0] = tmp
                 break
-    for i in range(n):
+    # A parallel solve's threads share out the moves by Simplified ABDADA: a move (other
+    # than the first) that another thread is searching now waits to the end of the list,
+    # by when the shared table may hold its result.
+    if c.budget.stop != NULL and s.turnup >= 0 and c.root.talon_len - s.talon_idx >= ABDADA_MIN_TALON:
+        abdada = 1
+        node_hash = node_key(s)
+    total = n
+    i = -1
+    while i + 1 < total:
+        i += 1
+        if abdada:
+            move_hash = mix64(node_hash ^ ((<uint64_t>(moves[i] + 1)) * 0x9E3779B97F4A7C15ULL))
+            if 0 < i < n and total < MAXMOVES and brisque_is_busy(move_hash):
+                moves[total] = moves[i]
+                total += 1
+                continue
+            brisque_set_busy(move_hash)
         child = s[0]
         d = apply_move(c, &child, moves[i])
         v = child_value(c, &child, me, d, alpha, beta)
+        if abdada:
+            brisque_clear_busy(move_hash)
         if c.budget.aborted:
             return 0
         if v > best:
@@ -236,21 +266,22 @@ cdef inline int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
                     break
     if b != NULL:
         d = EXACT_DEPTH if c.budget.taint == taint0 else rem
-        e = find(c, b, k1, k2)     # the searches below may have moved or evicted it
-        if e != NULL and e.depth == EXACT_DEPTH and d != EXACT_DEPTH:
+        e = probe(c, b, k1, k2, &ent)     # the searches below may have moved or evicted it
+        if e != NULL and ent.depth == EXACT_DEPTH and d != EXACT_DEPTH:
             return best     # never spoil an exact entry with a horizon value
-        if e == NULL or e.depth != d:
+        if e == NULL or ent.depth != d:
             if e == NULL:
                 e = victim(c, b, weight(c, s))
-            e.k1 = k1
-            e.k2 = k2
-            e.lo = -INF
-            e.hi = INF
-            e.used = weight(c, s)
-            e.gen = c.tables.gen
-            e.depth = d
-        merge_result(best, alpha0, beta, &e.lo, &e.hi)
-        e.move = best_move
+            ent.k1 = k1
+            ent.k2 = k2
+            ent.lo = -INF
+            ent.hi = INF
+            ent.used = weight(c, s)
+            ent.gen = c.tables.gen
+            ent.depth = d
+        merge_result(best, alpha0, beta, &ent.lo, &ent.hi)
+        ent.move = best_move
+        store(e, &ent)
     return best
 
 
@@ -281,22 +312,6 @@ cdef inline int guessed_mtdf(Ctx* c, State* s) noexcept nogil:
             return 0
         return mtdf(c, s, g)
     return search(c, s, -INF, INF)
-
-
-cdef inline int exact_child(Ctx* c, State* s, int mv, State* child) noexcept nogil:
-    """Raw value for the player to move of playing mv, searched exactly (MTD(f) from a
-    heuristic guess in the talon phase, a full window in the final phase)."""
-    cdef int d, me = s.turn
-    child[0] = s[0]
-    d = apply_move(c, child, mv)
-    child.min_decl = 0   # a move's own value: any declaration may follow it
-    if child.win >= 0:
-        return WIN_RAW if child.win == me else -WIN_RAW
-    if child.ended:
-        return d
-    if child.turn == me:
-        return same_mover(d, guessed_mtdf(c, child))
-    return other_mover(d, guessed_mtdf(c, child))
 
 
 cdef inline int reaches(Ctx* c, State* s, int mv, int v, State* child) noexcept nogil:

@@ -1,10 +1,11 @@
 # The transposition tables: keys, two-entry buckets on cache lines, replacement, and the
-# merge of a fail-soft result into an entry's bounds.
+# merge of a fail-soft result into an entry's bounds.  Entries are read and written whole,
+# as decoded copies (probe, store), so that the threads of a parallel solve can share them.
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 from cards cimport __builtin_popcount
 from constants cimport G_BRISQUE
-from context cimport Ctx, Entry, State
+from context cimport Ctx, Entry, State, brisque_entry_get, brisque_entry_move, brisque_entry_put
 
 
 cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
@@ -35,6 +36,15 @@ cdef inline void make_key(Ctx* c, State* s, uint64_t* k1, uint64_t* k2) noexcept
     k2[0] = h ^ c.root.talon_hash[s.talon_idx]
 
 
+cdef inline uint64_t node_key(State* s) noexcept nogil:
+    """A hash of any search node (mid-trick too), for a parallel solve's busy moves: it
+    only orders moves, so it need not tell every pair of nodes apart."""
+    return mix64((<uint64_t>s.hand[0]) | ((<uint64_t>s.hand[1]) << 32)) ^ mix64(
+        (<uint64_t>s.talon_idx) | ((<uint64_t>(s.trick + 1)) << 8) | ((<uint64_t>s.turn) << 16)
+        | ((<uint64_t>s.declared_turn) << 20) | ((<uint64_t>(s.exchanged + 1)) << 28)
+        | ((<uint64_t>(s.turnup + 1)) << 32) | ((<uint64_t>s.min_decl) << 40)) ^ (s.decl_lo[0] * 3 + s.decl_lo[1])
+
+
 cdef inline void merge_result(int best, int alpha0, int beta, int32_t* lo, int32_t* hi) noexcept nogil:
     """Tighten a table entry's bounds [lo, hi] with a fail-soft result best of a search
     whose window was (alpha0, beta): a lower bound, an upper bound, or the exact value."""
@@ -57,12 +67,20 @@ cdef inline Entry* bucket_of(Ctx* c, State* s, uint64_t k1, uint64_t k2) noexcep
     return &c.tables.table[(h & c.tables.table_mask) * 2]
 
 
-cdef inline Entry* find(Ctx* c, Entry* b, uint64_t k1, uint64_t k2) noexcept nogil:
-    if b[0].gen == c.tables.gen and b[0].k1 == k1 and b[0].k2 == k2:
+cdef inline Entry* probe(Ctx* c, Entry* b, uint64_t k1, uint64_t k2, Entry* out) noexcept nogil:
+    """The slot of bucket b that holds the entry of key (k1, k2), its copy in out; NULL if
+    none (an entry another thread was writing at that moment reads as none)."""
+    brisque_entry_get(b, out)
+    if out.gen == c.tables.gen and out.k1 == k1 and out.k2 == k2:
         return b
-    if b[1].gen == c.tables.gen and b[1].k1 == k1 and b[1].k2 == k2:
+    brisque_entry_get(b + 1, out)
+    if out.gen == c.tables.gen and out.k1 == k1 and out.k2 == k2:
         return b + 1
     return NULL
+
+
+cdef inline void store(Entry* slot, Entry* e) noexcept nogil:
+    brisque_entry_put(slot, e)
 
 
 cdef inline int weight(Ctx* c, State* s) noexcept nogil:
@@ -73,9 +91,11 @@ cdef inline int weight(Ctx* c, State* s) noexcept nogil:
 cdef inline Entry* victim(Ctx* c, Entry* b, int w) noexcept nogil:
     """The slot a new entry of weight w goes to: the first slot keeps the heavier entry,
     the second the most recent one (the first's old entry moves there when displaced)."""
-    if b[0].gen != c.tables.gen:
+    cdef Entry first
+    brisque_entry_get(b, &first)
+    if first.gen != c.tables.gen:
         return b
-    if w >= b[0].used:
-        b[1] = b[0]
+    if w >= first.used:
+        brisque_entry_move(b + 1, b)
         return b
     return b + 1

@@ -1,5 +1,7 @@
-"""One exact solve on several cores (``parallel_solve``, ``brisque solve --workers``): the
-answer of the one-core solve, its principal variation a real line of the best value."""
+"""One exact solve on several cores: threads sharing one table (``solve(threads=)``,
+``Engine.set_threads``, ``brisque solve --workers``) and root moves on an executor
+(``parallel_solve``): the answer of the one-core solve, its principal variation a real line
+of the best value."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from solver.analysis.parallel import parallel_solve
 from solver.engine.api import solve
 from solver.errors import ArgumentError, HiddenInformationError, ImpossiblePositionError
 from solver.model.position import Position
+from solver.model.rules import Rules
 from solver.play.dealing import deal, random_position
 
 AWAY = tempfile.mkdtemp(prefix="brisque-parallel-")
@@ -57,6 +60,72 @@ def test_the_answer_is_the_one_core_solve(pool):
         assert q.is_over() and q.value(p.turn) == two.value, p.bpn()
 
 
+def talon_positions(game: str, tricks_left: int, count: int) -> list[Position]:
+    """Seeded positions at the start of a trick with ``tricks_left`` talon tricks to play
+    (from three on, an exact solve goes on several threads)."""
+    out: list[Position] = []
+    seed = 0
+    trick = Rules.parse(game).talon_tricks + 1 - tricks_left
+    while len(out) < count:
+        p = random_position(seed, game, trick)
+        seed += 1
+        if not p.is_over() and p.trick_number == trick and p.trick < 0 and not p.in_window:
+            out.append(p)
+    return out
+
+
+@pytest.mark.parametrize("game", ["brisque", "briscan", "petite(draw=yes)"])
+def test_threads_sharing_a_table_give_the_one_thread_values(game):
+    """Every root move's exact value and the position's value, on 2, 3 and 4 threads, against
+    one thread.  The threads race on the shared table (lockless entries): any torn entry
+    read as valid would show here as a wrong value sooner or later."""
+    from solver.engine.api import Solver
+    from solver.engine.seam import engine_root
+
+    rules = Rules.parse(game)
+    one = Solver(rules, 18).engine
+    many = {n: Solver(rules, 18).engine for n in (2, 3, 4)}
+    for n, engine in many.items():
+        engine.set_threads(n)
+        assert engine.threads == n
+    checked = other_nodes = 0
+    for left in (3, 4, 5):  # (from 4 talon cards left, that is 3 tricks, a solve takes threads)
+        for p in talon_positions(game, left, 5):
+            root = engine_root(p)
+            one.clear()
+            one.load(root)
+            n0 = one.nodes
+            value, moves = one.value(), one.move_values()
+            nodes = one.nodes - n0
+            for n, engine in many.items():
+                engine.clear()
+                engine.load(root)
+                n0 = engine.nodes
+                assert engine.value() == value, (n, p.bpn())
+                assert engine.move_values() == moves, (n, p.bpn())
+                other_nodes += engine.nodes - n0 != nodes  # (every thread's nodes: they differ)
+                checked += 1
+    assert checked == 3 * 3 * 5
+    assert other_nodes > checked // 2  # the threads did run
+
+
+def test_solve_on_threads_is_the_solve():
+    p = talon_positions("brisque", 5, 1)[0]
+    one, two = solve(p), solve(p, threads=2)
+    assert (two.value, two.best) == (one.value, one.best)
+    assert [(str(m.move), m.value) for m in two.moves] == [(str(m.move), m.value) for m in one.moves]
+    q = p.copy()
+    for m in two.pv:
+        q.push(m)
+    assert q.is_over() and q.value(p.turn) == two.value
+    assert parallel_solve(p, workers=2).moves == one.moves
+    for bad in (0, 65, True, 1.5):
+        with pytest.raises(ArgumentError, match="threads="):
+            solve(p, threads=bad)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="no budget"):
+        solve(p, threads=2, nodes=1000)
+
+
 def test_bad_input_is_refused():
     with pytest.raises(ArgumentError):
         parallel_solve(deal(1, "brisque"), workers=0)
@@ -69,7 +138,7 @@ def test_bad_input_is_refused():
 
 
 def test_the_command_line_shares_a_solve_and_a_batch():
-    p = random_position(2, "brisque", 9)
+    p = talon_positions("brisque", 5, 1)[0]  # (five talon tricks left: a solve on two threads)
     brisque = str(Path(sys.executable).parent / "brisque")
     one = subprocess.run([brisque, "solve", p.bpn(), "--json"], capture_output=True, text=True, cwd=AWAY)
     two = subprocess.run(

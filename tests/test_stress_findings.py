@@ -150,9 +150,10 @@ LONG_SOLVE = "briscan .T98..Q7/KJ8..TK. KH QHAD7DJCTSASKC7H8C7S9C9STCQDACJDJHQS8
 # (deal --seed 3 --rules briscan: its exact solve takes about 70 s on the benchmark machine)
 
 
-def test_ctrl_c_ends_a_long_exact_solve_at_once(tmp_path):
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_ends_a_long_exact_solve_at_once(tmp_path, workers):
     proc = subprocess.Popen(
-        [sys.executable, "-m", "solver.cli", "solve", LONG_SOLVE],
+        [sys.executable, "-m", "solver.cli", "solve", LONG_SOLVE, "--workers", workers],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -183,6 +184,11 @@ def test_a_signal_handler_interrupts_a_search_in_the_api():
     with pytest.raises(KeyboardInterrupt):
         solver.solve(position)
     assert time.time() - started < 10
+    threading.Thread(target=later, daemon=True).start()  # and on two threads
+    started = time.time()
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve(position, threads=2)
+    assert time.time() - started < 10 and solver.engine.threads == 1
     # the same solver goes on giving exact answers
     small = position.copy()
     while small.trick_number < 12 and not small.is_over():

@@ -1,10 +1,12 @@
-"""One exact solve on several cores: the root's moves shared among worker processes.
+"""One exact solve on several cores.
 
-Every legal move of the root is a search of its own (the child position solved exactly),
-so the moves can be solved at once in separate processes, each with its own table; the
-answer is the exact solve's (the same values, best moves and a principal variation of the
-best move), its nodes the sum of the workers'.  The cost is the table the moves no longer
-share (BENCHMARKS.md: node overhead and speed-up on whole deals).
+On this machine, threads share the solve and its table (:func:`solver.engine.solve` with
+``threads``).  On an executor (a cluster), the root's moves are shared among its workers
+instead: every legal move of the root is a search of its own (the child position solved
+exactly), each worker with its own table; the answer is the exact solve's (the same
+values, best moves and a principal variation of the best move), its nodes the sum of the
+workers'.  The cost there is the table the moves no longer share (BENCHMARKS.md: node
+overhead and speed-up on whole deals).
 
 >>> a = parallel_solve("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35", workers=1)
 >>> int(a.value), [str(m) for m in a.best][:2], a.move_value("QD")
@@ -25,6 +27,7 @@ from solver.errors import ArgumentError
 from solver.model.moves import Move, move
 from solver.model.position import Position
 from solver.model.value import Value
+from solver.native.engine import MAX_SOLVE_THREADS
 
 
 def _solve_move(bpn: str, code: int, table_bits: int) -> tuple[int, Value, list[int], int]:
@@ -47,8 +50,9 @@ def parallel_solve(
     table_bits: int = DEFAULT_TABLE_BITS,
 ) -> Analysis:
     """The exact :func:`solver.engine.solve` of ``position`` (every move's value and a
-    principal variation), its root moves solved by ``workers`` processes at once (or by
-    ``executor``: any ``concurrent.futures`` executor, or a ``dask.distributed`` client)."""
+    principal variation) on ``workers`` threads sharing one table, or with its root moves
+    solved by ``executor``: any ``concurrent.futures`` executor, or a ``dask.distributed``
+    client."""
     p = Position(position) if isinstance(position, str) else position
     if workers < 1:
         raise ArgumentError(f"workers={workers}: expected at least 1")
@@ -57,28 +61,12 @@ def parallel_solve(
         return finished_analysis(p)
     require_solvable(p)
     ex = as_executor(executor)
-    if ex is None and workers == 1:
-        return solve(p, table_bits=table_bits)
+    if ex is None:
+        return solve(p, table_bits=table_bits, threads=min(workers, MAX_SOLVE_THREADS))
     t0 = time.perf_counter()
     legal = [int(m) for m in p.legal_moves()]
     bpn = p.bpn()
-    own = None
-    if ex is None:
-        from solver.analysis.pool import worker_pool
-
-        own = ex = worker_pool(min(workers, len(legal)))
-    try:
-        results = list(ex.map(_solve_move, [bpn] * len(legal), legal, [table_bits] * len(legal)))
-    except BaseException:  # (Ctrl-C, a signal: the workers end at once, not after their moves)
-        if own is not None:
-            from solver.analysis.pool import stop_pool
-
-            stop_pool(own, wait=False)
-            own = None
-        raise
-    finally:
-        if own is not None:
-            own.shutdown()
+    results = list(ex.map(_solve_move, [bpn] * len(legal), legal, [table_bits] * len(legal)))
     values = {code: value for code, value, _, _ in results}
     lines = {code: line for code, _, line, _ in results}
     best_value = max(values.values())

@@ -8,9 +8,11 @@
 
 from __future__ import annotations
 
+import operator
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Literal
 
 from solver.engine.bounded import bounded_solve
@@ -29,6 +31,7 @@ from solver.model.moves import Move, move
 from solver.model.position import Position
 from solver.model.rules import Rules
 from solver.model.value import Value, raw_target, raw_unreachable
+from solver.native.engine import MAX_SOLVE_THREADS, Engine
 
 BOUNDED_TABLE_BITS = 20  # bounded solves clear their table first (a few ms)
 
@@ -95,11 +98,20 @@ class Solver:
         self.engine.load(engine_root(p))
 
     def solve(
-        self, p: Position, every_move: bool = True, pv: bool = True, limit: Limit | None = None
+        self,
+        p: Position,
+        every_move: bool = True,
+        pv: bool = True,
+        limit: Limit | None = None,
+        threads: int | None = None,
     ) -> Analysis:
         """Value, best moves, every move's value and a principal variation.
 
-        With a bounded ``limit`` the answer may be inexact: see :func:`solve`."""
+        With a bounded ``limit`` the answer may be inexact: see :func:`solve`.  ``threads``
+        share the exact searches and their table (:func:`solver_threads`); ``None``: as
+        the engine is set (one thread unless set otherwise)."""
+        if threads is not None:
+            threads = check_threads(threads, limit)
         if p.is_over():
             return finished_analysis(p)
         t0 = time.perf_counter()
@@ -109,10 +121,12 @@ class Solver:
         self.engine.clear_limits()
         n0 = self.engine.nodes
         legal = [int(m) for m in p.legal_moves()]
-        raw: dict[int, int] = dict(self.engine.move_values()) if every_move else {}
+        with solver_threads(self.engine, self.engine.threads if threads is None else threads):
+            raw: dict[int, int] = dict(self.engine.move_values()) if every_move else {}
+            searched = max(raw.values()) if raw else self.engine.value()
         if raw and set(raw) != set(legal):
             raise EngineError(f"engine and rules model disagree on the legal moves of {p.bpn()!r}")
-        best_raw = max(raw.values()) if raw else self.engine.value()
+        best_raw = searched
         value = final_value(p, best_raw)
         moves = []
         for m in legal:
@@ -191,6 +205,43 @@ class Solver:
         return [final_value(p, r) for p, r in zip(positions, raws)], nodes
 
 
+def check_threads(threads: int, limit: Limit | None = None) -> int:
+    """``threads`` as an int, checked: refuse a number of threads the engine cannot run, or
+    threads with a budget (a budgeted solve is reproducible only on one thread)."""
+    try:
+        n = operator.index(threads)  # (any whole number, numpy's too; not 1.5)
+    except TypeError:
+        n = 0
+    if isinstance(threads, bool) or not 1 <= n <= MAX_SOLVE_THREADS:
+        raise ArgumentError(f"threads={threads!r}: expected a whole number from 1 to {MAX_SOLVE_THREADS}")
+    if n > 1 and limit is not None and limit.bounded:
+        raise ArgumentError(
+            f"threads={n} share an exact solve: give no budget (nodes, seconds, depth) and not quick=True"
+        )
+    return n
+
+
+@contextmanager
+def solver_threads(engine: Engine, threads: int) -> Iterator[None]:
+    """Run the exact searches inside on ``threads`` threads that share the engine's table
+    (Simplified ABDADA, src_cython/parallel.pxd): the same values as one thread, sooner on
+    long solves (BENCHMARKS.md).  Positions near the end of the talon use one thread.
+
+    >>> from solver.play.dealing import random_position
+    >>> p = random_position(2, "brisque", 6)   # five talon tricks to play
+    >>> s = Solver()
+    >>> with solver_threads(s.engine, 2):
+    ...     s.solve(p).value == solve(p).value
+    True
+    """
+    before = engine.threads
+    engine.set_threads(threads)
+    try:
+        yield
+    finally:
+        engine.set_threads(before)
+
+
 SHARED_SOLVERS = 4  # kept by shared_solver; each holds its table (37 MB at 2**20 entries)
 _SHARED: OrderedDict[tuple[str, int, bool], Solver] = OrderedDict()
 
@@ -235,6 +286,7 @@ def solve(
     seconds: float | None = None,
     depth: int | None = None,
     quick: bool = False,
+    threads: int | None = None,
 ) -> Analysis:
     """Solve a perfect-information position.
 
@@ -245,6 +297,7 @@ def solve(
     ``engine="reference"`` uses the plain Python solver (slow; the tests' oracle).
     ``quick=True`` runs the search each sampled world gets (:mod:`solver.engine.quick`):
     exact in the last talon tricks, a four-trick estimate before.
+    ``threads`` share an exact solve and its table (the same answer, sooner on a whole deal).
     A position with hidden cards raises :class:`HiddenInformationError`.
 
     >>> a = solve("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
@@ -261,6 +314,8 @@ def solve(
         limit = quick_limit(p)
     if limit is None and (nodes or seconds or depth is not None):
         limit = Limit(nodes=nodes, seconds=seconds, depth=depth)
+    if threads is not None:
+        threads = check_threads(threads, limit)
     if engine == "reference":
         return _reference_analysis(p)
     if engine != "native":
@@ -271,7 +326,9 @@ def solve(
         solver = shared_solver(p.rules, min(table_bits, BOUNDED_TABLE_BITS))
         solver.engine.clear()
         return solver.solve(p, every_move=every_move, pv=pv, limit=limit)
-    return shared_solver(p.rules, table_bits).solve(p, every_move=every_move, pv=pv, limit=limit)
+    return shared_solver(p.rules, table_bits).solve(
+        p, every_move=every_move, pv=pv, limit=limit, threads=threads
+    )
 
 
 def solve_batch(positions: Iterable[Position | str], *, table_bits: int = DEFAULT_TABLE_BITS) -> list[Value]:
@@ -341,4 +398,5 @@ __all__ = [
     "require_solvable",
     "solve",
     "solve_batch",
+    "solver_threads",
 ]

@@ -18,18 +18,7 @@ import time
 from solver.engine import Solver
 from solver.engine.seam import engine_root
 from solver.model.rules import Rules
-from solver.play.dealing import random_position
-
-
-def positions_with_talon_left(k: int, count: int, rules: Rules) -> list:
-    trick = rules.talon_tricks + 1 - k
-    out, seed = [], 0
-    while len(out) < count:
-        p = random_position(seed, rules, trick)
-        seed += 1
-        if not p.is_over() and p.trick_number == trick and p.trick < 0 and not p.in_window:
-            out.append(p)
-    return out
+from solver.play.dealing import positions_with_talon_left  # (other benchmarks import it from here)
 
 
 def percentile(xs: list[float], q: float) -> float:

@@ -38,7 +38,7 @@ from solver.model.outright import game_win_possible
 from solver.model.position import Position
 from solver.model.rules import Rules
 from solver.native.constants import WIN_THRESHOLD, WIN_VALUE
-from solver.play.dealing import random_position
+from solver.play.dealing import positions_with_talon_left, random_position
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fit_horizon import slug  # noqa: E402  (a script beside this one)
@@ -72,15 +72,7 @@ def run_world_search(solver: Solver, p: Position, name: str) -> Move:
 
 def test_positions(rules: Rules, k: int, count: int) -> list[Position]:
     """``count`` seeded positions at the start of a trick with ``k`` talon tricks left."""
-    trick = rules.talon_tricks + 1 - k
-    out: list[Position] = []
-    seed = FIRST_SEED + 1000 * k  # a stream of its own for each level
-    while len(out) < count:
-        p = random_position(seed, rules, trick)
-        seed += 1
-        if not p.is_over() and p.trick_number == trick and p.trick < 0 and not p.in_window:
-            out.append(p)
-    return out
+    return positions_with_talon_left(k, count, rules, first_seed=FIRST_SEED + 1000 * k)  # a stream a level
 
 
 def win_positions(rules: Rules, levels: list[int], count: int) -> list[Position]:

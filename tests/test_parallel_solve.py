@@ -18,7 +18,7 @@ from solver.engine.api import solve
 from solver.errors import ArgumentError, HiddenInformationError, ImpossiblePositionError
 from solver.model.position import Position
 from solver.model.rules import Rules
-from solver.play.dealing import deal, random_position
+from solver.play.dealing import deal, positions_with_talon_left, random_position
 
 AWAY = tempfile.mkdtemp(prefix="brisque-parallel-")
 
@@ -61,17 +61,8 @@ def test_the_answer_is_the_one_core_solve(pool):
 
 
 def talon_positions(game: str, tricks_left: int, count: int) -> list[Position]:
-    """Seeded positions at the start of a trick with ``tricks_left`` talon tricks to play
-    (from three on, an exact solve goes on several threads)."""
-    out: list[Position] = []
-    seed = 0
-    trick = Rules.parse(game).talon_tricks + 1 - tricks_left
-    while len(out) < count:
-        p = random_position(seed, game, trick)
-        seed += 1
-        if not p.is_over() and p.trick_number == trick and p.trick < 0 and not p.in_window:
-            out.append(p)
-    return out
+    # (from three talon tricks left, an exact solve goes on several threads)
+    return positions_with_talon_left(tricks_left, count, game)
 
 
 @pytest.mark.parametrize("game", ["brisque", "briscan", "petite(draw=yes)"])

@@ -411,8 +411,7 @@ def test_a_position_needs_a_bpn():
 
 # ---------------------------------------------------------------- budgeted search
 def _talon_positions(k: int, count: int) -> list[Position]:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-    from bench_deep import positions_with_talon_left
+    from solver.play.dealing import positions_with_talon_left
 
     return positions_with_talon_left(k, count, Rules())
 

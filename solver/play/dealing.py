@@ -147,4 +147,34 @@ def random_position(seed: int, rules: Rules | str | None = None, trick: int = 1)
     return p
 
 
-__all__ = ["GameResult", "deal", "deal_cards", "play_deal", "play_match", "random_position"]
+def positions_with_talon_left(
+    tricks_left: int, count: int, rules: Rules | str | None = None, first_seed: int = 0
+) -> list[Position]:
+    """``count`` seeded positions at the start of a trick with ``tricks_left`` talon tricks
+    to play (0: the start of the final phase), from ``random_position`` with the seeds
+    ``first_seed`` on, skipping those that ended or stand in Brisque's last-pickup window.
+
+    >>> [p.trick_number for p in positions_with_talon_left(5, 2, "brisque")]
+    [6, 6]
+    """
+    rules = Rules.parse(rules) if isinstance(rules, str) else rules or Rules()
+    trick = rules.talon_tricks + 1 - tricks_left
+    out: list[Position] = []
+    seed = first_seed
+    while len(out) < count:
+        p = random_position(seed, rules, trick)
+        seed += 1
+        if not p.is_over() and p.trick_number == trick and p.trick < 0 and not p.in_window:
+            out.append(p)
+    return out
+
+
+__all__ = [
+    "GameResult",
+    "deal",
+    "deal_cards",
+    "play_deal",
+    "play_match",
+    "positions_with_talon_left",
+    "random_position",
+]

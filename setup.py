@@ -1,7 +1,8 @@
 """Build the Cython extensions.  ``BRISQUE_DEBUG=1`` turns the safety checks back on.
 
-Three compiled modules, all in ``solver.native``: ``constants`` (the numbers shared with
-the model), ``bits`` (card-set operations for the model) and ``engine`` (the search).
+Four compiled modules, all in ``solver.native``: ``constants`` (the numbers shared with
+the model), ``bits`` (card-set operations for the model), ``engine`` (the search) and
+``bpnline`` (the batch path's native lane: BPN lines to JSON answers through the engine).
 Their .pxd files in src_cython/ are cimported by name, so src_cython is on the include path.
 """
 
@@ -26,6 +27,7 @@ EXTENSIONS = [
     Extension("solver.native.constants", ["src_cython/py_constants.pyx"], extra_compile_args=FLAGS),
     Extension("solver.native.bits", ["src_cython/bits.pyx"], extra_compile_args=FLAGS),
     Extension("solver.native.engine", ["src_cython/engine.pyx"], extra_compile_args=FLAGS),
+    Extension("solver.native.bpnline", ["src_cython/bpnline.pyx"], extra_compile_args=FLAGS),
 ]
 
 setup(ext_modules=cythonize(EXTENSIONS, compiler_directives=DIRECTIVES, include_path=["src_cython", "."]))

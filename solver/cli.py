@@ -439,18 +439,42 @@ def _refusal(exc: Exception, given: str) -> BrisqueCommandError:
     return BrisqueCommandError(msg)
 
 
-def _stdin_lines() -> Iterator[tuple[str | None, str | None]]:
+def _stdin_lines(before_wait: Callable[[], object] | None = None) -> Iterator[tuple[str | None, str | None]]:
     """Standard input's BPN lines, stripped, without blank lines and ``#`` comments: each as
-    (line, None), or (None, its error as a JSON answer) for a line that is not UTF-8 text."""
-    for number, raw in enumerate(sys.stdin.buffer, 1):
-        try:
-            line = raw.decode("utf-8").lstrip("\ufeff").strip()  # (a byte-order mark is no text)
-        except UnicodeDecodeError as exc:
-            text = raw.decode("utf-8", errors="replace").strip()
-            yield None, json.dumps({"bpn": text, "error": f"line {number} is not UTF-8 text ({exc.reason})"})
-            continue
-        if line and not line.startswith("#"):
-            yield line, None
+    (line, None), or (None, its error as a JSON answer) for a line that is not UTF-8 text.
+
+    Input is read a block at a time, as much as is there; ``before_wait`` runs before each
+    read, which may wait: there a batch flushes its answers, so that a coprocess that writes
+    a line and waits gets its answer at once, while a file costs one flush a block."""
+    stream = sys.stdin.buffer
+    read1 = getattr(stream, "read1", None)
+    number = 0
+    rest = b""
+    while True:
+        if before_wait is not None:
+            before_wait()
+        block = read1(1 << 16) if read1 is not None else stream.readline()
+        if not block:
+            break
+        raws = (rest + block).split(b"\n")
+        rest = raws.pop()  # (a line not ended yet)
+        for raw in raws:
+            number += 1
+            yield from _stdin_line(raw, number)
+    if rest:
+        yield from _stdin_line(rest, number + 1)
+
+
+def _stdin_line(raw: bytes, number: int) -> Iterator[tuple[str | None, str | None]]:
+    """One line of :func:`_stdin_lines`: nothing for a blank line or a comment."""
+    try:
+        line = raw.decode("utf-8").lstrip("\ufeff").strip()  # (a byte-order mark is no text)
+    except UnicodeDecodeError as exc:
+        text = raw.decode("utf-8", errors="replace").strip()
+        yield None, json.dumps({"bpn": text, "error": f"line {number} is not UTF-8 text ({exc.reason})"})
+        return
+    if line and not line.startswith("#"):
+        yield line, None
 
 
 def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis | EquilibriumAnalysis], verb: str) -> None:
@@ -493,9 +517,10 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
     from solver.analysis.batch import solve_lines
 
     pending: deque[str | None] = deque()  # by line read: its error, or None (being solved)
+    out = sys.stdout  # (written a line at a time and flushed when input may wait: see _stdin_lines)
 
     def texts() -> Iterator[str]:
-        for line, error in _stdin_lines():
+        for line, error in _stdin_lines(out.flush):
             pending.append(error)
             if line is not None:
                 yield line
@@ -506,19 +531,20 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
         nonlocal failed
         while pending and pending[0] is not None:
             failed += 1
-            click.echo(pending.popleft())
+            out.write(pending.popleft() + "\n")  # type: ignore[operator]
 
     try:
         for answer, ok in solve_lines(texts(), table_bits, limit, executor, workers=workers):
             flush_errors()
             pending.popleft()
             failed += not ok
-            click.echo(answer)
+            out.write(answer + "\n")
     except BrokenProcessPool:  # (a worker killed from outside: the answers so far are out)
         raise BrisqueCommandError(
             "a worker process died (killed from outside?): the answers above are complete"
         ) from None
     flush_errors()
+    out.flush()
     if failed:
         click.echo(f"{failed} line(s) could not be solved", err=True)
         sys.exit(1)

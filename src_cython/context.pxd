@@ -95,10 +95,12 @@ cdef enum:
     FINAL_TABLE_BITS = 16   # the final phase's own table: 2 MB, stays in the cache
     PLAIN_TABLE_BITS = 17   # 2 MB
     PLAIN_TABLE_MIN = 3     # plain_play keeps a table from this many cards each
+    SHORT_TABLE_BITS = 14   # a root with nothing left to draw uses this much of each table
     ETC_MIN_TALON = 4       # enhanced transposition cutoffs only this far from the talon's end
     ABDADA_MIN_TALON = 2    # a parallel solve's threads share out the moves this far from it
     MAX_THREADS = 64
     MAX_TALON = 32
+    MAX_PV = 200            # the longest principal variation (Engine.pv; a deal has 16 tricks)
     SIGNAL_INTERVAL = 32768 # nodes between looks for Ctrl-C (a few ms: search.pxd signal_raised)
     STOP_INTERVAL = 1024    # the same in a parallel solve, which also looks at its stop flag
 
@@ -237,6 +239,13 @@ ctypedef struct Tables:
     uint64_t ftable_mask
     PlainEntry* ptable        # plain card play (plain_play) of PLAIN_TABLE_MIN cards or more
     uint64_t ptable_mask
+    # the masks of the whole tables; a root with nothing left to draw searches only the first
+    # 2**SHORT_TABLE_BITS entries of each (Engine._load), since its few hundred nodes need
+    # no more, and so few stay in the processor's cache (an entry found under the other mask
+    # is still the right one: entries hold their whole key)
+    uint64_t table_mask_full
+    uint64_t ftable_mask_full
+    uint64_t ptable_mask_full
     # a parallel solve's helper threads share the talon phase's table but have final-phase
     # and plain-play tables of their own (measured faster: the many writes to those small
     # tables would bounce cache lines between the cores); kept from one solve to the next

@@ -38,8 +38,8 @@ cdef extern from "pythread.h":
     unsigned long PyThread_get_thread_ident()
 
 from bounds cimport horizon_features, horizon_level
-from context cimport (HORIZON_LEVELS, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_TALON, MAX_THREADS, MAXMOVES, PLAIN_TABLE_BITS, Ctx, EngineRules,
-                      Entry, PlainEntry, Root, State, brisque_table_alloc)
+from context cimport (HORIZON_LEVELS, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_PV, MAX_TALON, MAX_THREADS, MAXMOVES, PLAIN_TABLE_BITS, SHORT_TABLE_BITS, Ctx, EngineRules,
+                      Entry, PlainEntry, Root, State, Tables, brisque_table_alloc)
 from moves cimport apply_move, gen_moves, mark_declared, meld_declared
 from parallel cimport exact_child, exact_value
 from search cimport child_value, mtdf, reaches, search
@@ -187,6 +187,9 @@ cdef class Engine:
             raise MemoryError(f"cannot allocate a table of 2**{table_bits} entries")
         self.c.tables.table_mask = ((<uint64_t>1) << (bits - 1)) - 1
         self.c.tables.ftable_mask = ((<uint64_t>1) << (fbits - 1)) - 1
+        self.c.tables.table_mask_full = self.c.tables.table_mask
+        self.c.tables.ftable_mask_full = self.c.tables.ftable_mask
+        self.c.tables.ptable_mask_full = self.c.tables.ptable_mask
         self.c.nodes = 0
         self.c.tables.gen = 1      # the tables start zeroed: generation 0 is empty
         memset(self.c.killers, 0xFF, sizeof(self.c.killers))
@@ -261,10 +264,10 @@ cdef class Engine:
         for i in range(threads - 1):   # each helper's final-phase tables, as big as ours
             if self.c.tables.helper_ftable[i] == NULL:
                 self.c.tables.helper_ftable[i] = <Entry*> brisque_table_alloc(
-                    (self.c.tables.ftable_mask + 1) * 2 * sizeof(Entry))
+                    (self.c.tables.ftable_mask_full + 1) * 2 * sizeof(Entry))
             if self.c.tables.helper_ptable[i] == NULL:
                 self.c.tables.helper_ptable[i] = <PlainEntry*> brisque_table_alloc(
-                    (self.c.tables.ptable_mask + 1) * sizeof(PlainEntry))
+                    (self.c.tables.ptable_mask_full + 1) * sizeof(PlainEntry))
             if self.c.tables.helper_ftable[i] == NULL or self.c.tables.helper_ptable[i] == NULL:
                 raise MemoryError(f"cannot allocate the final-phase tables of {threads} threads")
         self.c.features.threads = threads
@@ -313,15 +316,17 @@ cdef class Engine:
         memset(self.c.killers, 0xFF, sizeof(self.c.killers))     # -1: no killer yet
 
     cdef void _wipe(self):
-        memset(self.c.tables.table, 0, (self.c.tables.table_mask + 1) * 2 * sizeof(Entry))
-        memset(self.c.tables.ftable, 0, (self.c.tables.ftable_mask + 1) * 2 * sizeof(Entry))
-        memset(self.c.tables.ptable, 0, (self.c.tables.ptable_mask + 1) * sizeof(PlainEntry))
+        memset(self.c.tables.table, 0, (self.c.tables.table_mask_full + 1) * 2 * sizeof(Entry))
+        memset(self.c.tables.ftable, 0, (self.c.tables.ftable_mask_full + 1) * 2 * sizeof(Entry))
+        memset(self.c.tables.ptable, 0, (self.c.tables.ptable_mask_full + 1) * sizeof(PlainEntry))
         cdef int i
         for i in range(MAX_THREADS - 1):
             if self.c.tables.helper_ftable[i] != NULL:
-                memset(self.c.tables.helper_ftable[i], 0, (self.c.tables.ftable_mask + 1) * 2 * sizeof(Entry))
+                memset(self.c.tables.helper_ftable[i], 0,
+                       (self.c.tables.ftable_mask_full + 1) * 2 * sizeof(Entry))
             if self.c.tables.helper_ptable[i] != NULL:
-                memset(self.c.tables.helper_ptable[i], 0, (self.c.tables.ptable_mask + 1) * sizeof(PlainEntry))
+                memset(self.c.tables.helper_ptable[i], 0,
+                       (self.c.tables.ptable_mask_full + 1) * sizeof(PlainEntry))
         self.c.tables.gen = 1
 
     @property
@@ -330,7 +335,7 @@ cdef class Engine:
 
     @property
     def table_size(self):
-        return (self.c.tables.table_mask + 1) * 2
+        return (self.c.tables.table_mask_full + 1) * 2
 
     cdef int _load(self, Root* r) except -1:
         cdef int i, m, p
@@ -383,8 +388,24 @@ cdef class Engine:
         self.c.budget.root_tricks = __builtin_popcount(self.root.out) // 2
         self.root.ended = 0
         self.root.win = -1
+        self._size_tables(r.talon_len == 0)
         self.loaded = 1
         return 0
+
+    cdef void _size_tables(self, int small) noexcept:
+        """Search the whole tables, or (``small``: a root with nothing left to draw, a few
+        hundred nodes) their first 2**SHORT_TABLE_BITS entries, which stay in the processor's
+        cache: the batch path's final-phase positions ran 2.3x faster (BENCHMARKS.md)."""
+        cdef Tables* t = &self.c.tables
+        cdef uint64_t entries = (<uint64_t>1) << SHORT_TABLE_BITS
+        if small:
+            t.table_mask = min(t.table_mask_full, entries // 2 - 1)
+            t.ftable_mask = min(t.ftable_mask_full, entries // 2 - 1)
+            t.ptable_mask = min(t.ptable_mask_full, entries - 1)
+        else:
+            t.table_mask = t.table_mask_full
+            t.ftable_mask = t.ftable_mask_full
+            t.ptable_mask = t.ptable_mask_full
 
     cdef void _mark_used(self, int p, int m) noexcept:
         """The cards of meld m, declared by p, are used for later sequences and marriages."""
@@ -497,18 +518,25 @@ cdef class Engine:
     def move_values(self):
         """[(move, raw value)] for every legal move at the root, each searched exactly."""
         cdef int moves[MAXMOVES]
-        cdef int n, i, v
-        cdef State child
+        cdef int values[MAXMOVES]
+        cdef int n, i
         self._check()
+        n = self.c_move_values(moves, values)
+        return [(moves[i], values[i]) for i in range(n)]
+
+    cdef int c_move_values(self, int* moves, int* values) except -1:
+        """Every legal root move (in search order) and its exact raw value, into ``moves``
+        and ``values`` (MAXMOVES long); returns their number.  The C form of
+        :meth:`move_values`, for the batch path (solver.native.bpnline)."""
+        cdef int n, i
+        cdef State child
         n = gen_moves(&self.c, &self.root, moves, 0)
-        out = []
         for i in range(n):
             with nogil:
-                v = exact_child(&self.c, &self.root, moves[i], &child)
+                values[i] = exact_child(&self.c, &self.root, moves[i], &child)
             if self.c.budget.interrupted:
                 self._raise_interrupt()
-            out.append((moves[i], v))
-        return out
+        return n
 
     def move_value(self, int move):
         """The raw value of one legal root move, searched exactly (a move that is not legal
@@ -541,13 +569,20 @@ cdef class Engine:
 
     def pv(self, int v, int max_len=200):
         """A principal variation from the root, whose raw value is v, to the end of the deal."""
-        cdef int moves[MAXMOVES]
-        cdef int n, i, d, found
-        cdef State s, child
+        cdef int line[MAX_PV]
+        cdef int n, i
         self._check()
+        n = self.c_pv(v, line, min(max(max_len, 0), MAX_PV))
+        return [line[i] for i in range(n)]
+
+    cdef int c_pv(self, int v, int* line, int max_len) except -1:
+        """The C form of :meth:`pv`: the moves into ``line`` (at most ``max_len``), their
+        number returned."""
+        cdef int moves[MAXMOVES]
+        cdef int n, i, d, found, length = 0
+        cdef State s, child
         s = self.root
-        line = []
-        while not s.ended and len(line) < max_len:
+        while not s.ended and length < max_len:
             n = gen_moves(&self.c, &s, moves, 0)
             found = 0
             for i in range(n):
@@ -558,7 +593,8 @@ cdef class Engine:
                 self._raise_interrupt()
             if not found:
                 raise EngineError("principal variation lost: the table gave an inconsistent bound")
-            line.append(moves[i])
+            line[length] = moves[i]
+            length += 1
             child = s
             d = apply_move(&self.c, &child, moves[i])
             child.min_decl = 0
@@ -569,7 +605,7 @@ cdef class Engine:
             else:
                 v = v - d if child.turn == s.turn else d - v
             s = child
-        return line
+        return length
 
     def solve_batch(self, list states, bint every_move=False):
         """Solve many roots in one call, the table shared; returns (values, nodes) lists.

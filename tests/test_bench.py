@@ -13,7 +13,7 @@ from solver.bench.suites import SUITES, positions, run
 
 # The total node count of the final-phase and deep suites with the default build.  It
 # changes exactly when the search changes: then check the change, and write the new one.
-SIGNATURE = 8155362
+SIGNATURE = 8155844  # (8155362 before final-phase roots searched their tables short)
 
 
 def test_the_signature_of_the_default_build():

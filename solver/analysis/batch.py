@@ -18,6 +18,7 @@ from typing import Any, TypedDict
 
 from solver.analysis.executors import as_executor, executor_width
 from solver.engine.api import solve
+from solver.engine.batchline import fast_answer
 from solver.engine.seam import DEFAULT_TABLE_BITS
 from solver.errors import BrisqueError, HiddenInformationError, ImpossiblePositionError, NotationError
 from solver.model.limits import short
@@ -38,8 +39,16 @@ class Budget(TypedDict, total=False):
 def solve_line(
     line: str, table_bits: int = DEFAULT_TABLE_BITS, budget: Budget | None = None
 ) -> tuple[str, bool]:
-    """One BPN's answer as a JSON line, and whether it was solved."""
+    """One BPN's answer as a JSON line, and whether it was solved.
+
+    An exact solve of a line the native lane is sure of is answered there, in C
+    (:func:`solver.engine.batchline.fast_answer`: the same answer); every other line, and
+    every error, takes the Python path below."""
     try:
+        if not budget or not any(budget.values()):  # (an exact solve: no budget given)
+            fast = fast_answer(line, table_bits)
+            if fast is not None:
+                return fast, True
         try:
             p = Position(line)
         except NotationError as exc:

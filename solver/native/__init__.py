@@ -1,4 +1,5 @@
-"""The compiled modules: ``constants``, ``bits`` and ``engine`` (sources in src_cython/).
+"""The compiled modules: ``constants``, ``bits``, ``engine`` and ``bpnline`` (sources in
+src_cython/).
 
 Import them from here, so that a source tree without a build gives an error that says
 what to do instead of a bare ``ModuleNotFoundError``.
@@ -14,7 +15,7 @@ from importlib.util import find_spec
 
 from solver.errors import EngineMissingError
 
-_COMPILED = ("constants", "bits", "engine")
+_COMPILED = ("constants", "bits", "engine", "bpnline")
 
 _missing = [f"solver.native.{m}" for m in _COMPILED if find_spec(f"solver.native.{m}") is None]
 if _missing:  # a source checkout without a build
@@ -25,6 +26,6 @@ if _missing:  # a source checkout without a build
         f"`python setup.py build_ext --inplace`"
     )
 
-from solver.native import bits, constants, engine  # noqa: E402  (after the check above)
+from solver.native import bits, bpnline, constants, engine  # noqa: E402  (after the check above)
 
-__all__ = ["bits", "constants", "engine"]
+__all__ = ["bits", "bpnline", "constants", "engine"]

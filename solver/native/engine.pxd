@@ -15,5 +15,8 @@ cdef class Engine:
     cdef void _wipe(self)
     cdef void _mark_used(self, int p, int m) noexcept
     cdef int _load(self, Root* r) except -1
+    cdef void _size_tables(self, int small) noexcept
     cdef void _watch(self) noexcept
     cdef int _raise_interrupt(self) except -1
+    cdef int c_move_values(self, int* moves, int* values) except -1
+    cdef int c_pv(self, int v, int* line, int max_len) except -1

@@ -11,41 +11,52 @@ The layers, from the bottom: ``solver.errors`` and ``solver.native`` (the compil
 ``solver.play``, and the command line ``solver.cli`` (docs/architecture.md).
 """
 
-from solver.analysis import SampledAnalysis, analyse, analyse_line, solution_tree
-from solver.engine import Analysis, Limit, MoveValue, Solver, can_reach, solve, solve_batch
-from solver.errors import (
-    BPNError,
-    BrisqueError,
-    EngineError,
-    EngineMissingError,
-    HiddenInformationError,
-    IllegalMoveError,
-    ImpossiblePositionError,
-    NotationError,
-    PositionError,
-    PuzzleError,
-    RecordError,
-    RulesError,
-)
-from solver.formats import DealRecord, picture, read_bpd
-from solver.model import (
-    EXCHANGE,
-    MELDS,
-    PASS,
-    Move,
-    Outcome,
-    Position,
-    Rules,
-    card_str,
-    format_hand,
-    parse_card,
-    parse_hand,
-    parse_move,
-    parse_moves,
-)
-from solver.model.value import Value
-from solver.native.constants import WIN_VALUE
-from solver.play import deal, make_player, play_deal, run_match
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# The compiled modules, at once: a source tree without a build fails here, at `import
+# solver`, with the error that says how to build it (EngineMissingError), as it always did.
+from solver import native  # noqa: F401
+
+if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports each name)
+    from solver.analysis import SampledAnalysis, analyse, analyse_line, solution_tree
+    from solver.engine import Analysis, Limit, MoveValue, Solver, can_reach, solve, solve_batch
+    from solver.errors import (
+        BPNError,
+        BrisqueError,
+        EngineError,
+        EngineMissingError,
+        HiddenInformationError,
+        IllegalMoveError,
+        ImpossiblePositionError,
+        NotationError,
+        PositionError,
+        PuzzleError,
+        RecordError,
+        RulesError,
+    )
+    from solver.formats import DealRecord, picture, read_bpd
+    from solver.model import (
+        EXCHANGE,
+        MELDS,
+        PASS,
+        Move,
+        Outcome,
+        Position,
+        Rules,
+        card_str,
+        format_hand,
+        parse_card,
+        parse_hand,
+        parse_move,
+        parse_moves,
+    )
+    from solver.model.value import Value
+    from solver.native.constants import WIN_VALUE
+    from solver.play import deal, make_player, play_deal, run_match
+
 
 __version__ = "0.2.0"
 
@@ -97,3 +108,76 @@ __all__ = [
     "solve",
     "solve_batch",
 ]
+
+# Where each public name comes from.  The names are imported on first use (PEP 562), so
+# that `import solver` and the start of the command line (`brisque solve -`) do not pay
+# for the analysis, play and format modules, and what they import, before they need them;
+# `from solver import X` and `solver.X` work as before.
+_SOURCES: dict[str, str] = {
+    "SampledAnalysis": "solver.analysis",
+    "analyse": "solver.analysis",
+    "analyse_line": "solver.analysis",
+    "solution_tree": "solver.analysis",
+    "Analysis": "solver.engine",
+    "Limit": "solver.engine",
+    "MoveValue": "solver.engine",
+    "Solver": "solver.engine",
+    "can_reach": "solver.engine",
+    "solve": "solver.engine",
+    "solve_batch": "solver.engine",
+    "BPNError": "solver.errors",
+    "BrisqueError": "solver.errors",
+    "EngineError": "solver.errors",
+    "EngineMissingError": "solver.errors",
+    "HiddenInformationError": "solver.errors",
+    "IllegalMoveError": "solver.errors",
+    "ImpossiblePositionError": "solver.errors",
+    "NotationError": "solver.errors",
+    "PositionError": "solver.errors",
+    "PuzzleError": "solver.errors",
+    "RecordError": "solver.errors",
+    "RulesError": "solver.errors",
+    "DealRecord": "solver.formats",
+    "picture": "solver.formats",
+    "read_bpd": "solver.formats",
+    "EXCHANGE": "solver.model",
+    "MELDS": "solver.model",
+    "Move": "solver.model",
+    "Outcome": "solver.model",
+    "PASS": "solver.model",
+    "Position": "solver.model",
+    "Rules": "solver.model",
+    "card_str": "solver.model",
+    "format_hand": "solver.model",
+    "parse_card": "solver.model",
+    "parse_hand": "solver.model",
+    "parse_move": "solver.model",
+    "parse_moves": "solver.model",
+    "Value": "solver.model.value",
+    "WIN_VALUE": "solver.native.constants",
+    "deal": "solver.play",
+    "make_player": "solver.play",
+    "play_deal": "solver.play",
+    "run_match": "solver.play",
+}
+
+# the submodules that `import solver` made attributes when it imported everything
+_SUBMODULES = frozenset({"analysis", "engine", "errors", "formats", "model", "native", "play"})
+
+
+if not TYPE_CHECKING:  # (type checkers see the names imported above, and no others)
+
+    def __getattr__(name: str) -> Any:
+        """A public name or a submodule of ``solver``, imported on first use (PEP 562)."""
+        if name in _SUBMODULES:
+            return importlib.import_module(f"{__name__}.{name}")
+        source = _SOURCES.get(name)
+        if source is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(source), name)
+        globals()[name] = value  # (the next use finds it without this function)
+        return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__) | _SUBMODULES)

@@ -10,26 +10,29 @@ import json
 import signal
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from solver import __version__
-from solver.analysis.equilibrium import EquilibriumAnalysis
-from solver.analysis.line import Step
-from solver.analysis.sampling import SampledAnalysis
-from solver.engine.results import Analysis
 from solver.errors import NotationError
-from solver.formats.records import MatchRecord
 from solver.model.limits import MAX_BUDGET
-from solver.model.position import Position
-from solver.model.rules import GAMES
-from solver.model.value import Value
 
+# Only what every command needs is imported here: each command imports the modules it uses
+# (the analyses, the formats, the position itself), so that `brisque --help` and the start
+# of `brisque solve -` do not pay for the others.
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from solver.analysis.batch import Budget as _Budget  # (the budget options of brisque solve)
+    from solver.analysis.equilibrium import EquilibriumAnalysis
+    from solver.analysis.line import Step
+    from solver.analysis.sampling import SampledAnalysis
+    from solver.engine.results import Analysis
+    from solver.formats.records import MatchRecord
+    from solver.model.position import Position
+    from solver.model.value import Value
 
 
 class BrisqueCommandError(click.ClickException):
@@ -150,6 +153,9 @@ QUOTE_HINT = (
 
 
 def _position(bpn: str, check: bool = True) -> Position:
+    from solver.model.position import Position
+    from solver.model.rules import GAMES
+
     try:
         p = Position(bpn)
     except NotationError as exc:
@@ -506,13 +512,20 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis | Equilibrium
         sys.exit(1)
 
 
+def _broken_pool(exc: Exception) -> bool:
+    """Whether ``exc`` is a process pool's ``BrokenProcessPool``.  Its module (with
+    multiprocessing: some 20 ms to import) is looked up only if a pool imported it, so that
+    ``brisque solve -`` without workers does not import it: without a pool, none broke."""
+    pool = sys.modules.get("concurrent.futures.process")
+    return pool is not None and isinstance(exc, pool.BrokenProcessPool)
+
+
 def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, workers: int = 1) -> None:
     """``brisque solve -``: standard input, one BPN a line, to standard output, one JSON
     object a line, in order, solved here, by ``workers`` processes or by ``executor``
     (:func:`solver.analysis.batch.solve_lines`); a line that is not UTF-8 text gets its
     error in its place.  The exit status is 1 when any line failed."""
     from collections import deque
-    from concurrent.futures.process import BrokenProcessPool
 
     from solver.analysis.batch import solve_lines
 
@@ -539,7 +552,10 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
             pending.popleft()
             failed += not ok
             out.write(answer + "\n")
-    except BrokenProcessPool:  # (a worker killed from outside: the answers so far are out)
+    except Exception as exc:
+        if not _broken_pool(exc):
+            raise
+        # (a worker killed from outside: the answers so far are out)
         raise BrisqueCommandError(
             "a worker process died (killed from outside?): the answers above are complete"
         ) from None
@@ -637,13 +653,13 @@ def solve_cmd(
             "--quick is a search of its own: give no --nodes, --seconds or --depth with it"
         )
     limit: _Budget = {"nodes": nodes, "seconds": seconds, "depth": depth, "quick": quick}
-    from solver.analysis.report import format_analysis
-    from solver.errors import PositionError
-
     if bpn == "-":
         with _executor(scheduler, workers) as ex:
             _json_batch(table_bits, limit, ex, workers)
         return
+    from solver.analysis.report import format_analysis
+    from solver.errors import PositionError
+
     if scheduler is not None:
         raise BrisqueCommandError("--scheduler runs the lines of 'brisque solve -' on a cluster: give BPN -")
     try:
@@ -772,9 +788,10 @@ def analyse_cmd(
       brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 2000 --scheduler local:2
       brisque analyse "petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H" --method equilibrium
     """
+    from solver.analysis.equilibrium import EquilibriumAnalysis
     from solver.analysis.ranking import RankingRule
     from solver.analysis.report import format_sampled
-    from solver.analysis.sampling import analyse
+    from solver.analysis.sampling import SampledAnalysis, analyse
     from solver.engine.quick import WorldSearch
     from solver.errors import ArgumentError, PositionError
 

@@ -6,11 +6,17 @@ of a played line, solution trees, puzzle verdicts and the text reports of analys
 4
 """
 
-from solver.analysis.line import Step, analyse_line, losses_by_player
-from solver.analysis.puzzles import Verdict, check_record
-from solver.analysis.sampling import SampledAnalysis, SampledMove, analyse
-from solver.analysis.tree import solution_tree, write_tree
-from solver.analysis.worlds import all_worlds, sample_worlds, world_count
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports each name)
+    from solver.analysis.line import Step, analyse_line, losses_by_player
+    from solver.analysis.puzzles import Verdict, check_record
+    from solver.analysis.sampling import SampledAnalysis, SampledMove, analyse
+    from solver.analysis.tree import solution_tree, write_tree
+    from solver.analysis.worlds import all_worlds, sample_worlds, world_count
 
 __all__ = [
     "SampledAnalysis",
@@ -27,3 +33,45 @@ __all__ = [
     "world_count",
     "write_tree",
 ]
+
+# Where each name comes from, imported on first use (PEP 562): a module of the package
+# (such as solver.analysis.batch, the path of `brisque solve -`) is imported without the
+# sampling, the line analysis, the puzzles and the trees.
+_SOURCES: dict[str, str] = {
+    "Step": "solver.analysis.line",
+    "analyse_line": "solver.analysis.line",
+    "losses_by_player": "solver.analysis.line",
+    "Verdict": "solver.analysis.puzzles",
+    "check_record": "solver.analysis.puzzles",
+    "SampledAnalysis": "solver.analysis.sampling",
+    "SampledMove": "solver.analysis.sampling",
+    "analyse": "solver.analysis.sampling",
+    "solution_tree": "solver.analysis.tree",
+    "write_tree": "solver.analysis.tree",
+    "all_worlds": "solver.analysis.worlds",
+    "sample_worlds": "solver.analysis.worlds",
+    "world_count": "solver.analysis.worlds",
+}
+
+# the submodules that importing this package made attributes when it imported everything
+_SUBMODULES = frozenset(
+    {"equilibrium", "executors", "line", "public", "puzzles", "ranking", "sampling", "tree", "worlds"}
+)
+
+
+if not TYPE_CHECKING:  # (type checkers see the names imported above, and no others)
+
+    def __getattr__(name: str) -> Any:
+        """A name or a submodule of this package, imported on first use (PEP 562)."""
+        if name in _SUBMODULES:
+            return importlib.import_module(f"{__name__}.{name}")
+        source = _SOURCES.get(name)
+        if source is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(source), name)
+        globals()[name] = value  # (the next use finds it without this function)
+        return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__) | _SUBMODULES)

@@ -6,11 +6,17 @@ and views.  It imports nothing above it: only ``solver.errors`` and ``solver.nat
 11
 """
 
-from solver.model.cards import card_str, format_hand, parse_card, parse_hand
-from solver.model.melds import MELDS, Meld, game_melds, parse_meld_code
-from solver.model.moves import EXCHANGE, PASS, Move, parse_move, parse_moves
-from solver.model.position import SEATS, Outcome, Position, seat
-from solver.model.rules import GAMES, Rules
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports each name)
+    from solver.model.cards import card_str, format_hand, parse_card, parse_hand
+    from solver.model.melds import MELDS, Meld, game_melds, parse_meld_code
+    from solver.model.moves import EXCHANGE, PASS, Move, parse_move, parse_moves
+    from solver.model.position import SEATS, Outcome, Position, seat
+    from solver.model.rules import GAMES, Rules
 
 __all__ = [
     "EXCHANGE",
@@ -33,3 +39,51 @@ __all__ = [
     "parse_moves",
     "seat",
 ]
+
+# Where each name comes from, imported on first use (PEP 562): a module of the package
+# (such as solver.model.limits, whose numbers the command line's options need) is
+# imported without the others.
+_SOURCES: dict[str, str] = {
+    "card_str": "solver.model.cards",
+    "format_hand": "solver.model.cards",
+    "parse_card": "solver.model.cards",
+    "parse_hand": "solver.model.cards",
+    "MELDS": "solver.model.melds",
+    "Meld": "solver.model.melds",
+    "game_melds": "solver.model.melds",
+    "parse_meld_code": "solver.model.melds",
+    "EXCHANGE": "solver.model.moves",
+    "Move": "solver.model.moves",
+    "PASS": "solver.model.moves",
+    "parse_move": "solver.model.moves",
+    "parse_moves": "solver.model.moves",
+    "Outcome": "solver.model.position",
+    "Position": "solver.model.position",
+    "SEATS": "solver.model.position",
+    "seat": "solver.model.position",
+    "GAMES": "solver.model.rules",
+    "Rules": "solver.model.rules",
+}
+
+# the submodules that importing this package made attributes when it imported everything
+_SUBMODULES = frozenset(
+    {"bits", "bpn", "cards", "limits", "melds", "moves", "outright", "position", "rules", "value"}
+)
+
+
+if not TYPE_CHECKING:  # (type checkers see the names imported above, and no others)
+
+    def __getattr__(name: str) -> Any:
+        """A name or a submodule of this package, imported on first use (PEP 562)."""
+        if name in _SUBMODULES:
+            return importlib.import_module(f"{__name__}.{name}")
+        source = _SOURCES.get(name)
+        if source is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(source), name)
+        globals()[name] = value  # (the next use finds it without this function)
+        return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__) | _SUBMODULES)

@@ -530,10 +530,23 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
     from solver.analysis.batch import solve_lines
 
     pending: deque[str | None] = deque()  # by line read: its error, or None (being solved)
-    out = sys.stdout  # (written a line at a time and flushed when input may wait: see _stdin_lines)
+    # the answers, kept here and written out when input may wait (see _stdin_lines) or when
+    # many are kept: one write a block of input, even where standard output is unbuffered
+    kept: list[str] = []
+
+    def write(text: str) -> None:
+        kept.append(text)
+        if len(kept) >= 1000:
+            flush()
+
+    def flush() -> None:
+        if kept:
+            sys.stdout.write("\n".join(kept) + "\n")
+            kept.clear()
+        sys.stdout.flush()
 
     def texts() -> Iterator[str]:
-        for line, error in _stdin_lines(out.flush):
+        for line, error in _stdin_lines(flush):
             pending.append(error)
             if line is not None:
                 yield line
@@ -544,14 +557,15 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
         nonlocal failed
         while pending and pending[0] is not None:
             failed += 1
-            out.write(pending.popleft() + "\n")  # type: ignore[operator]
+            write(pending.popleft())  # type: ignore[arg-type]
 
     try:
         for answer, ok in solve_lines(texts(), table_bits, limit, executor, workers=workers):
             flush_errors()
             pending.popleft()
             failed += not ok
-            out.write(answer + "\n")
+            write(answer)
+        flush_errors()
     except Exception as exc:
         if not _broken_pool(exc):
             raise
@@ -559,8 +573,8 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
         raise BrisqueCommandError(
             "a worker process died (killed from outside?): the answers above are complete"
         ) from None
-    flush_errors()
-    out.flush()
+    finally:
+        flush()  # (what was answered is written, on Ctrl-C too)
     if failed:
         click.echo(f"{failed} line(s) could not be solved", err=True)
         sys.exit(1)

@@ -92,8 +92,8 @@ cdef enum:
     MAXMOVES = 96
     EXACT_DEPTH = 1000
     SMALL_ENDGAME = 6       # plain card play of at most this many cards each: plain_play
-    FINAL_TABLE_BITS = 16   # the final phase's own table: 2 MB, stays in the cache
-    PLAIN_TABLE_BITS = 17   # 2 MB
+    FINAL_TABLE_BITS = 14   # the final phase's own table: 512 KB, stays in the cache
+    PLAIN_TABLE_BITS = 15   # 512 KB (with the final phase's, one processor's L2 cache)
     PLAIN_TABLE_MIN = 3     # plain_play keeps a table from this many cards each
     SHORT_TABLE_BITS = 14   # a root with nothing left to draw uses this much of each table
     ETC_MIN_TALON = 4       # enhanced transposition cutoffs only this far from the talon's end

@@ -129,8 +129,8 @@ def _root_position(hand, out, turnup, trump, talon, trick, turn, tricks, final, 
 
 cdef class Engine:
     """A solver bound to one set of rules, with a transposition table of 2**table_bits entries,
-    and two of at most that size for the final phase: the general search's (at most 2**16
-    entries) and plain card play's (at most 2**17).
+    and two of at most that size for the final phase: the general search's (at most 2**14
+    entries) and plain card play's (at most 2**15).
 
     The table stays warm across :meth:`load` calls (keys hold everything the future
     depends on, trump and talon included); :meth:`clear` empties it.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -455,20 +456,24 @@ def _stdin_lines(before_wait: Callable[[], object] | None = None) -> Iterator[tu
     stream = sys.stdin.buffer
     read1 = getattr(stream, "read1", None)
     number = 0
-    rest = b""
+    rest: list[bytes] = []  # (the pieces of a line not ended yet: joined once, when it ends)
     while True:
         if before_wait is not None:
             before_wait()
         block = read1(1 << 16) if read1 is not None else stream.readline()
         if not block:
             break
-        raws = (rest + block).split(b"\n")
-        rest = raws.pop()  # (a line not ended yet)
+        if b"\n" not in block:
+            rest.append(block)
+            continue
+        raws = b"".join([*rest, block]).split(b"\n")
+        rest = [raws.pop()]
         for raw in raws:
             number += 1
             yield from _stdin_line(raw, number)
-    if rest:
-        yield from _stdin_line(rest, number + 1)
+    last = b"".join(rest)
+    if last:
+        yield from _stdin_line(last, number + 1)
 
 
 def _stdin_line(raw: bytes, number: int) -> Iterator[tuple[str | None, str | None]]:
@@ -520,6 +525,9 @@ def _broken_pool(exc: Exception) -> bool:
     return pool is not None and isinstance(exc, pool.BrokenProcessPool)
 
 
+FLUSH_SECONDS = 0.05  # the longest a batch keeps an answer it could write
+
+
 def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, workers: int = 1) -> None:
     """``brisque solve -``: standard input, one BPN a line, to standard output, one JSON
     object a line, in order, solved here, by ``workers`` processes or by ``executor``
@@ -534,19 +542,29 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
     # many are kept: one write a block of input, even where standard output is unbuffered
     kept: list[str] = []
 
+    last_flush = [time.monotonic()]
+
     def write(text: str) -> None:
         kept.append(text)
-        if len(kept) >= 1000:
+        # (a slow answer, or a long run of quick ones, goes out at once: kept answers are
+        # never held back for more than a moment by the next solve)
+        if len(kept) >= 1000 or time.monotonic() - last_flush[0] > FLUSH_SECONDS:
             flush()
 
     def flush() -> None:
         if kept:
-            sys.stdout.write("\n".join(kept) + "\n")
-            kept.clear()
+            text = "\n".join(kept) + "\n"
+            kept.clear()  # (before writing: a Ctrl-C inside the write cannot write it twice)
+            sys.stdout.write(text)
         sys.stdout.flush()
+        last_flush[0] = time.monotonic()
+
+    def before_wait() -> None:
+        flush_errors()  # (a line that is not UTF-8 is answered before input is awaited too)
+        flush()
 
     def texts() -> Iterator[str]:
-        for line, error in _stdin_lines(flush):
+        for line, error in _stdin_lines(before_wait):
             pending.append(error)
             if line is not None:
                 yield line
@@ -560,7 +578,9 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
             write(pending.popleft())  # type: ignore[arg-type]
 
     try:
-        for answer, ok in solve_lines(texts(), table_bits, limit, executor, workers=workers):
+        for answer, ok in solve_lines(
+            texts(), table_bits, limit, executor, workers=workers, before_slow=flush
+        ):
             flush_errors()
             pending.popleft()
             failed += not ok

@@ -717,10 +717,10 @@ cdef class LineLane:
                 self.sp.meld_cards[t][m] = spec["meld_cards"][t][m]
                 self.sp.meld_points[t][m] = spec["meld_points"][t][m]
 
-    def answer(self, Engine engine, str line):
+    def answer(self, Engine engine not None, str line not None):
         """The JSON answer of ``line`` (a str), or None: the line takes the Python path."""
         cdef Py_ssize_t size
-        cdef const char* t = PyUnicode_AsUTF8AndSize(line, &size)
+        cdef const char* t
         cdef Line ln
         cdef Buf b
         cdef Root root
@@ -731,8 +731,11 @@ cdef class LineLane:
         cdef long long value
         cdef unsigned long long n0
         cdef double t0 = now()
-        if size > MAX_LINE or size != len(line):     # (a character beyond ASCII: Python's)
+        # (a character beyond ASCII, a lone surrogate above all, which would not even
+        # encode: Python's; checked before encoding, as is the length)
+        if len(line) > MAX_LINE or not line.isascii():
             return None
+        t = PyUnicode_AsUTF8AndSize(line, &size)
         if parse_line(&self.sp, t, <int>size, &ln) < 0:
             return None
         b.p = self.out

@@ -55,3 +55,66 @@ def test_failed_lines_keep_their_place():
 def test_solve_line_refuses_hidden_cards_and_says_so():
     text, ok = solve_line(random_position(2, "brisque", 5).view(0).bpn())
     assert not ok and "hidden cards" in json.loads(text)["error"]
+
+
+def _read_line_within(stream, seconds: float) -> str | None:
+    """The next line of ``stream`` if it comes within ``seconds``, else None."""
+    import select
+
+    ready, _, _ = select.select([stream], [], [], seconds)
+    return stream.readline() if ready else None
+
+
+def test_a_quick_answer_is_not_held_back_by_a_slow_line_after_it():
+    """Answers are kept and written a block of input at a time, but never behind a slow
+    solve: a file of a final-phase line then a whole deal (about half a minute) gives the
+    first answer at once."""
+    quick = random_position(1, "brisque", 11).bpn()
+    slow = random_position(23, "brisque", 1).bpn()
+    proc = subprocess.Popen(
+        [BRISQUE, "solve", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=AWAY
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write(f"{quick}\n{slow}\n")
+        proc.stdin.close()
+        first = _read_line_within(proc.stdout, 10)
+        assert first is not None and json.loads(first)["bpn"] == quick
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+
+
+def test_a_coprocess_gets_the_error_of_a_line_that_is_not_utf8_at_once():
+    good = random_position(3, "brisque", 13).bpn()
+    proc = subprocess.Popen([BRISQUE, "solve", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=AWAY)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write(b"\xff\xfe\n")
+        proc.stdin.flush()
+        first = _read_line_within(proc.stdout, 30)
+        assert first is not None and b"not UTF-8" in first
+        proc.stdin.write(good.encode() + b"\n")
+        proc.stdin.flush()
+        second = _read_line_within(proc.stdout, 60)
+        assert second is not None and json.loads(second)["bpn"] == good
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 1  # (a line failed)
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+
+
+def test_solve_line_keeps_the_python_paths_words_on_odd_lines():
+    base = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+    text, ok = solve_line(base + " void=a:\udc80")  # (a lone surrogate: not even encodable)
+    assert not ok and "bad optional field" in json.loads(text)["error"]
+    text, ok = solve_line(base, budget={"nodes": None, "seconds": None, "depth": 0, "quick": False})
+    assert not ok and "depth=0" in json.loads(text)["error"]
+
+
+def test_a_long_rules_text_is_solved_not_an_internal_error():
+    rules = "brisque(target=300,exchange_points=10,quartet_win=deal,final_declarations=no,one_declaration_per_turn=yes,final_follow=follow)"
+    text, ok = solve_line(f"{rules} AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
+    assert "internal error" not in text
+    assert ok, text

@@ -221,3 +221,9 @@ def test_a_game_win_is_written_as_the_python_path_writes_it():
             ours.engine.clear()
             assert _cut(native.answer(ours.engine, p.bpn()) or "") == _cut(python.solve(p).to_json())
     assert wins > 0
+
+
+def test_the_lane_refuses_no_engine_rather_than_crash():
+    _, native = lane_for("brisque")  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        native.answer(None, "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")

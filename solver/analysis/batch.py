@@ -11,7 +11,7 @@ A line that fails gives ``{"bpn": ..., "error": ...}`` and the others still run.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from itertools import islice
 from typing import Any, TypedDict
@@ -37,7 +37,10 @@ class Budget(TypedDict, total=False):
 
 
 def solve_line(
-    line: str, table_bits: int = DEFAULT_TABLE_BITS, budget: Budget | None = None
+    line: str,
+    table_bits: int = DEFAULT_TABLE_BITS,
+    budget: Budget | None = None,
+    before_slow: Callable[[], object] | None = None,
 ) -> tuple[str, bool]:
     """One BPN's answer as a JSON line, and whether it was solved.
 
@@ -45,10 +48,12 @@ def solve_line(
     (:func:`solver.engine.batchline.fast_answer`: the same answer); every other line, and
     every error, takes the Python path below."""
     try:
-        if not budget or not any(budget.values()):  # (an exact solve: no budget given)
+        if _exact(budget):  # (an exact solve: no budget given)
             fast = fast_answer(line, table_bits)
             if fast is not None:
                 return fast, True
+        if before_slow is not None:  # (a solve that may take long: what is kept goes out first)
+            before_slow()
         try:
             p = Position(line)
         except NotationError as exc:
@@ -74,6 +79,13 @@ def solve_line(
         ), False
 
 
+def _exact(budget: Budget | None) -> bool:
+    """Whether :func:`solver.engine.solve` given ``budget`` runs an exact, unbounded solve
+    (its own test: ``depth=0`` is a budget, and an error, not an exact solve)."""
+    b = budget or {}
+    return not b.get("quick") and not b.get("nodes") and not b.get("seconds") and b.get("depth") is None
+
+
 def _impossible(line: str, problems: list[str]) -> str:
     return json.dumps({"bpn": line, "error": f"impossible position {line!r}: " + "; ".join(problems)})
 
@@ -92,6 +104,7 @@ def solve_lines(
     executor: Executor | Any = None,
     chunk: int = CHUNK_LINES,
     workers: int = 1,
+    before_slow: Callable[[], object] | None = None,
 ) -> Iterator[tuple[str, bool]]:
     """The answers of ``lines`` in their order, solved here (each as soon as its line is
     read), by ``workers`` processes, or by ``executor`` (any ``concurrent.futures``
@@ -101,7 +114,7 @@ def solve_lines(
     it = iter(lines)
     if ex is None and workers <= 1:  # (each answer as soon as its line is read: a coprocess gets it)
         for line in it:
-            yield solve_line(line, table_bits, budget)
+            yield solve_line(line, table_bits, budget, before_slow)
         return
     from solver.analysis.pool import stop_pool, worker_pool  # (its import costs 20 ms: only here)
 

@@ -65,7 +65,10 @@ def lane_for(rules_text: str) -> tuple[Rules, LineLane] | None:
     except NotationError:
         rules = None
     if rules is not None and str(rules) == rules_text and rules.declare != "before_draw":
-        lane = (rules, LineLane(lane_spec(rules)))
+        try:
+            lane = (rules, LineLane(lane_spec(rules)))
+        except ValueError:  # (a rules text longer than the lane holds: the Python path)
+            lane = None
     if len(_LANES) >= _MAX_LANES:
         _LANES.clear()
     _LANES[rules_text] = lane
@@ -76,6 +79,8 @@ def fast_answer(line: str, table_bits: int = DEFAULT_TABLE_BITS) -> str | None:
     """The JSON answer of a stripped BPN ``line``, exactly as :func:`solver.engine.solve`
     would give it (``seconds`` aside), from the shared solver of its rules; or None when the
     line takes the Python path (any doubt, any error)."""
+    if not line.isascii():  # (the lane reads ASCII; a lone surrogate would not even encode)
+        return None
     rules_text, _, rest = line.partition(" ")
     if not rest:
         return None
@@ -83,7 +88,11 @@ def fast_answer(line: str, table_bits: int = DEFAULT_TABLE_BITS) -> str | None:
     if lane is None:
         return None
     rules, native = lane
-    answer: str | None = native.answer(shared_solver(rules, table_bits).engine, line)
+    try:
+        engine = shared_solver(rules, table_bits).engine
+    except MemoryError:  # (no table of that size here: the Python path says what it can)
+        return None
+    answer: str | None = native.answer(engine, line)
     return answer
 
 

@@ -5,7 +5,7 @@ The lines are Brisque positions at the start of the final phase (6 cards each), 
 positions of ``bench_final_phase`` (random play from seeded deals), written once to a file.
 Each build runs the command as a new process (``python -m solver.cli solve -`` with
 ``PYTHONPATH=DIR`` and an editable install's import hook removed, so that every ``solver``
-module comes from DIR), the builds taking turns, the order swapped every round (A B, B A,
+module comes from DIR; once untimed first, to write its bytecode), the builds taking turns, the order swapped every round (A B, B A,
 ...), so that a slow spell of the machine falls on both alike.  Reported per build: each
 run's seconds, the median, the microseconds a position, and the median of the paired
 candidate/baseline ratios.  The answers of the two builds must agree line for line, but for
@@ -47,8 +47,11 @@ RUNNER = (
 
 
 def run_build(build: Path, lines: Path, out: Path) -> float:
-    """Seconds of one ``brisque solve -`` of the build over the file of lines."""
-    env = dict(os.environ, PYTHONPATH=str(build))
+    """Seconds of one ``brisque solve -`` of the build over the file of lines, in the
+    environment of a user's shell: compiled bytecode written and used, standard output
+    buffered (PYTHONDONTWRITEBYTECODE and PYTHONUNBUFFERED, which some sandboxes set, unset)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED")}
+    env["PYTHONPATH"] = str(build)
     t0 = time.perf_counter()
     with lines.open("rb") as stdin, out.open("wb") as stdout:
         subprocess.run(
@@ -81,6 +84,8 @@ def main() -> int:
     lines.write_text("".join(p.bpn() + "\n" for p in start_of_final_phase(args.positions, Rules())))
     builds = {"baseline": args.baseline.resolve(), "candidate": args.candidate.resolve()}
     times: dict[str, list[float]] = {name: [] for name in builds}
+    for name, build in builds.items():  # (a first run writes the bytecode: not timed)
+        run_build(build, lines, work / f"{name}.jsonl")
     for r in range(args.rounds):
         order = list(builds) if r % 2 == 0 else list(builds)[::-1]
         for name in order:

@@ -2,6 +2,13 @@
 
 The server never waits on an analysis.  Each runs in a process of its own, so that a long
 one can be stopped at once (its process is ended) and two browser tabs never share one.
+One process is kept for exact solves (every card known), so that stepping through a deal
+finds each next position in a warm table: it answers one analysis at a time, the others
+get a process of their own as before.  An exact answer may come from its warm table (the
+values are the same from any table); an estimate never does: when the warm search does not
+finish within ``WARM_SHARE`` of the time, the rest of the time goes to the search from a
+cleared table that every estimate comes from, so that the same question gets the same
+estimate.
 A worker reports progress and its answer through a pipe; a thread of the server reads it
 all the time, so that a worker never waits on a page that does not ask (only the latest
 progress is kept).  The number running at once, each one's time and the number kept are
@@ -33,6 +40,7 @@ from typing import Any
 from solver.errors import ArgumentError
 
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
+WARM_SHARE = 1 / 3  # of an exact analysis's time, for an exact answer from the warm table
 
 
 class BusyError(ArgumentError):
@@ -68,6 +76,7 @@ class Job:
     process: Any = field(default=None, repr=False)
     conn: Connection | None = field(default=None, repr=False)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    warm: bool = field(default=False, repr=False)  # run by the kept exact-solve process
 
     def end(self, state: str, *, answer: dict[str, Any] | None = None, error: str | None = None) -> None:
         """Record the end (the first one counts: a cancel after the answer changes nothing)."""
@@ -148,6 +157,51 @@ def _work(conn: Connection, bpn: str, worlds: int, seconds: float) -> None:
         conn.close()
 
 
+def _solve_exact(bpn: str, seconds: float, cold: dict[Any, Any]) -> dict[str, Any]:
+    """The answer of a position with every card known: from the warm shared table when its
+    search finishes within ``WARM_SHARE`` of ``seconds`` (then exact), else from a cleared
+    table of its own with the time left (bounded: the best estimate, as a one-off worker
+    gives it).  ``cold``: those solvers, kept by rules."""
+    from solver.engine.api import BOUNDED_TABLE_BITS, Solver, shared_solver
+    from solver.engine.results import Limit
+    from solver.model.position import Position
+
+    t0 = time.monotonic()
+    p = Position(bpn)
+    warm = shared_solver(p.rules).solve(p, limit=Limit(seconds=seconds * WARM_SHARE))
+    if warm.exact:
+        return warm.to_dict()
+    if p.rules not in cold:
+        cold.clear()  # (one at a time: a table each)
+        cold[p.rules] = Solver(p.rules, BOUNDED_TABLE_BITS)
+    solver = cold[p.rules]
+    solver.engine.clear()
+    left = max(seconds - (time.monotonic() - t0), 0.05)
+    answer: dict[str, Any] = solver.solve(p, limit=Limit(seconds=left)).to_dict()
+    return answer
+
+
+def _warm_work(conn: Connection) -> None:
+    """The kept exact-solve process: (bpn, seconds) in, ("done", answer) or ("failed",
+    error) out, one analysis after the other, its tables warm from one to the next."""
+    _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from solver.errors import BrisqueError
+
+    cold: dict[Any, Any] = {}
+    while True:
+        try:
+            bpn, seconds = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            conn.send(("done", _solve_exact(bpn, seconds, cold)))
+        except BrisqueError as exc:
+            conn.send(("failed", str(exc)))
+        except Exception as exc:  # noqa: BLE001 - the page must hear of any failure
+            conn.send(("failed", f"the analysis failed: {type(exc).__name__}: {exc}"))
+
+
 class Jobs:
     """The analyses of one server (module docstring)."""
 
@@ -158,6 +212,10 @@ class Jobs:
         # imported, not of the server with its threads and sockets
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(["solver.analysis.sampling", "solver.engine.api"])
+        # the kept exact-solve process and its end of the pipe, and whether a job uses it
+        self._warm: tuple[Any, Connection] | None = None
+        self._warm_busy = False
+        self._warm_lock = threading.Lock()
 
     def running(self) -> int:
         return sum(1 for j in self.jobs.values() if self.poll(j).state == "running")
@@ -185,24 +243,56 @@ class Jobs:
                 "cancel one or wait for it"
             )
         self._forget_old()
-        parent, child = self._ctx.Pipe(duplex=False)
-        process = self._ctx.Process(target=_work, args=(child, bpn, worlds, secs), daemon=True)
-        process.start()
-        child.close()
+        exact = _exact(bpn)
+        warm = self._take_warm() if exact else None
+        if warm is not None:
+            process, parent = warm
+            parent.send((bpn, secs))
+        else:
+            parent, child = self._ctx.Pipe(duplex=False)
+            process = self._ctx.Process(target=_work, args=(child, bpn, worlds, secs), daemon=True)
+            process.start()
+            child.close()
         # (total: the worlds asked for; an exact solve has no count)
         job = Job(
             id=uuid.uuid4().hex[:12],
             bpn=bpn,
-            total=0 if _exact(bpn) else worlds,
+            total=0 if exact else worlds,
             process=process,
             conn=parent,
+            warm=warm is not None,
         )
         self.jobs[job.id] = job
         threading.Thread(target=self._read, args=(job, parent), daemon=True).start()
         return job
 
+    def _take_warm(self) -> tuple[Any, Connection] | None:
+        """The kept exact-solve process, started if need be, now this job's; None when
+        another job has it."""
+        with self._warm_lock:
+            if self._warm_busy:
+                return None
+            if self._warm is None or not self._warm[0].is_alive():
+                parent, child = self._ctx.Pipe(duplex=True)
+                process = self._ctx.Process(target=_warm_work, args=(child,), daemon=True)
+                process.start()
+                child.close()
+                self._warm = (process, parent)
+            self._warm_busy = True
+            return self._warm
+
+    def _release_warm(self, job: Job, alive: bool) -> None:
+        """The job is done with the kept process: free for the next (``alive``), or gone."""
+        with self._warm_lock:
+            if self._warm is not None and self._warm[0] is job.process:
+                self._warm_busy = False
+                if not alive:
+                    self._warm = None
+
     def _read(self, job: Job, conn: Connection) -> None:
-        """The reader thread of one job: everything the worker sends, as it comes."""
+        """The reader thread of one job: everything the worker sends, as it comes (the
+        kept exact-solve process's pipe stays open for its next job)."""
+        ended = False
         try:
             while True:
                 msg = conn.recv()
@@ -217,9 +307,15 @@ class Jobs:
                     job.end("failed", error=msg[1])
                     return
         except (EOFError, OSError):
+            ended = True
             job.end("failed", error="the analysis process ended without an answer")
         finally:
-            conn.close()
+            if job.warm:
+                self._release_warm(job, alive=not ended)
+                with job.lock:
+                    job.process = None  # (kept for the next job: not this job's to end)
+            else:
+                conn.close()
 
     def poll(self, job: Job) -> Job:
         """The job as its reader thread left it; a worker past its time (plus a grace) is
@@ -257,23 +353,29 @@ class Jobs:
             time.sleep(0.05)
 
     def close(self) -> None:
-        """End every worker (the server stops)."""
+        """End every worker (the server stops), the kept exact-solve process too."""
         for job in self.jobs.values():
             if job.state == "running":
                 job.end("cancelled")
                 self._end(job)
             self._reap(job)
+        with self._warm_lock:
+            warm, self._warm = self._warm, None
+        if warm is not None:
+            _stop(warm[0])
+            warm[1].close()
 
     def _end(self, job: Job) -> None:
-        if job.process is not None and job.process.is_alive():
-            job.process.terminate()
-            job.process.join(2)
-            if job.process.is_alive():
-                os.kill(job.process.pid, signal.SIGKILL)
+        with job.lock:
+            process = job.process  # (None once the kept process has answered)
+        if process is not None:
+            _stop(process)  # (the kept process too: it is started again for the next job)
 
     def _reap(self, job: Job) -> None:
-        if job.process is not None:
-            job.process.join(2)
+        with job.lock:
+            process = job.process
+        if process is not None and not job.warm:
+            process.join(2)
             job.process = None
         job.conn = None  # (its reader thread closes it)
 
@@ -281,6 +383,16 @@ class Jobs:
         finished = [j for j in self.jobs.values() if j.state != "running"]
         for job in finished[: max(0, len(self.jobs) - self.limits.max_kept + 1)]:
             del self.jobs[job.id]
+
+
+def _stop(process: Any) -> None:
+    """End a worker process: asked, then killed."""
+    if process.is_alive():
+        process.terminate()
+        process.join(2)
+        if process.is_alive():
+            os.kill(process.pid, signal.SIGKILL)
+            process.join(2)
 
 
 __all__ = ["BusyError", "Job", "Jobs", "Limits"]

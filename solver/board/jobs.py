@@ -4,11 +4,12 @@ The server never waits on an analysis.  Each runs in a process of its own, so th
 one can be stopped at once (its process is ended) and two browser tabs never share one.
 One process is kept for exact solves (every card known), so that stepping through a deal
 finds each next position in a warm table: it answers one analysis at a time, the others
-get a process of their own as before.  An exact answer may come from its warm table (the
-values are the same from any table); an estimate never does: when the warm search does not
-finish within ``WARM_SHARE`` of the time, the rest of the time goes to the search from a
-cleared table that every estimate comes from, so that the same question gets the same
-estimate.
+get a process of their own as before.  A position of another deal than the last one it
+analysed is searched as a one-off worker does (a cleared table, all the time), which leaves
+the table warm.  A later position of the same deal is searched on the warm table for
+``WARM_SHARE`` of the time: an exact answer may come from there (the values are the same
+from any table), an estimate never does: the rest of the time then goes to a search from a
+cleared table.
 A worker reports progress and its answer through a pipe; a thread of the server reads it
 all the time, so that a worker never waits on a page that does not ask (only the latest
 progress is kept).  The number running at once, each one's time and the number kept are
@@ -157,27 +158,63 @@ def _work(conn: Connection, bpn: str, worlds: int, seconds: float) -> None:
         conn.close()
 
 
-def _solve_exact(bpn: str, seconds: float, cold: dict[Any, Any]) -> dict[str, Any]:
-    """The answer of a position with every card known: from the warm shared table when its
-    search finishes within ``WARM_SHARE`` of ``seconds`` (then exact), else from a cleared
-    table of its own with the time left (bounded: the best estimate, as a one-off worker
-    gives it).  ``cold``: those solvers, kept by rules."""
-    from solver.engine.api import BOUNDED_TABLE_BITS, Solver, shared_solver
+Deal = tuple[int, int, list[int]]  # what ties positions of one deal (_remaining)
+
+
+def _remaining(p: Any) -> Deal:
+    """What ties positions of one deal: trump, the cards still in play, the talon."""
+    cards: int = p.hands[0] | p.hands[1] | sum(1 << c for c in (p.talon or []))
+    if p.turnup >= 0:
+        cards |= 1 << p.turnup
+    return int(p.trump), cards, list(p.talon or [])
+
+
+def _same_deal(a: Deal, b: Deal) -> bool:
+    """Whether ``b`` is a position of the deal of ``a`` (before or after it): then the warm
+    table may hold it."""
+    (ta, ca, la), (tb, cb, lb) = a, b
+    if ta != tb or (ca & cb) not in (ca, cb):
+        return False
+    short, long_ = (la, lb) if len(la) <= len(lb) else (lb, la)
+    return long_[len(long_) - len(short) :] == short
+
+
+def _solve_exact(bpn: str, seconds: float, tables: dict[str, Any]) -> dict[str, Any]:
+    """The answer of a position with every card known.  A position of the deal last
+    analysed here: from the warm table when its search finishes within ``WARM_SHARE`` of
+    ``seconds`` (then exact), else from a cleared table with the time left (bounded: the
+    best estimate).  A position of another deal: from the warm table cleared, with all the
+    time, as in a one-off worker (the table then warm for the next position).  ``tables``:
+    this process's two solvers for the rules of the last analysis, and its deal."""
+    from solver.engine.api import BOUNDED_TABLE_BITS, Solver
     from solver.engine.results import Limit
+    from solver.engine.seam import engine_key
     from solver.model.position import Position
 
     t0 = time.monotonic()
     p = Position(bpn)
-    warm = shared_solver(p.rules).solve(p, limit=Limit(seconds=seconds * WARM_SHARE))
-    if warm.exact:
-        return warm.to_dict()
-    if p.rules not in cold:
-        cold.clear()  # (one at a time: a table each)
-        cold[p.rules] = Solver(p.rules, BOUNDED_TABLE_BITS)
-    solver = cold[p.rules]
-    solver.engine.clear()
+    key = engine_key(p.rules)
+    if tables.get("key") != key:  # (one rule set at a time: two tables, not up to five)
+        tables.clear()
+        tables.update(key=key, warm=Solver(p.rules, BOUNDED_TABLE_BITS))
+    deal, tables["deal"] = tables.get("deal"), _remaining(p)
+    warm = tables["warm"]
+    answer: dict[str, Any]
+    if deal is None or not _same_deal(deal, tables["deal"]):
+        warm.engine.clear()
+        left = max(seconds - (time.monotonic() - t0), 0.05)
+        answer = warm.solve(p, limit=Limit(seconds=left)).to_dict()
+        return answer
+    first = warm.solve(p, limit=Limit(seconds=seconds * WARM_SHARE))
+    if first.exact:
+        answer = first.to_dict()
+        return answer
+    if "cold" not in tables:
+        tables["cold"] = Solver(p.rules, BOUNDED_TABLE_BITS)
+    cold = tables["cold"]
+    cold.engine.clear()
     left = max(seconds - (time.monotonic() - t0), 0.05)
-    answer: dict[str, Any] = solver.solve(p, limit=Limit(seconds=left)).to_dict()
+    answer = cold.solve(p, limit=Limit(seconds=left)).to_dict()
     return answer
 
 
@@ -188,14 +225,14 @@ def _warm_work(conn: Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from solver.errors import BrisqueError
 
-    cold: dict[Any, Any] = {}
+    tables: dict[str, Any] = {}
     while True:
         try:
             bpn, seconds = conn.recv()
         except (EOFError, OSError):
             return
         try:
-            conn.send(("done", _solve_exact(bpn, seconds, cold)))
+            conn.send(("done", _solve_exact(bpn, seconds, tables)))
         except BrisqueError as exc:
             conn.send(("failed", str(exc)))
         except Exception as exc:  # noqa: BLE001 - the page must hear of any failure
@@ -245,10 +282,16 @@ class Jobs:
         self._forget_old()
         exact = _exact(bpn)
         warm = self._take_warm() if exact else None
+        process: Any
+        parent: Connection
         if warm is not None:
             process, parent = warm
-            parent.send((bpn, secs))
-        else:
+            try:
+                parent.send((bpn, secs))
+            except OSError:  # (it died since is_alive said otherwise: the job gets a one-off)
+                self._drop_warm(process)
+                warm = None
+        if warm is None:
             parent, child = self._ctx.Pipe(duplex=False)
             process = self._ctx.Process(target=_work, args=(child, bpn, worlds, secs), daemon=True)
             process.start()
@@ -281,13 +324,20 @@ class Jobs:
             self._warm_busy = True
             return self._warm
 
-    def _release_warm(self, job: Job, alive: bool) -> None:
+    def _release_warm(self, process: Any, alive: bool) -> None:
         """The job is done with the kept process: free for the next (``alive``), or gone."""
         with self._warm_lock:
-            if self._warm is not None and self._warm[0] is job.process:
+            if self._warm is not None and self._warm[0] is process:
                 self._warm_busy = False
                 if not alive:
                     self._warm = None
+
+    def _drop_warm(self, process: Any) -> None:
+        """The kept process ``process`` is gone (ended or found dead): the next exact
+        analysis starts another at once."""
+        with self._warm_lock:
+            if self._warm is not None and self._warm[0] is process:
+                self._warm, self._warm_busy = None, False
 
     def _read(self, job: Job, conn: Connection) -> None:
         """The reader thread of one job: everything the worker sends, as it comes (the
@@ -300,22 +350,28 @@ class Jobs:
                     with job.lock:
                         if job.state == "running":
                             _, job.done, job.total, job.answer = msg
-                elif msg[0] == "done":
+                    continue
+                if job.warm:  # (free for the next job before this one is seen to end; a
+                    # cancel from now on has nothing to end: the answer is read)
+                    with job.lock:
+                        process, job.process = job.process, None
+                    self._release_warm(process, alive=True)
+                if msg[0] == "done":
                     job.end("done", answer=msg[1])
-                    return
                 else:
                     job.end("failed", error=msg[1])
-                    return
+                return
         except (EOFError, OSError):
             ended = True
             job.end("failed", error="the analysis process ended without an answer")
         finally:
-            if job.warm:
-                self._release_warm(job, alive=not ended)
-                with job.lock:
-                    job.process = None  # (kept for the next job: not this job's to end)
-            else:
+            if not job.warm:
                 conn.close()
+            elif ended:
+                with job.lock:
+                    process, job.process = job.process, None
+                if process is not None:
+                    self._drop_warm(process)
 
     def poll(self, job: Job) -> Job:
         """The job as its reader thread left it; a worker past its time (plus a grace) is
@@ -370,6 +426,8 @@ class Jobs:
             process = job.process  # (None once the kept process has answered)
         if process is not None:
             _stop(process)  # (the kept process too: it is started again for the next job)
+            if job.warm:
+                self._drop_warm(process)
 
     def _reap(self, job: Job) -> None:
         with job.lock:

@@ -13,12 +13,12 @@ The layers, from the bottom: ``solver.errors`` and ``solver.native`` (the compil
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 # The compiled modules, at once: a source tree without a build fails here, at `import
 # solver`, with the error that says how to build it (EngineMissingError), as it always did.
 from solver import native  # noqa: F401
+from solver.model.lazy import lazy_names
 
 if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports each name)
     from solver.analysis import SampledAnalysis, analyse, analyse_line, solution_tree
@@ -166,18 +166,4 @@ _SUBMODULES = frozenset({"analysis", "engine", "errors", "formats", "model", "na
 
 
 if not TYPE_CHECKING:  # (type checkers see the names imported above, and no others)
-
-    def __getattr__(name: str) -> Any:
-        """A public name or a submodule of ``solver``, imported on first use (PEP 562)."""
-        if name in _SUBMODULES:
-            return importlib.import_module(f"{__name__}.{name}")
-        source = _SOURCES.get(name)
-        if source is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(source), name)
-        globals()[name] = value  # (the next use finds it without this function)
-        return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__) | _SUBMODULES)
+    __getattr__, __dir__ = lazy_names(globals(), _SOURCES, _SUBMODULES)

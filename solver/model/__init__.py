@@ -8,8 +8,9 @@ and views.  It imports nothing above it: only ``solver.errors`` and ``solver.nat
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from solver.model.lazy import lazy_names
 
 if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports each name)
     from solver.model.cards import card_str, format_hand, parse_card, parse_hand
@@ -72,18 +73,4 @@ _SUBMODULES = frozenset(
 
 
 if not TYPE_CHECKING:  # (type checkers see the names imported above, and no others)
-
-    def __getattr__(name: str) -> Any:
-        """A name or a submodule of this package, imported on first use (PEP 562)."""
-        if name in _SUBMODULES:
-            return importlib.import_module(f"{__name__}.{name}")
-        source = _SOURCES.get(name)
-        if source is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(source), name)
-        globals()[name] = value  # (the next use finds it without this function)
-        return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__) | _SUBMODULES)
+    __getattr__, __dir__ = lazy_names(globals(), _SOURCES, _SUBMODULES)

@@ -146,20 +146,21 @@ cdef inline void put_pair(Buf* b, int* v) noexcept nogil:
     put_int(b, v[1])
 
 
-cdef inline int rank_of(char ch) noexcept nogil:
-    cdef int r
-    for r in range(8):
-        if RANK_CHARS[r] == ch:
-            return r
+cdef inline int index_in(const char* letters, int n, char ch) noexcept nogil:
+    """The index of ``ch`` among the first ``n`` ``letters``, else -1."""
+    cdef int i
+    for i in range(n):
+        if letters[i] == ch:
+            return i
     return -1
+
+
+cdef inline int rank_of(char ch) noexcept nogil:
+    return index_in(RANK_CHARS, 8, ch)
 
 
 cdef inline int suit_of(char ch) noexcept nogil:
-    cdef int s
-    for s in range(4):
-        if SUIT_CHARS[s] == ch:
-            return s
-    return -1
+    return index_in(SUIT_CHARS, 4, ch)
 
 
 cdef inline int card_at(const char* t, int n) noexcept nogil:

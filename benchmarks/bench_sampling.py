@@ -5,6 +5,9 @@ Each query is the view of the player to move in a seeded deal played on by rando
 to the given trick.  Reported: median seconds per query and worlds per second, and the
 two-worker speed-up.
 
+The measurement is the research suite ``sampling-workers`` of ``brisque bench``
+(``solver/bench/research.py``).
+
 Run:  python benchmarks/bench_sampling.py [--deals 5] [--worlds 200] [--json]
 """
 
@@ -12,47 +15,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import time
-from concurrent.futures import ProcessPoolExecutor
 
-from solver.analysis.sampling import analyse
-from solver.play.dealing import random_position
+from solver.bench.research import sampling_workers
 
 
-def views_at(trick: int, count: int) -> list:
-    out, seed = [], 0
-    while len(out) < count:
-        p = random_position(1000 + seed, "brisque", trick)
-        seed += 1
-        if not p.is_over() and p.trick_number == trick and not p.in_window:
-            out.append(p.view(p.turn))
-    return out
-
-
-def run(deals: int = 5, worlds: int = 200, tricks=(1, 5, 9)) -> list[dict]:
-    rows = []
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        pool.submit(int, 0).result()  # start the workers before timing
-        for trick in tricks:
-            views = views_at(trick, deals)
-            row = {"trick": trick, "worlds": worlds, "deals": deals}
-            for label, kwargs in (("1 worker", {}), ("2 workers", {"executor": pool, "workers": 2})):
-                times, per_world = [], []
-                for v in views:
-                    t0 = time.perf_counter()
-                    a = analyse(v, worlds=worlds, seed=7, **kwargs)
-                    dt = time.perf_counter() - t0
-                    times.append(dt)
-                    per_world.append(a.worlds / dt)
-                    row["method"] = a.world_method
-                row[label] = {
-                    "median_s": statistics.median(times),
-                    "worlds_per_s": statistics.median(per_world),
-                }
-            row["speedup"] = row["1 worker"]["median_s"] / row["2 workers"]["median_s"]
-            rows.append(row)
-    return rows
+def run(deals: int = 5, worlds: int = 200) -> list[dict]:
+    """The rows of the research suite ``sampling-workers`` of ``brisque bench``."""
+    return sampling_workers(deals=deals, worlds=worlds)["rows"]
 
 
 def report(rows: list[dict]) -> str:

@@ -1,15 +1,20 @@
 """Run every benchmark of the project and rewrite BENCHMARKS.md (tables and PNG plots).
 
-* the standard suites of ``brisque bench`` (``solver.bench``: final phase, deep search by
-  talon tricks left, sampling, the batch path, and the signature), run through the package
-  as installed: ``--bench-only`` runs them alone and rewrites their section only;
-* final-phase throughput: engine (batch and every move) against the reference solver;
-* deep search: time and nodes by talon tricks left, for each search enhancement added
-  one at a time, side by side in the same run;
-* sampling: 200-world queries at tricks 1, 5 and 9 with one and two workers;
-* matches: PIMC (100 worlds) against random, greedy and the clairvoyant player, and
-  against greedy in Briscan (duplicate deal pairs).  Matches take long: their results are
+A thin layer over the suites of ``brisque bench`` (``solver.bench``), run through the
+package as installed; this script only lays their figures out as the report:
+
+* the standard suites (``solver.bench.suites``: final phase, deep search by talon tricks
+  left, sampling, the batch path, and the signature): ``--bench-only`` runs them alone and
+  rewrites their section only;
+* the research suites (``solver.bench.research``): ``reference`` (final-phase throughput,
+  the engine against the reference solver), ``enhancements`` (deep search by talon tricks
+  left, each search enhancement added one at a time, side by side in the same run),
+  ``sampling-workers`` (200-world queries at tricks 1, 5 and 9, one and two workers) and
+  ``matches`` (PIMC, 100 worlds, against random, greedy and the clairvoyant player, and
+  against greedy in Briscan, duplicate deal pairs).  Matches take long: their results are
   stored in benchmarks/results/ and ``--reuse-matches`` takes them from there.
+  ``--whole-deals`` adds the suite ``whole-deals`` (30 whole deals, one thread and two) and
+  rewrites its section.
 
 The raw results of a run are kept in benchmarks/results/last-run.json, and
 ``--from-results`` rebuilds BENCHMARKS.md and the plot from them without running anything.
@@ -17,7 +22,7 @@ Sections of BENCHMARKS.md that this script does not write (such as the build com
 ``compare_builds.py``) are kept as they are, after the ones it writes.  The plot needs
 matplotlib, the optional extra ``bench``: ``pip install '.[bench]'``.
 
-Run:  python benchmarks/run_all.py [--quick] [--reuse-matches] [--match-deals 500]
+Run:  python benchmarks/run_all.py [--quick] [--reuse-matches] [--match-deals 500] [--whole-deals]
       python benchmarks/run_all.py --bench-only [--quick]
       python benchmarks/run_all.py --from-results [benchmarks/results/last-run.json]
 """
@@ -34,22 +39,21 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import bench_deep  # noqa: E402
-import bench_final_phase  # noqa: E402
-import bench_sampling  # noqa: E402
 import plots  # noqa: E402
+
+from solver.bench import research  # noqa: E402
+from solver.bench.suites import SUITES, machine, markdown  # noqa: E402
+from solver.bench.suites import run as run_suites  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 RESULTS = os.path.join(HERE, "results")
 LAST_RUN = os.path.join(RESULTS, "last-run.json")
 REPORT = os.path.join(ROOT, "BENCHMARKS.md")
 DEEP_PLOT = os.path.join(HERE, "deep.png")
-MATCHES = [
-    ("pimc:100", "random", "brisque"),
-    ("pimc:100", "greedy", "brisque"),
-    ("pimc:100", "clairvoyant", "brisque"),
-    ("pimc:100", "greedy", "briscan"),
-]
+
+
+def progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def match_name(a: str, b: str, rules: str) -> str:
@@ -57,25 +61,32 @@ def match_name(a: str, b: str, rules: str) -> str:
 
 
 def run_matches(deals: int, reuse: bool) -> list[dict]:
+    """The suite ``matches``, each match's summary and records kept in benchmarks/results/
+    as it ends; with ``reuse``, a match kept there is not played again."""
     from solver.formats.records import write_records
-    from solver.play.match import run_match
 
     os.makedirs(RESULTS, exist_ok=True)
-    out = []
-    for a, b, rules in MATCHES:
-        path = os.path.join(RESULTS, match_name(a, b, rules) + ".json")
+    stored = {}
+    for spec in research.MATCHES:
+        path = os.path.join(RESULTS, match_name(*spec) + ".json")
         if reuse and os.path.exists(path) and os.path.getsize(path):
             with open(path) as f:
-                out.append(json.loads(f.read().strip().splitlines()[-1]))
-            continue
-        t0 = time.perf_counter()
-        res = run_match(a, b, deals, seed=1, rules=rules, workers=2)
-        res.summary["seconds"] = time.perf_counter() - t0
-        write_records(os.path.join(RESULTS, match_name(a, b, rules) + ".jsonl"), res.records)
-        with open(path, "w") as f:
-            f.write(json.dumps(res.summary) + "\n")
-        out.append(res.summary)
-    return out
+                stored[spec] = json.loads(f.read().strip().splitlines()[-1])
+
+    def keep(summary: dict, records: list) -> None:
+        name = match_name(summary["first"], summary["second"], summary["rules"])
+        write_records(os.path.join(RESULTS, name + ".jsonl"), records)
+        with open(os.path.join(RESULTS, name + ".json"), "w") as f:
+            f.write(json.dumps(summary) + "\n")
+
+    missing = tuple(spec for spec in research.MATCHES if spec not in stored)
+    played = (
+        research.matches(deals=deals, progress=progress, on_match=keep, only=missing)["matches"]
+        if missing
+        else []
+    )
+    new = dict(zip(missing, played))
+    return [stored[spec] if spec in stored else new[spec] for spec in research.MATCHES]
 
 
 def _ci(s: dict) -> str:
@@ -84,8 +95,18 @@ def _ci(s: dict) -> str:
 
 
 def write_report(
-    machine: str, final: dict, deep: dict, sampling: list, matches: list, cap: float, date: str | None = None
+    machine: str,
+    final: dict,
+    deep: dict,
+    sampling: list,
+    matches: list,
+    cap: float,
+    date: str | None = None,
+    notes: dict | None = None,
 ) -> str:
+    """The sections of BENCHMARKS.md written from a run's raw results; ``notes``: a sentence
+    to add to a section (``sampling``), kept in the raw results."""
+    notes = notes or {}
     lines = [
         "# Benchmarks",
         "",
@@ -101,7 +122,7 @@ def write_report(
         "",
         f"{f['positions']} seeded Brisque positions at the start of the final phase (6 cards each, "
         f"reached by random play), table 2^{f['table_bits']}, measured in the same run "
-        f"(`benchmarks/bench_final_phase.py`).",
+        f"(`brisque bench --suite reference`).",
         "",
         "| solver | µs per position | positions/s | nodes per position | nodes/s |",
         "|---|---:|---:|---:|---:|",
@@ -125,7 +146,7 @@ def write_report(
         f"CPU cap {cap:g} s per solve ({deep.get('cap_best', cap):g} s with every enhancement; "
         f"a capped solve counts as the cap). Each configuration "
         f"adds one enhancement to the one above, measured one after the other in the same run "
-        f"(`benchmarks/bench_deep.py`).",
+        f"(`brisque bench --suite enhancements`).",
         "",
     ]
     best = list(deep["configs"].values())[-1]
@@ -180,10 +201,11 @@ def write_report(
         "## Sampling (hidden cards)",
         "",
         "A 200-world best-move query on the view of the player to move, median over seeded "
-        "deals, one and two worker processes side by side (`benchmarks/bench_sampling.py`). "
+        "deals, one and two worker processes side by side (`brisque bench --suite sampling-workers`). "
         "Each world gets the quick search of the run (`world_search`: exact with at most four "
         "talon tricks left since issue 13, two before; earlier four tricks to the fitted horizon "
-        "evaluation, three to the hand-made heuristic before).",
+        "evaluation, three to the hand-made heuristic before)."
+        + (" " + notes["sampling"] if "sampling" in notes else ""),
         "",
         "| trick | world search | 1 worker: s | worlds/s | 2 workers: s | worlds/s | speed-up |",
         "|---:|---|---:|---:|---:|---:|---:|",
@@ -225,8 +247,6 @@ BENCH_SECTION = "## `brisque bench`: the standard suites"
 
 def bench_section(result: dict, date: str) -> str:
     """The section of the ``brisque bench`` suites, from :func:`solver.bench.suites.run`'s result."""
-    from solver.bench.suites import markdown
-
     return "\n".join(
         [
             BENCH_SECTION,
@@ -241,6 +261,46 @@ def bench_section(result: dict, date: str) -> str:
             "",
         ]
     )
+
+
+WHOLE_SECTION = "## Whole deals: `brisque bench --suite whole-deals`"
+
+
+def whole_deals_section(result: dict, date: str) -> str:
+    """The section of the research suite ``whole-deals``: the distribution on one thread and
+    on two, and the deals one by one."""
+    lines = [
+        WHOLE_SECTION,
+        "",
+        f"Written by `python benchmarks/run_all.py` on {date}. Machine: {result.get('machine', 'not recorded')}. "
+        "Each seeded Brisque deal (talon order known, from trick 1) solved exactly from a cleared table "
+        f"of 2^22 entries, on one thread and then on {result['threads']} threads sharing it, deal by deal. "
+        "The issue's target: median at most 1 s, p90 at most 5 s, none above 60 s; 1.6x on two threads.",
+        "",
+        "| | median | p90 | slowest | under 1 s | under 5 s | above 60 s | median nodes | nodes a second |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for label, key in (("one thread", "one_thread"), (f"{result['threads']} threads", "on_threads")):
+        d = result[key]
+        lines.append(
+            f"| {label} | {d['median_s']} s | {d['p90_s']} s | {d['slowest_s']} s | {d['share_under_1s']:.0%} "
+            f"| {d['share_under_5s']:.0%} | {d['over_60s']} | {d['median_nodes'] / 1e6:.1f} M | {d['nodes_per_s'] / 1e6:.1f} M |"
+        )
+    lines += [
+        "",
+        f"Speed-up of {result['threads']} threads: median {result['median_speedup']}, over the total time "
+        f"{result['total_speedup']}; node overhead median {result['median_node_overhead']}; the same values "
+        f"on both: {result['all_same']}.",
+        "",
+        "| deal | value | one thread s | nodes | threads s | nodes | speed-up |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in result["deals"]:
+        lines.append(
+            f"| {r['seed']} | {r['value_one']} | {r['one_s']} | {r['nodes_one'] / 1e6:.0f} M | {r['threads_s']} "
+            f"| {r['nodes_threads'] / 1e6:.0f} M | {r['speedup']} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def replace_section(path: str, header: str, text: str) -> None:
@@ -267,14 +327,14 @@ WRITTEN = (
 )
 
 
-def kept_sections(path: str) -> str:
-    """The ``## `` sections of the report at ``path`` that write_report does not write."""
+def kept_sections(path: str, written: tuple[str, ...] = WRITTEN) -> str:
+    """The ``## `` sections of the report at ``path`` that are not rewritten (``written``)."""
     if not os.path.exists(path):
         return ""
     with open(path) as f:
         text = f.read()
     sections = re.split(r"(?m)^(?=## )", text)[1:]  # [0] is the title and preamble
-    kept = [s.rstrip() for s in sections if s.splitlines()[0].strip() not in WRITTEN]
+    kept = [s.rstrip() for s in sections if s.splitlines()[0].strip() not in written]
     return "\n\n".join(kept)
 
 
@@ -300,12 +360,18 @@ def write_outputs(raw: dict) -> str:
         raw["matches"],
         raw["cap"],
         raw.get("date") or report_date(REPORT),
+        raw.get("notes"),
     )
     if raw.get("bench"):
         text += "\n" + bench_section(raw["bench"], raw.get("date") or time.strftime("%Y-%m-%d"))
-    extra = kept_sections(REPORT)
+    # (a run without the standard suites, such as an old raw file, keeps their section)
+    extra = kept_sections(REPORT, WRITTEN if raw.get("bench") else WRITTEN[1:])
     with open(REPORT, "w") as f:
         f.write(text + ("\n" + extra + "\n" if extra else "\n"))
+    if raw.get("whole_deals"):
+        replace_section(
+            REPORT, WHOLE_SECTION, whole_deals_section(raw["whole_deals"], raw.get("date") or "?")
+        )
     return text
 
 
@@ -336,10 +402,23 @@ def main() -> None:
         action="store_true",
         help="run the standard suites of brisque bench alone and rewrite their section only",
     )
+    ap.add_argument(
+        "--whole-deals", action="store_true", help="also run the suite whole-deals (about 10 minutes)"
+    )
+    ap.add_argument(
+        "--whole-deals-only",
+        action="store_true",
+        help="run the suite whole-deals alone and rewrite its section only",
+    )
     a = ap.parse_args()
+    if a.whole_deals_only:
+        result = research.whole_deals(a.quick, progress)
+        result["machine"] = machine()
+        section = whole_deals_section(result, time.strftime("%Y-%m-%d"))
+        replace_section(REPORT, WHOLE_SECTION, section)
+        print(section)
+        return
     if a.bench_only:
-        from solver.bench.suites import run as run_suites
-
         section = bench_section(run_suites(quick=a.quick), time.strftime("%Y-%m-%d"))
         replace_section(REPORT, BENCH_SECTION, section)
         print(section)
@@ -350,20 +429,11 @@ def main() -> None:
             print(write_outputs(json.load(f)))
         return
     date = time.strftime("%Y-%m-%d")
-    n_final = 200 if a.quick else 1000
-    final = bench_final_phase.run(n_final, 14, n_final)
-    positions = 4 if a.quick else 10
-    max_k = 3 if a.quick else 10
-    deep = {"positions": positions, "configs": {}}
-    for name, feats in bench_deep.CONFIGS.items():
-        cap = a.cap_best if name == bench_deep.BEST else a.cap
-        deep["configs"][name] = bench_deep.run(positions, max_k, cap, features=feats)
-    deep["cap_best"] = a.cap_best
-    sampling = bench_sampling.run(2 if a.quick else 5, 50 if a.quick else 200)
+    final = research.reference(a.quick, progress, positions=200 if a.quick else 1000)
+    deep = research.enhancements(a.quick, progress, cap=a.cap, cap_best=a.cap_best)
+    sampling = research.sampling_workers(a.quick, progress)["rows"]
     matches = [] if a.skip_matches else run_matches(4 if a.quick else a.match_deals, a.reuse_matches)
-    from solver.bench.suites import run as run_suites
-
-    bench = run_suites(quick=a.quick)  # (the standard suites: the package's own, as brisque bench)
+    bench = run_suites(list(SUITES), quick=a.quick)  # (the standard suites, as brisque bench)
     raw = {
         "final": final,
         "deep": deep,
@@ -373,6 +443,8 @@ def main() -> None:
         "date": date,
         "bench": bench,
     }
+    if a.whole_deals:
+        raw["whole_deals"] = {**research.whole_deals(a.quick, progress), "machine": machine()}
     os.makedirs(RESULTS, exist_ok=True)
     with open(LAST_RUN, "w") as f:  # kept first: the report can be rebuilt from it
         json.dump(raw, f)

@@ -1372,10 +1372,16 @@ def match_cmd(
     "--suite",
     "suites",
     multiple=True,
-    type=click.Choice(["final-phase", "deep", "sampling", "batch"]),
-    help="A suite to run (repeatable; default all).",
+    # (the names of solver.bench.suites.SUITES and RESEARCH: tests/test_bench.py checks them)
+    type=click.Choice(
+        ["final-phase", "deep", "sampling", "batch"]
+        + ["reference", "enhancements", "whole-deals", "sampling-workers", "matches", "research"]
+    ),
+    help="A suite to run (repeatable; default the four standard ones).",
 )
-@click.option("--quick", is_flag=True, help="A tenth of each suite: a quick check, not figures to publish.")
+@click.option(
+    "--quick", is_flag=True, help="A few positions of each suite: a quick check, not figures to publish."
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: machine, suites, signature.")
 @click.option(
     "--compare",
@@ -1386,19 +1392,28 @@ def match_cmd(
 def bench_cmd(suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: str | None) -> None:
     """Run the standard benchmarks from the installed package and print their figures.
 
-    Suites: final-phase (every move's value of 1000 positions at the start of
-    Brisque's final phase, one batch), deep (exact values with 2 to 5 talon tricks
-    left), sampling (PIMC analyses of six views), batch (the solve - path in this
-    process).  The positions ship with the package.  The run ends with a signature:
-    the total node count of the final-phase and deep suites.  The search is
-    deterministic, so the signature changes exactly when the search does, on any
-    machine.
+    The standard suites, run by default (about a minute): final-phase (every
+    move's value of 1000 positions at the start of Brisque's final phase, one
+    batch), deep (exact values with 2 to 5 talon tricks left), sampling (PIMC
+    analyses of six views), batch (the solve - path in this process).  Their
+    positions ship with the package.  The run ends with a signature: the total
+    node count of the final-phase and deep suites.  The search is deterministic,
+    so the signature changes exactly when the search does, on any machine.
+
+    The research suites, run only when named (BENCHMARKS.md is written from
+    them by benchmarks/run_all.py): reference (the engine against the Python
+    reference solver), enhancements (each search enhancement added one at a
+    time, by talon tricks left: hours), whole-deals (30 whole deals on one
+    thread and on two: about ten minutes), sampling-workers (one worker process
+    against two), matches (PIMC duplicate matches: about half an hour).
+    --suite research runs them all.
 
     \b
     Examples:
       brisque bench
       brisque bench --suite final-phase --suite deep --json > run.json
       brisque bench --compare run.json
+      brisque bench --suite whole-deals --quick
     """
     from solver.bench.suites import compare, run
 
@@ -1415,7 +1430,7 @@ def bench_cmd(suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: s
             ) from None
     from solver.errors import ArgumentError
 
-    result = run(list(suites) or None, quick=quick)
+    result = run(list(suites) or None, quick=quick, progress=lambda line: click.echo(line, err=True))
     if old is not None:
         try:
             result["compare"] = compare(result, old)
@@ -1426,11 +1441,17 @@ def bench_cmd(suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: s
         click.echo(json.dumps(result))
         return
     click.echo(f"Machine: {result['machine']}{' (quick)' if quick else ''}")
+    from solver.bench.research import summary
+
     for r in result["suites"]:
         figures = ", ".join(
-            f"{k} {v}" for k, v in r.items() if k not in ("name", "levels") and not isinstance(v, dict)
+            f"{k} {v}"
+            for k, v in r.items()
+            if k not in ("name", "levels", "machine") and not isinstance(v, (dict, list))
         )
         click.echo(f"  {r['name']:12} {figures}")
+        for line in summary(r):
+            click.echo(f"    {line}")
         for k, level in r.get("levels", {}).items():
             click.echo(
                 f"    {k} talon tricks left: {level['positions']} positions, median {level['median_ms']} ms, {level['nodes']} nodes"

@@ -14,13 +14,13 @@ change that only makes it faster does not.
 
 from __future__ import annotations
 
-import os
-import platform
 import statistics
 import time
 from importlib import resources
 from typing import Any
 
+from solver.bench import research
+from solver.bench.machine import machine
 from solver.errors import ArgumentError
 
 SUITES = ("final-phase", "deep", "sampling", "batch")
@@ -33,20 +33,6 @@ def positions(name: str) -> list[str]:
     """The BPNs of a shipped position file (``final-phase``, ``deep-k3``, ``sampling``...)."""
     text = resources.files("solver.bench").joinpath(f"positions/{name}.txt").read_text(encoding="utf-8")
     return [line.strip() for line in text.splitlines() if line.strip()]
-
-
-def machine() -> str:
-    """The machine's description: CPU, cores, Python, system."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.machine()}"
 
 
 def final_phase(quick: bool) -> dict[str, Any]:
@@ -149,16 +135,26 @@ def batch(quick: bool) -> dict[str, Any]:
 
 
 RUNNERS = {"final-phase": final_phase, "deep": deep, "sampling": sampling, "batch": batch}
+RESEARCH = tuple(research.RESEARCH)  # the longer suites, run only when named
 
 
-def run(names: list[str] | None = None, *, quick: bool = False) -> dict[str, Any]:
-    """Run the named suites (all by default); the machine, each suite's figures, and the
-    signature (None when no signed suite ran)."""
-    chosen = list(names or SUITES)
-    for n in chosen:
-        if n not in RUNNERS:
-            raise ArgumentError(f"no benchmark suite {n!r}: expected one of {', '.join(SUITES)}")
-    results = [RUNNERS[n](quick) for n in chosen]
+def run(
+    names: list[str] | None = None, *, quick: bool = False, progress: research.Progress = None
+) -> dict[str, Any]:
+    """Run the named suites (the standard ones by default; ``research`` stands for every
+    research suite of :mod:`solver.bench.research`); the machine, each suite's figures, and
+    the signature (None when no signed suite ran).  ``progress`` hears a line at each step
+    of a research suite."""
+    chosen: list[str] = []
+    for n in names or SUITES:
+        for one in RESEARCH if n == "research" else (n,):
+            if one not in RUNNERS and one not in RESEARCH:
+                raise ArgumentError(
+                    f"no benchmark suite {one!r}: expected one of {', '.join((*SUITES, *RESEARCH, 'research'))}"
+                )
+            if one not in chosen:
+                chosen.append(one)
+    results = [RUNNERS[n](quick) if n in RUNNERS else research.RESEARCH[n](quick, progress) for n in chosen]
     # the signature of the whole signed suite only (a quick run has a signature of its own)
     whole = all(n in chosen for n in SIGNED)
     return {
@@ -180,7 +176,7 @@ def compare(new: dict[str, Any], old: dict[str, Any]) -> list[dict[str, Any]]:
         o = before.get(r["name"])
         if o is None:
             continue
-        for key in ("us_per_position", "seconds", "worlds_per_s", "nodes"):
+        for key in ("us_per_position", "seconds", "worlds_per_s", "nodes", "median_s", "engine_value_us"):
             if key in r and key in o and o[key]:
                 rows.append(
                     {
@@ -216,7 +212,7 @@ def markdown(result: dict[str, Any]) -> str:
         figures = ", ".join(
             f"{k} {v}"
             for k, v in r.items()
-            if k not in ("name", "positions", "levels") and not isinstance(v, dict)
+            if k not in ("name", "positions", "levels", "machine") and not isinstance(v, (dict, list))
         )
         lines.append(f"| {r['name']} | {r.get('positions', '')} | {figures} |")
         for k, level in r.get("levels", {}).items():
@@ -229,4 +225,4 @@ def markdown(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["SIGNED", "SUITES", "compare", "machine", "markdown", "positions", "run"]
+__all__ = ["RESEARCH", "SIGNED", "SUITES", "compare", "machine", "markdown", "positions", "run"]

@@ -12,7 +12,7 @@ machine falls on both alike.  One JSON line a position, then the median of the p
 candidate/baseline time ratios and of the node ratios.  Exit status 1 if a value differs.
 
 Run:  python benchmarks/compare_builds_deep.py --baseline /tmp/old --candidate . [--k 10]
-          [--seeds 1-10] [--json]
+          [--seeds 1-10] [--threads 1] [--json]
 """
 
 from __future__ import annotations
@@ -36,9 +36,11 @@ from solver.engine import Solver
 from solver.engine.seam import engine_root
 from solver.model.rules import Rules
 from solver.play.dealing import deal, positions_with_talon_left
-k, seed = int(sys.argv[1]), int(sys.argv[2])
+k, seed, threads = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[4])
 p = deal(seed, Rules()) if k == 10 else positions_with_talon_left(k, 1, Rules(), first_seed=seed)[0]
 s = Solver(Rules(), 22)
+if threads > 1:
+    s.engine.set_threads(threads)
 s.engine.load(engine_root(p))
 t = time.perf_counter()
 v = s.engine.value()
@@ -46,9 +48,9 @@ print(json.dumps({"seconds": time.perf_counter() - t, "nodes": s.engine.nodes, "
 """
 
 
-def solve_in(build: str, k: int, seed: int) -> dict:
+def solve_in(build: str, k: int, seed: int, threads: int = 1) -> dict:
     out = subprocess.run(
-        [sys.executable, "-c", RUNNER, str(k), str(seed), build],
+        [sys.executable, "-c", RUNNER, str(k), str(seed), build, str(threads)],
         env=dict(os.environ, PYTHONPATH=build),
         capture_output=True,
         text=True,
@@ -69,20 +71,24 @@ def main() -> int:
     ap.add_argument("--candidate", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     ap.add_argument("--k", type=int, default=10, help="talon tricks left (10: the whole deal)")
     ap.add_argument("--seeds", default="1-10")
+    ap.add_argument("--threads", type=int, default=1, help="threads of each solve (one table shared)")
     ap.add_argument("--json", action="store_true", help="the summary as one JSON line")
     args = ap.parse_args()
     a, b = os.path.abspath(args.baseline), os.path.abspath(args.candidate)
     time_ratios, node_ratios, same = [], [], True
     for i, seed in enumerate(seeds_of(args.seeds)):
-        res = {build: solve_in(build, args.k, seed) for build in ((a, b) if i % 2 == 0 else (b, a))}
+        res = {
+            build: solve_in(build, args.k, seed, args.threads) for build in ((a, b) if i % 2 == 0 else (b, a))
+        }
         same &= res[a]["value"] == res[b]["value"]
         time_ratios.append(res[b]["seconds"] / res[a]["seconds"])
         node_ratios.append(res[b]["nodes"] / res[a]["nodes"])
-        row = {"k": args.k, "seed": seed, "baseline": res[a], "candidate": res[b]}
+        row = {"k": args.k, "seed": seed, "threads": args.threads, "baseline": res[a], "candidate": res[b]}
         print(json.dumps(row), flush=True)
     summary = {
         "machine": machine(),
         "k": args.k,
+        "threads": args.threads,
         "positions": len(time_ratios),
         "median_time_ratio": round(statistics.median(time_ratios), 3),
         "median_node_ratio": round(statistics.median(node_ratios), 3),

@@ -291,7 +291,7 @@ def test_stepping_through_a_deal_finds_a_warm_table():
         assert warm["method"] == "exact" and cold.exact
         assert warm["moves"] == [m.to_dict() for m in cold.moves] and warm["value"] == int(cold.value)
         assert warm["nodes"] < cold.nodes  # (1.4 times fewer in this deal)
-        # a cancelled exact analysis ends the kept process; the next one starts another
+        # an analysis cancelled at once, maybe before the kept process can be interrupted
         _, third = b.post("/api/analyses", {"bpn": p.bpn()})
         status, cancelled = b.request("DELETE", f"/api/analyses/{third['id']}")
         assert status == 200 and cancelled["state"] in ("cancelled", "done")
@@ -299,6 +299,136 @@ def test_stepping_through_a_deal_finds_a_warm_table():
         assert b.wait(fourth["id"])["answer"]["best"] == solve_json(FULL)["best"]
     finally:
         b.stop()
+
+
+def test_a_cancel_interrupts_the_kept_process_whose_table_stays_right():
+    """Cancelling an exact analysis stops its search in the kept process, which lives on
+    with its table: the same position analysed again there, on the table the interrupted
+    search left, gets the values of a cold solve, with fewer nodes."""
+    from solver.engine.api import Solver
+    from solver.engine.results import Limit
+    from solver.play.dealing import random_position
+
+    b = Board("--max-seconds", "20")
+    try:
+        p, later = random_position(7, "brisque", 2), random_position(7, "brisque", 5)
+        _, first = b.post("/api/analyses", {"bpn": later.bpn()})  # (the kept process's deal)
+        assert b.wait(first["id"])["state"] == "done"
+        workers = descendants(b.process.pid)  # (the forkserver, the kept process and so on)
+        for delay in (0.1, 0.3):  # (its solve takes a second or so)
+            _, job = b.post("/api/analyses", {"bpn": p.bpn()})
+            time.sleep(delay)
+            status, cancelled = b.request("DELETE", f"/api/analyses/{job['id']}")
+            assert status == 200 and cancelled["state"] == "cancelled"  # (stopped mid-search)
+        _, again = b.post("/api/analyses", {"bpn": p.bpn()})
+        warm = b.wait(again["id"])["answer"]
+        assert descendants(b.process.pid) == workers  # the same kept process, no other
+        cold = Solver(p.rules).solve(p, limit=Limit(seconds=30))
+        assert warm["method"] == "exact" and cold.exact
+        assert warm["moves"] == [m.to_dict() for m in cold.moves] and warm["value"] == int(cold.value)
+        assert warm["nodes"] < cold.nodes
+    finally:
+        b.stop()
+
+
+def test_a_late_answer_is_never_the_next_jobs():
+    """A worker's answer to an earlier job, still in the pipe, is not taken for the job
+    that reads it; cancels that come as the kept process answers leave each next job its
+    own answer."""
+    import multiprocessing
+
+    from solver.board.jobs import Job, Jobs, Limits
+    from solver.play.dealing import random_position
+
+    jobs = Jobs(Limits(max_seconds=20))
+    try:
+        job = Job(id="x", bpn="b", seq=2)
+        parent, child = multiprocessing.Pipe(duplex=False)
+        child.send(("done", 1, {"bpn": "a"}))  # (the late answer of job 1)
+        child.send(("progress", 1, 5, 9, {"bpn": "a"}))
+        child.send(("done", 2, {"bpn": "b"}))
+        jobs._read(job, parent)
+        assert job.state == "done" and job.answer == {"bpn": "b"} and job.done == 0
+
+        slow, p = random_position(7, "brisque", 1), random_position(7, "brisque", 6)
+        q = p.copy()  # (p and q: solved in a few hundredths of a second, slow in 10 s)
+        q.push(p.legal_moves()[0])
+        expected = {}
+        for x in (p, q):  # (the first cancel comes before the kept process can be interrupted)
+            jobs.cancel(jobs.start(x.bpn()).id)
+            again = jobs.wait(jobs.start(x.bpn()).id)
+            assert again.state == "done"
+            expected[x.bpn()] = again.answer["moves"]
+        assert jobs._warm is not None
+        kept = jobs._warm.process
+        # cancels from the start of a search to after its answer
+        for i in range(20):
+            a, b = (slow if i % 2 else p), (q if i % 4 < 2 else p)
+            job = jobs.start(a.bpn())
+            time.sleep(0.002 * (i // 2))
+            jobs.cancel(job.id)
+            assert job.state == "cancelled" or job.answer["bpn"] == a.bpn()
+            nxt = jobs.wait(jobs.start(b.bpn()).id)
+            assert nxt.state == "done" and nxt.answer["bpn"] == b.bpn()
+            assert nxt.answer["moves"] == expected[b.bpn()]
+        assert jobs._warm.process is kept and kept.is_alive()  # (interrupted, never ended)
+    finally:
+        jobs.close()
+
+
+def test_an_interrupt_before_the_kept_process_reads_its_job_cancels_that_job():
+    """The signal comes while the kept process waits for its job (stopped there, then let
+    go): its handler lets it be, and the job read afterwards is found cancelled."""
+    import threading
+
+    from solver.board.jobs import Jobs, Limits
+    from solver.play.dealing import random_position
+
+    jobs = Jobs(Limits(max_seconds=20))
+    try:
+        assert jobs.wait(jobs.start(FULL).id).state == "done"
+        assert jobs._warm is not None
+        kept = jobs._warm.process
+        os.kill(kept.pid, signal.SIGSTOP)
+        end = time.monotonic() + 5
+        while Path(f"/proc/{kept.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "T":
+            assert time.monotonic() < end
+            time.sleep(0.01)
+        job = jobs.start(random_position(7, "brisque", 1).bpn())  # (about 10 s)
+        threading.Timer(0.3, os.kill, (kept.pid, signal.SIGCONT)).start()
+        t = time.monotonic()
+        jobs.cancel(job.id)  # (the signal waits for the process to go on)
+        assert job.state == "cancelled" and time.monotonic() - t < 1.5  # (answered, not ended)
+        assert jobs._warm.process is kept and kept.is_alive()
+        assert jobs.wait(jobs.start(FULL).id).answer["best"] == ["TS", "KC"]
+    finally:
+        jobs.close()
+
+
+def test_a_kept_process_that_does_not_answer_an_interrupt_is_ended(monkeypatch):
+    """One stopped (SIGSTOP) in its search, as one stuck would be: ended after the grace,
+    and the next exact analysis gets another."""
+    from solver.board import jobs as module
+    from solver.board.jobs import Jobs, Limits
+    from solver.play.dealing import random_position
+
+    monkeypatch.setattr(module, "INTERRUPT_GRACE", 0.5)
+    jobs = Jobs(Limits(max_seconds=20))
+    try:
+        job = jobs.start(random_position(7, "brisque", 1).bpn())  # (about 10 s)
+        assert job.kept is not None and job.kept.ready.wait(30)
+        stuck = job.process
+        os.kill(stuck.pid, signal.SIGSTOP)  # (it can no longer answer)
+        t = time.monotonic()
+        jobs.cancel(job.id)
+        # (the grace, then ended: asked, which a stopped process leaves pending, then killed)
+        assert job.state == "cancelled" and 0.5 <= time.monotonic() - t < 0.5 + 4 + 1
+        assert not stuck.is_alive() and jobs._warm is None
+        again = jobs.wait(jobs.start(FULL).id)
+        assert again.process is None and jobs._warm is not None and jobs._warm.process is not stuck
+        assert again.state == "done" and again.answer["best"] == ["TS", "KC"]
+    finally:
+        jobs.close()
 
 
 def test_no_worker_outlives_the_server():

@@ -4,12 +4,14 @@ The server never waits on an analysis.  Each runs in a process of its own, so th
 one can be stopped at once (its process is ended) and two browser tabs never share one.
 One process is kept for exact solves (every card known), so that stepping through a deal
 finds each next position in a warm table: it answers one analysis at a time, the others
-get a process of their own as before.  A position of another deal than the last one it
-analysed is searched as a one-off worker does (a cleared table, all the time), which leaves
-the table warm.  A later position of the same deal is searched on the warm table for
-``WARM_SHARE`` of the time: an exact answer may come from there (the values are the same
-from any table), an estimate never does: the rest of the time then goes to a search from a
-cleared table.
+get a process of their own as before.  A cancel there stops the search (a signal,
+``INTERRUPT``), not the process, so that it serves the next analysis with its table warm;
+one that does not answer within ``INTERRUPT_GRACE`` is ended.  A position of another deal
+than the last one it analysed is searched as a one-off worker does (a cleared table, all
+the time), which leaves the table warm.  A later position of the same deal is searched on
+the warm table for ``WARM_SHARE`` of the time: an exact answer may come from there (the
+values are the same from any table), an estimate never does: the rest of the time then
+goes to a search from a cleared table.
 A worker reports progress and its answer through a pipe; a thread of the server reads it
 all the time, so that a worker never waits on a page that does not ask (only the latest
 progress is kept).  The number running at once, each one's time and the number kept are
@@ -28,6 +30,7 @@ stops.
 from __future__ import annotations
 
 import ctypes
+import itertools
 import multiprocessing
 import os
 import signal
@@ -42,6 +45,8 @@ from solver.errors import ArgumentError
 
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 WARM_SHARE = 1 / 3  # of an exact analysis's time, for an exact answer from the warm table
+INTERRUPT = signal.SIGUSR1  # to the kept process: stop the search of the job cancelled
+INTERRUPT_GRACE = 2.0  # seconds the kept process has to answer an interrupt (then it is ended)
 
 
 class BusyError(ArgumentError):
@@ -57,6 +62,18 @@ class Limits:
     max_worlds: int = 2000  # worlds of one sampled analysis
     max_kept: int = 64  # finished analyses remembered (the oldest go first)
     max_body: int = 1_000_000  # bytes of a request (an uploaded file included)
+
+
+@dataclass(eq=False)
+class _Kept:
+    """The kept exact-solve process, its end of the pipe, the shared number of the job the
+    server cancels there (``cancel``), and whether its handler of ``INTERRUPT`` is in place
+    (``ready``: before, the signal's default would end it)."""
+
+    process: Any
+    conn: Connection
+    cancel: Any  # a multiprocessing.Value("q")
+    ready: threading.Event = field(default_factory=threading.Event)
 
 
 @dataclass(kw_only=True)
@@ -77,7 +94,10 @@ class Job:
     process: Any = field(default=None, repr=False)
     conn: Connection | None = field(default=None, repr=False)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    warm: bool = field(default=False, repr=False)  # run by the kept exact-solve process
+    seq: int = field(default=0, repr=False)  # its number in the messages of its worker
+    kept: _Kept | None = field(default=None, repr=False)  # run by the kept exact-solve process
+    # set when its reader thread is done with it (the kept process then free again)
+    reader_done: threading.Event = field(default_factory=threading.Event, repr=False)
 
     def end(self, state: str, *, answer: dict[str, Any] | None = None, error: str | None = None) -> None:
         """Record the end (the first one counts: a cancel after the answer changes nothing)."""
@@ -126,9 +146,11 @@ def _exact(bpn: str) -> bool:
     return not any(p.unknown) and (p.talon is not None or not p.talon_count or not p.rules.draws)
 
 
-def _work(conn: Connection, bpn: str, worlds: int, seconds: float) -> None:
+def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float) -> None:
     """The worker: the exact solve when every card is known (bounded by ``seconds``, then
-    the best estimate), else a sampled analysis with progress; the answer's JSON object."""
+    the best estimate), else a sampled analysis with progress; the answer's JSON object.
+    Its messages are those of the kept process (:func:`_warm_work`), and ``("progress",
+    seq, worlds done, worlds asked for, the answer so far)``."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # (Ctrl-C in the server's terminal is the server's)
     from solver.analysis.sampling import analyse
@@ -144,16 +166,16 @@ def _work(conn: Connection, bpn: str, worlds: int, seconds: float) -> None:
         else:
 
             def update(partial: Any) -> None:
-                conn.send(("progress", partial.worlds, worlds, partial.to_dict()))
+                conn.send(("progress", seq, partial.worlds, worlds, partial.to_dict()))
 
             answer = analyse(
                 p, worlds=worlds, time_limit=seconds, on_update=update, update_every=0.25
             ).to_dict()
-        conn.send(("done", answer))
+        conn.send(("done", seq, answer))
     except BrisqueError as exc:
-        conn.send(("failed", str(exc)))
+        conn.send(("failed", seq, str(exc)))
     except Exception as exc:  # noqa: BLE001 - the page must hear of any failure
-        conn.send(("failed", f"the analysis failed: {type(exc).__name__}: {exc}"))
+        conn.send(("failed", seq, f"the analysis failed: {type(exc).__name__}: {exc}"))
     finally:
         conn.close()
 
@@ -197,14 +219,16 @@ def _solve_exact(bpn: str, seconds: float, tables: dict[str, Any]) -> dict[str, 
     if tables.get("key") != key:  # (one rule set at a time: two tables, not up to five)
         tables.clear()
         tables.update(key=key, warm=Solver(p.rules, BOUNDED_TABLE_BITS))
-    deal, tables["deal"] = tables.get("deal"), _remaining(p)
+    deal, new = tables.get("deal"), _remaining(p)
     warm = tables["warm"]
     answer: dict[str, Any]
-    if deal is None or not _same_deal(deal, tables["deal"]):
+    if deal is None or not _same_deal(deal, new):
         warm.engine.clear()
+        tables["deal"] = new  # (once cleared: an interrupt may come between the two)
         left = max(seconds - (time.monotonic() - t0), 0.05)
         answer = warm.solve(p, limit=Limit(seconds=left)).to_dict()
         return answer
+    tables["deal"] = new
     first = warm.solve(p, limit=Limit(seconds=seconds * WARM_SHARE))
     if first.exact:
         answer = first.to_dict()
@@ -218,25 +242,59 @@ def _solve_exact(bpn: str, seconds: float, tables: dict[str, Any]) -> dict[str, 
     return answer
 
 
-def _warm_work(conn: Connection) -> None:
-    """The kept exact-solve process: (bpn, seconds) in, ("done", answer) or ("failed",
-    error) out, one analysis after the other, its tables warm from one to the next."""
+class _Interrupted(BaseException):
+    """The server cancelled the job being solved (raised by the handler of ``INTERRUPT``;
+    not an Exception, as KeyboardInterrupt is not, so that no ``except Exception`` on the
+    way takes it for a failure)."""
+
+
+def _warm_work(conn: Connection, cancel: Any) -> None:
+    """The kept exact-solve process: ``("ready", 0)`` once it can be interrupted, then
+    ``(seq, bpn, seconds)`` in, ``("done", seq, answer)``, ``("failed", seq, error)`` or
+    ``("cancelled", seq)`` out, one analysis after the other, its tables warm from one to
+    the next.
+
+    The server cancels job ``seq`` by setting ``cancel.value = seq``, then sending
+    ``INTERRUPT``: the handler raises in the search (the engine runs Python's signal
+    handlers every few milliseconds, as for Ctrl-C), which stores nothing unfinished in
+    the table (src_cython/search.pxd), and the process answers ``cancelled`` and waits for
+    the next job.  A signal that comes late, once its job is answered, finds no job or
+    another one and changes nothing."""
     _die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (Ctrl-C in the server's terminal is the server's)
     from solver.errors import BrisqueError
 
+    solving = [0]  # the seq of the job being solved, 0 between jobs
+
+    def interrupt(signum: int, frame: Any) -> None:
+        if solving[0] and cancel.value == solving[0]:
+            solving[0] = 0  # (one raise a job, wherever the next signal finds it)
+            raise _Interrupted
+
+    signal.signal(INTERRUPT, interrupt)
+    conn.send(("ready", 0))
     tables: dict[str, Any] = {}
     while True:
         try:
-            bpn, seconds = conn.recv()
+            seq, bpn, seconds = conn.recv()
         except (EOFError, OSError):
             return
-        try:
-            conn.send(("done", _solve_exact(bpn, seconds, tables)))
-        except BrisqueError as exc:
-            conn.send(("failed", str(exc)))
-        except Exception as exc:  # noqa: BLE001 - the page must hear of any failure
-            conn.send(("failed", f"the analysis failed: {type(exc).__name__}: {exc}"))
+        reply: tuple[Any, ...]
+        try:  # (the outer try: an interrupt may come in the inner one's handlers too)
+            try:
+                solving[0] = seq
+                if cancel.value == seq:  # (its signal came before: the handler let it be)
+                    raise _Interrupted
+                reply = ("done", seq, _solve_exact(bpn, seconds, tables))
+            except BrisqueError as exc:
+                reply = ("failed", seq, str(exc))
+            except Exception as exc:  # noqa: BLE001 - the page must hear of any failure
+                reply = ("failed", seq, f"the analysis failed: {type(exc).__name__}: {exc}")
+            finally:
+                solving[0] = 0
+        except _Interrupted:
+            reply = ("cancelled", seq)
+        conn.send(reply)
 
 
 class Jobs:
@@ -249,10 +307,11 @@ class Jobs:
         # imported, not of the server with its threads and sockets
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(["solver.analysis.sampling", "solver.engine.api"])
-        # the kept exact-solve process and its end of the pipe, and whether a job uses it
-        self._warm: tuple[Any, Connection] | None = None
+        # the kept exact-solve process, and whether a job uses it
+        self._warm: _Kept | None = None
         self._warm_busy = False
         self._warm_lock = threading.Lock()
+        self._seq = itertools.count(1)  # the jobs' numbers in their workers' messages
 
     def running(self) -> int:
         return sum(1 for j in self.jobs.values() if self.poll(j).state == "running")
@@ -281,19 +340,20 @@ class Jobs:
             )
         self._forget_old()
         exact = _exact(bpn)
-        warm = self._take_warm() if exact else None
+        seq = next(self._seq)
+        kept = self._take_warm() if exact else None
         process: Any
         parent: Connection
-        if warm is not None:
-            process, parent = warm
+        if kept is not None:
+            process, parent = kept.process, kept.conn
             try:
-                parent.send((bpn, secs))
+                parent.send((seq, bpn, secs))
             except OSError:  # (it died since is_alive said otherwise: the job gets a one-off)
                 self._drop_warm(process)
-                warm = None
-        if warm is None:
+                kept = None
+        if kept is None:
             parent, child = self._ctx.Pipe(duplex=False)
-            process = self._ctx.Process(target=_work, args=(child, bpn, worlds, secs), daemon=True)
+            process = self._ctx.Process(target=_work, args=(child, seq, bpn, worlds, secs), daemon=True)
             process.start()
             child.close()
         # (total: the worlds asked for; an exact solve has no count)
@@ -303,31 +363,33 @@ class Jobs:
             total=0 if exact else worlds,
             process=process,
             conn=parent,
-            warm=warm is not None,
+            seq=seq,
+            kept=kept,
         )
         self.jobs[job.id] = job
         threading.Thread(target=self._read, args=(job, parent), daemon=True).start()
         return job
 
-    def _take_warm(self) -> tuple[Any, Connection] | None:
+    def _take_warm(self) -> _Kept | None:
         """The kept exact-solve process, started if need be, now this job's; None when
         another job has it."""
         with self._warm_lock:
             if self._warm_busy:
                 return None
-            if self._warm is None or not self._warm[0].is_alive():
+            if self._warm is None or not self._warm.process.is_alive():
                 parent, child = self._ctx.Pipe(duplex=True)
-                process = self._ctx.Process(target=_warm_work, args=(child,), daemon=True)
+                cancel = self._ctx.Value("q", 0, lock=False)
+                process = self._ctx.Process(target=_warm_work, args=(child, cancel), daemon=True)
                 process.start()
                 child.close()
-                self._warm = (process, parent)
+                self._warm = _Kept(process, parent, cancel)
             self._warm_busy = True
             return self._warm
 
     def _release_warm(self, process: Any, alive: bool) -> None:
         """The job is done with the kept process: free for the next (``alive``), or gone."""
         with self._warm_lock:
-            if self._warm is not None and self._warm[0] is process:
+            if self._warm is not None and self._warm.process is process:
                 self._warm_busy = False
                 if not alive:
                     self._warm = None
@@ -336,42 +398,51 @@ class Jobs:
         """The kept process ``process`` is gone (ended or found dead): the next exact
         analysis starts another at once."""
         with self._warm_lock:
-            if self._warm is not None and self._warm[0] is process:
+            if self._warm is not None and self._warm.process is process:
                 self._warm, self._warm_busy = None, False
 
     def _read(self, job: Job, conn: Connection) -> None:
-        """The reader thread of one job: everything the worker sends, as it comes (the
-        kept exact-solve process's pipe stays open for its next job)."""
+        """The reader thread of one job: everything the worker sends, as it comes, to the
+        answer to this job (the kept exact-solve process's pipe stays open for its next)."""
         ended = False
         try:
             while True:
-                msg = conn.recv()
-                if msg[0] == "progress":
+                kind, seq, *rest = conn.recv()
+                if kind == "ready" and job.kept is not None:
+                    job.kept.ready.set()
+                    continue
+                if seq != job.seq:  # (a late answer to an earlier job is never this one's)
+                    continue
+                if kind == "progress":
                     with job.lock:
                         if job.state == "running":
-                            _, job.done, job.total, job.answer = msg
+                            job.done, job.total, job.answer = rest
                     continue
-                if job.warm:  # (free for the next job before this one is seen to end; a
-                    # cancel from now on has nothing to end: the answer is read)
+                if job.kept is not None:  # (free for the next job before this one is seen
+                    # to end; a cancel from now on has nothing to stop: the answer is read)
                     with job.lock:
                         process, job.process = job.process, None
-                    self._release_warm(process, alive=True)
-                if msg[0] == "done":
-                    job.end("done", answer=msg[1])
-                else:
-                    job.end("failed", error=msg[1])
+                    if process is not None:
+                        self._release_warm(process, alive=True)
+                if kind == "done":
+                    job.end("done", answer=rest[0])
+                elif kind == "failed":
+                    job.end("failed", error=rest[0])
+                else:  # (cancelled: the server asked, so the job says so already)
+                    job.end("cancelled")
                 return
         except (EOFError, OSError):
             ended = True
             job.end("failed", error="the analysis process ended without an answer")
         finally:
-            if not job.warm:
+            if job.kept is None:
                 conn.close()
             elif ended:
                 with job.lock:
                     process, job.process = job.process, None
                 if process is not None:
                     self._drop_warm(process)
+            job.reader_done.set()
 
     def poll(self, job: Job) -> Job:
         """The job as its reader thread left it; a worker past its time (plus a grace) is
@@ -389,7 +460,8 @@ class Jobs:
         return None if job is None else self.poll(job)
 
     def cancel(self, job_id: str) -> Job | None:
-        """End a running analysis (one that has ended keeps its state and answer)."""
+        """End a running analysis (one that has ended keeps its state and answer): its
+        process, or in the kept exact-solve process its search alone (:meth:`_end`)."""
         job = self.get(job_id)
         if job is not None and job.state == "running":
             job.end("cancelled")
@@ -413,26 +485,45 @@ class Jobs:
         for job in self.jobs.values():
             if job.state == "running":
                 job.end("cancelled")
-                self._end(job)
+                self._end(job, interrupt=False)
             self._reap(job)
         with self._warm_lock:
             warm, self._warm = self._warm, None
         if warm is not None:
-            _stop(warm[0])
-            warm[1].close()
+            _stop(warm.process)
+            warm.conn.close()
 
-    def _end(self, job: Job) -> None:
+    def _end(self, job: Job, interrupt: bool = True) -> None:
+        """Stop a job that has ended (cancelled or out of time) but whose worker runs: a
+        one-off worker is ended; the kept process is interrupted (``interrupt``) and waited
+        for up to ``INTERRUPT_GRACE`` seconds, then ended (it is started again for the next
+        job).  Waited for, so that the next analysis finds the kept process free."""
         with job.lock:
             process = job.process  # (None once the kept process has answered)
+        if process is None:
+            return
+        kept = job.kept
+        if kept is None:
+            _stop(process)
+            return
+        if interrupt and kept.ready.is_set() and process.is_alive():
+            kept.cancel.value = job.seq  # (before the signal: the handler looks at it)
+            try:
+                os.kill(process.pid, INTERRUPT)
+            except ProcessLookupError:  # (it just died: its reader thread sees the pipe close)
+                pass
+            if job.reader_done.wait(INTERRUPT_GRACE):
+                return
+        with job.lock:  # (no answer: ended, unless the answer came just now)
+            process, job.process = job.process, None
         if process is not None:
-            _stop(process)  # (the kept process too: it is started again for the next job)
-            if job.warm:
-                self._drop_warm(process)
+            _stop(process)
+            self._drop_warm(process)
 
     def _reap(self, job: Job) -> None:
         with job.lock:
             process = job.process
-        if process is not None and not job.warm:
+        if process is not None and job.kept is None:
             process.join(2)
             job.process = None
         job.conn = None  # (its reader thread closes it)

@@ -52,6 +52,7 @@ def solve_in(build: str, k: int, seed: int, threads: int = 1) -> dict:
     out = subprocess.run(
         [sys.executable, "-c", RUNNER, str(k), str(seed), build, str(threads)],
         env=dict(os.environ, PYTHONPATH=build),
+        cwd=build,  # (python -c puts its directory first on the path: another checkout's would win)
         capture_output=True,
         text=True,
         check=True,

@@ -18,7 +18,7 @@ import click
 
 from solver import __version__
 from solver.errors import NotationError
-from solver.model.limits import MAX_BUDGET
+from solver.model.limits import MAX_BUDGET, MAX_DEPTH, MAX_WORLDS
 
 # Only what every command needs is imported here: each command imports the modules it uses
 # (the analyses, the formats, the position itself), so that `brisque --help` and the start
@@ -40,6 +40,12 @@ class BrisqueCommandError(click.ClickException):
     """A user error: printed as 'Error: ...' with exit code 2."""
 
     exit_code = 2
+
+
+class _OutOfMemory(click.ClickException):
+    """The machine's memory ran out (a table too big): 'Error: out of memory ...', exit 1."""
+
+    exit_code = 1
 
 
 def writable_file(path: str, what: str) -> None:
@@ -85,8 +91,9 @@ def whole(lo: int, hi: int | None = None) -> _Whole:
 # number overflows the engine (a click error names the range).
 SEED = whole(0, 2**63 - 1)
 NODES = whole(1, MAX_BUDGET)
-WORLDS = whole(1, 10**9)
+WORLDS = whole(1, MAX_WORLDS)
 WORKERS = whole(1, 256)
+DEPTH = whole(1, MAX_DEPTH)
 
 SCHEDULER_HELP = (
     "Run the work on a Dask cluster: its scheduler's address (tcp://host:8786), or local:N "
@@ -233,6 +240,12 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             _interrupted_exit()
+        except MemoryError as exc:  # (a table too big for the machine: an error, not a traceback)
+            failure = _OutOfMemory(
+                f"out of memory: {str(exc) or 'an allocation failed'} (a smaller --table-bits, or fewer workers, needs less)"
+            )
+            self._json_error(ctx, failure.format_message())
+            raise failure from None
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -626,7 +639,7 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
 )
 @click.option(
     "--depth",
-    type=whole(1),
+    type=DEPTH,
     default=None,
     help="Search this many tricks and score the horizon with the fitted evaluation "
     "of docs/solver.md, the final phase exact (fast, approximate).",
@@ -746,7 +759,7 @@ def solve_cmd(
 )
 @click.option(
     "--depth",
-    type=whole(1),
+    type=DEPTH,
     default=None,
     help="Tricks of look-ahead per world (default: exact in the last four talon tricks, 4 before).",
 )
@@ -1013,7 +1026,7 @@ def puzzles_cmd(
     help="Which record of the --record file.",
 )
 @click.option("--nodes", type=NODES, default=None, help="Node budget per position.")
-@click.option("--depth", type=whole(1), default=None, help="Tricks of look-ahead per position (estimates).")
+@click.option("--depth", type=DEPTH, default=None, help="Tricks of look-ahead per position (estimates).")
 @click.option("--exact", is_flag=True, help="Solve every position exactly, however early (can be slow).")
 @click.option(
     "--view",
@@ -1444,13 +1457,16 @@ def bench_cmd(suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: s
     from solver.bench.research import summary
 
     for r in result["suites"]:
+        lines = summary(r)  # (a research suite: its own lines instead of every figure)
         figures = ", ".join(
             f"{k} {v}"
             for k, v in r.items()
-            if k not in ("name", "levels", "machine") and not isinstance(v, (dict, list))
+            if (not lines or k == "positions")
+            and k not in ("name", "levels", "machine")
+            and not isinstance(v, (dict, list))
         )
         click.echo(f"  {r['name']:12} {figures}")
-        for line in summary(r):
+        for line in lines:
             click.echo(f"    {line}")
         for k, level in r.get("levels", {}).items():
             click.echo(

@@ -388,7 +388,16 @@ def summary(result: dict[str, Any]) -> list[str]:
                 f"k={r['k']} {r['median_ms']:.2f}" + ("*" if r["unfinished"] else "") for r in rows
             )
             lines.append(f"{config}: median ms {by_k}")
-        return [*lines, "(* some solves hit the CPU cap)"]
+        capped = any(r["unfinished"] for rows in result["configs"].values() for r in rows)
+        return [*lines, "(* some solves hit the CPU cap)"] if capped else lines
+    if name == "reference":
+        return [
+            f"engine: {result['engine_value_us']} us a position for the value, "
+            f"{result['engine_every_move_us']} us for every move's value",
+            f"reference: {result['reference_every_move_us']} us a position "
+            f"({result['speedup_value_vs_reference']}x the engine's value time); "
+            f"values agree: {result['values_agree']}",
+        ]
     if name == "whole-deals":
         one, many = result["one_thread"], result["on_threads"]
         return [

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
 from solver.errors import ArgumentError, IllegalMoveError
-from solver.model.limits import MAX_BUDGET
+from solver.model.limits import MAX_BUDGET, MAX_DEPTH
 from solver.model.moves import Move, parse_move
 from solver.model.position import SEATS, Position
 from solver.model.value import Value
@@ -53,8 +53,8 @@ class Limit:
             raise ArgumentError(f"nodes={self.nodes!r}: expected a budget from 1 to {MAX_BUDGET} nodes")
         if self.seconds is not None and not (0 < self.seconds < math.inf):
             raise ArgumentError(f"seconds={self.seconds!r}: expected a finite number of seconds above 0")
-        if self.depth is not None and not 1 <= self.depth <= 40:
-            raise ArgumentError(f"depth={self.depth!r}: expected a number of tricks from 1 to 40")
+        if self.depth is not None and not 1 <= self.depth <= MAX_DEPTH:
+            raise ArgumentError(f"depth={self.depth!r}: expected a number of tricks from 1 to {MAX_DEPTH}")
 
     @property
     def bounded(self) -> bool:

@@ -23,6 +23,8 @@ MAX_TRICKS = 16  # tricks of one player (tricks=, final=)
 MAX_DECLARED = 16  # declarations made at the current turn (declared=)
 MAX_CARDS = 32  # any count of cards
 MAX_BUDGET = 10**15  # nodes of a search budget
+MAX_WORLDS = 10**9  # worlds of one sampled analysis (pimc:N, --worlds)
+MAX_DEPTH = 20  # tricks of look-ahead of a depth-limited search (a deal has at most 16)
 
 
 def whole_number(text: str | int, low: int, high: int, signed: bool = False) -> int:

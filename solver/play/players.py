@@ -19,6 +19,7 @@ from solver.engine.quick import WorldSearch
 from solver.errors import ArgumentError
 from solver.model.bits import points_of, trick_winner
 from solver.model.cards import rank_of, suit_of
+from solver.model.limits import MAX_WORLDS, whole_number
 from solver.model.moves import EXCHANGE, PASS, Move
 from solver.model.position import Position
 
@@ -101,6 +102,10 @@ class PimcPlayer:
             return moves[0]
         view = position.view(position.turn)
         a = analyse(view, worlds=self.worlds, seed=_decision_seed(view, self.seed), world_search=self.search)
+        if getattr(a, "stopped", None) == "interrupted":
+            # Ctrl-C ends a match, not this decision: the answer so far would be another
+            # move than the seed's, and the match would go on
+            raise KeyboardInterrupt
         return a.best[0]
 
 
@@ -156,14 +161,11 @@ def make_player(spec: str, seed: int = 0) -> Player:
     if s == "clairvoyant":
         return ClairvoyantPlayer(search)
     if s == "pimc" or s.startswith("pimc:"):
-        n = 100 if s == "pimc" else s[5:]
         try:
-            worlds = int(n)
-            if worlds < 1:
-                raise ValueError
+            worlds = 100 if s == "pimc" else whole_number(s[5:], 1, MAX_WORLDS)
         except ValueError:
             raise ArgumentError(
-                f"player {spec!r}: expected pimc:N with N a positive number of worlds"
+                f"player {spec!r}: expected pimc:N with N a number of worlds from 1 to {MAX_WORLDS}"
             ) from None
         return PimcPlayer(worlds, seed, search)
     raise ArgumentError(f"unknown player {spec!r}: expected one of {', '.join(PLAYER_KINDS)}")

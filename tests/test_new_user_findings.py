@@ -7,6 +7,7 @@ import resource
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -17,10 +18,11 @@ from solver.model.limits import MAX_DEPTH, MAX_WORLDS
 from solver.play.players import make_player
 
 BRISQUE = [sys.executable, "-m", "solver.cli"]
+OUTSIDE = tempfile.gettempdir()  # (run from the checkout, python -m would find its unbuilt source first)
 
 
 def brisque(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([*BRISQUE, *args], capture_output=True, text=True, timeout=120, **kw)
+    return subprocess.run([*BRISQUE, *args], capture_output=True, text=True, timeout=120, cwd=OUTSIDE, **kw)
 
 
 @pytest.mark.parametrize(
@@ -70,6 +72,7 @@ def test_ctrl_c_ends_a_match_of_pimc_in_one_process():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        cwd=OUTSIDE,
     )
     time.sleep(4)
     assert proc.poll() is None  # (still playing its first deal)

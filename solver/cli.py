@@ -1428,7 +1428,7 @@ def bench_cmd(suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: s
       brisque bench --compare run.json
       brisque bench --suite whole-deals --quick
     """
-    from solver.bench.suites import compare, run
+    from solver.bench.suites import compare, figures, run
 
     old = None
     if compare_to:
@@ -1458,14 +1458,8 @@ def bench_cmd(suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: s
 
     for r in result["suites"]:
         lines = summary(r)  # (a research suite: its own lines instead of every figure)
-        figures = ", ".join(
-            f"{k} {v}"
-            for k, v in r.items()
-            if (not lines or k == "positions")
-            and k not in ("name", "levels", "machine")
-            and not isinstance(v, (dict, list))
-        )
-        click.echo(f"  {r['name']:12} {figures}")
+        shown = f"positions {r['positions']}" if lines else figures(r, skip=())
+        click.echo(f"  {r['name']:12} {shown}")
         for line in lines:
             click.echo(f"    {line}")
         for k, level in r.get("levels", {}).items():

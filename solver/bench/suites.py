@@ -190,6 +190,20 @@ def compare(new: dict[str, Any], old: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def figures(suite: dict[str, Any], skip: tuple[str, ...] = ("positions",)) -> str:
+    """A suite's own figures as ``key value, ...``: the scalars, but for its name, its
+    machine and the keys ``skip``.
+
+    >>> figures({"name": "batch", "positions": 2, "seconds": 0.1, "levels": {}})
+    'seconds 0.1'
+    """
+    return ", ".join(
+        f"{k} {v}"
+        for k, v in suite.items()
+        if k not in ("name", "machine", *skip) and not isinstance(v, (dict, list))
+    )
+
+
 def markdown(result: dict[str, Any]) -> str:
     """A run's figures as the Markdown table of BENCHMARKS.md (``benchmarks/run_all.py``
     writes its section with it): a row a suite (and a deep level), then the signature.
@@ -209,12 +223,7 @@ def markdown(result: dict[str, Any]) -> str:
         "|---|---:|---|",
     ]
     for r in result["suites"]:
-        figures = ", ".join(
-            f"{k} {v}"
-            for k, v in r.items()
-            if k not in ("name", "positions", "levels", "machine") and not isinstance(v, (dict, list))
-        )
-        lines.append(f"| {r['name']} | {r.get('positions', '')} | {figures} |")
+        lines.append(f"| {r['name']} | {r.get('positions', '')} | {figures(r)} |")
         for k, level in r.get("levels", {}).items():
             lines.append(
                 f"| {r['name']}, {k} talon tricks left | {level['positions']} | "
@@ -225,4 +234,4 @@ def markdown(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["RESEARCH", "SIGNED", "SUITES", "compare", "machine", "markdown", "positions", "run"]
+__all__ = ["RESEARCH", "SIGNED", "SUITES", "compare", "figures", "machine", "markdown", "positions", "run"]

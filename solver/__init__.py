@@ -24,6 +24,8 @@ if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports 
     from solver.analysis import SampledAnalysis, analyse, analyse_line, solution_tree
     from solver.engine import Analysis, Limit, MoveValue, Solver, can_reach, solve, solve_batch
     from solver.errors import (
+        ArgumentError,
+        ArgumentTypeError,
         BPNError,
         BrisqueError,
         EngineError,
@@ -32,10 +34,12 @@ if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports 
         IllegalMoveError,
         ImpossiblePositionError,
         NotationError,
+        PlayError,
         PositionError,
         PuzzleError,
         RecordError,
         RulesError,
+        TreeLimitError,
     )
     from solver.formats import DealRecord, picture, read_bpd
     from solver.model import (
@@ -62,6 +66,8 @@ __version__ = "0.2.0"
 
 __all__ = [
     "Analysis",
+    "ArgumentError",
+    "ArgumentTypeError",
     "BPNError",
     "BrisqueError",
     "DealRecord",
@@ -78,6 +84,7 @@ __all__ = [
     "NotationError",
     "Outcome",
     "PASS",
+    "PlayError",
     "Position",
     "PositionError",
     "PuzzleError",
@@ -86,6 +93,7 @@ __all__ = [
     "RulesError",
     "SampledAnalysis",
     "Solver",
+    "TreeLimitError",
     "Value",
     "WIN_VALUE",
     "__version__",
@@ -125,6 +133,8 @@ _SOURCES: dict[str, str] = {
     "can_reach": "solver.engine",
     "solve": "solver.engine",
     "solve_batch": "solver.engine",
+    "ArgumentError": "solver.errors",
+    "ArgumentTypeError": "solver.errors",
     "BPNError": "solver.errors",
     "BrisqueError": "solver.errors",
     "EngineError": "solver.errors",
@@ -133,10 +143,12 @@ _SOURCES: dict[str, str] = {
     "IllegalMoveError": "solver.errors",
     "ImpossiblePositionError": "solver.errors",
     "NotationError": "solver.errors",
+    "PlayError": "solver.errors",
     "PositionError": "solver.errors",
     "PuzzleError": "solver.errors",
     "RecordError": "solver.errors",
     "RulesError": "solver.errors",
+    "TreeLimitError": "solver.errors",
     "DealRecord": "solver.formats",
     "picture": "solver.formats",
     "read_bpd": "solver.formats",

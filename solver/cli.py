@@ -915,7 +915,9 @@ def analyse_cmd(
 
 
 @main.command("puzzles")
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.argument(
+    "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, allow_dash=True)
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record.")
 @click.option(
     "--workers",
@@ -929,33 +931,38 @@ def analyse_cmd(
 def puzzles_cmd(
     files: tuple[str, ...], as_json: bool, workers: int, quiet: bool, scheduler: str | None
 ) -> None:
-    """Solve every record of puzzle files (.bpd) and check bm, am, v and ev.
+    """Solve every record of puzzle files (.bpd) and check bm, am, pv, v and ev.
 
     Positions with every card known are solved exactly, those with hidden cards
-    by sampling with the record's worlds and seed.  Prints a line per record and a
-    summary ("58/60 solved"); exits 1 when any record fails or is malformed (a
-    malformed line is reported with its file and line, and the others still run).
+    by sampling with the record's worlds and seed.  bm and am moves must be legal;
+    a pv must be legal and, with every card known, keep the value at each move
+    (with hidden cards: its first move one of the best).  FILE "-" reads standard
+    input.  Prints a line per record and a summary ("58/60 solved"); a record with
+    none of bm, am, pv, v, ev is solved but not checked ("--", counted apart).
+    Exits 1 when any record fails or is malformed (a malformed line is reported
+    with its file and line, and the others still run).
 
     \b
     Examples:
       brisque puzzles positions/brisque-endgames.bpd positions/hidden-cards.bpd
       brisque puzzles positions/*.bpd --scheduler local:2
+      brisque deal --seed 3 --at 11 | brisque puzzles -
     """
     from solver.analysis.puzzles import check_records
     from solver.errors import PuzzleError
-    from solver.formats.bpd import read_bpd
+    from solver.formats.bpd import read_bpd, read_bpd_lines
 
     items = []
     for path in files:
         try:
-            items.extend(read_bpd(path))
+            items.extend(read_bpd_lines(sys.stdin.buffer, "stdin") if path == "-" else read_bpd(path))
         except OSError as exc:
             raise BrisqueCommandError(f"cannot read {path!r}: {exc.strerror}") from None
     if not items:
         raise BrisqueCommandError(
             f"no puzzle records in {', '.join(files)}: expected lines 'BPN ; op operand ; ...'"
         )
-    solved = failed = 0
+    solved = failed = unchecked = 0
     records = [item for item in items if not isinstance(item, PuzzleError)]
     with _executor(scheduler, workers) as executor:
         checked = check_records(records, workers=workers, executor=executor)
@@ -979,7 +986,9 @@ def puzzles_cmd(
                     else f"ERROR  {verdict}"
                 )
                 continue
-            if verdict.ok:
+            if not verdict.checked:  # nothing to check: neither solved nor failed
+                unchecked += 1
+            elif verdict.ok:
                 solved += 1
             else:
                 failed += 1
@@ -989,6 +998,8 @@ def puzzles_cmd(
                 a = verdict.answer
                 status = "ok   " if verdict.ok else "FAIL "
                 detail = "" if verdict.ok else "  " + "; ".join(verdict.failures)
+                if verdict.ok and not verdict.checked:
+                    status, detail = "--   ", "  not checked: no bm, am, pv, v or ev"
                 if show_progress:  # wipe the progress line before the result line
                     click.echo("\r" + " " * 40 + "\r", err=True, nl=False)
                 if a is None:  # not even solvable: an impossible position
@@ -998,11 +1009,12 @@ def puzzles_cmd(
                 click.echo(
                     f"{status} {item.id:<10} best {' '.join(str(m) for m in a.best):<14} value {shown}{detail}"
                 )
-    total = solved + failed
+    total = solved + failed  # (the records checked: an unchecked one states nothing to solve)
     if not as_json:
-        click.echo(f"{solved}/{total} solved")
+        apart = f", {unchecked} not checked (no bm, am, pv, v or ev)" if unchecked else ""
+        click.echo(f"{solved}/{total} solved{apart}")
     else:
-        click.echo(json.dumps({"summary": True, "solved": solved, "total": total}))
+        click.echo(json.dumps({"summary": True, "solved": solved, "total": total, "unchecked": unchecked}))
     if failed:
         sys.exit(1)
 

@@ -46,6 +46,15 @@ class ArgumentError(BrisqueError, ValueError):
     """A bad argument to a function or command: an unknown choice, a number out of range."""
 
 
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument of the wrong type, such as ``Position(42)`` or ``solve(None)``: both an
+    :class:`ArgumentError` and a ``TypeError``, so that either ``except`` catches it.
+
+    >>> issubclass(ArgumentTypeError, TypeError), issubclass(ArgumentTypeError, BrisqueError)
+    (True, True)
+    """
+
+
 # ---------------------------------------------------------------- positions and moves
 class PositionError(BrisqueError, ValueError):
     """A well-formed position that cannot be used as asked: impossible, over, or the wrong rules."""
@@ -92,6 +101,7 @@ class PlayError(BrisqueError, RuntimeError):
 
 __all__ = [
     "ArgumentError",
+    "ArgumentTypeError",
     "BPNError",
     "BrisqueError",
     "EngineError",

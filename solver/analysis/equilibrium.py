@@ -38,7 +38,7 @@ from solver.analysis.public import (
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.errors import ArgumentError, PositionError
 from solver.model.moves import Move, move
-from solver.model.position import SEATS, Position
+from solver.model.position import SEATS, Position, as_position
 
 
 @dataclass(kw_only=True)
@@ -137,7 +137,7 @@ def equilibrium(
     solver's answer ever leave more than ``max_exploitability`` points to a best response,
     it is refused (PositionError), never given as an equilibrium."""
     t0 = time.perf_counter()
-    p = Position(position) if isinstance(position, str) else position
+    p = as_position(position)
     rank = RankingRule.parse(win_worth)
     if not 0 < max_exploitability < float("inf"):
         raise ArgumentError(f"max_exploitability={max_exploitability!r}: expected a number of points above 0")
@@ -206,7 +206,7 @@ def exploitability(
     >>> exploitability(p, a.strategy) < 1e-6, exploitability(p, {}) > 0.1
     (True, True)
     """
-    p = Position(position) if isinstance(position, str) else position
+    p = as_position(position)
     rank = RankingRule.parse(win_worth)
     _check(p)
     from solver.analysis.subgame import plan_exploitability

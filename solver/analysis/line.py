@@ -16,7 +16,7 @@ from solver.engine.quick import quick_limit
 from solver.engine.results import Limit
 from solver.errors import ArgumentError, IllegalMoveError, PositionError
 from solver.model.moves import Move, parse_move
-from solver.model.position import SEATS, Position
+from solver.model.position import SEATS, Position, as_position
 from solver.model.value import Value
 
 
@@ -133,7 +133,7 @@ def analyse_line(
     loss stays beside it in ``loss``.  ``progress(done, total)`` follows the moves.
     Ctrl-C raises :class:`LineInterrupted`, which holds the steps judged so far.
     """
-    p = Position(start) if isinstance(start, str) else start.copy()
+    p = Position(start) if isinstance(start, str) else as_position(start, "start").copy()
     if view not in ("full", "own"):
         raise ArgumentError(f"view={view!r}: expected 'full' or 'own'")
     if view == "own" and worlds < MIN_OWN_WORLDS:

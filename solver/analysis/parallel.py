@@ -25,7 +25,7 @@ from solver.engine.results import Analysis, MoveValue, turn_of
 from solver.engine.seam import DEFAULT_TABLE_BITS
 from solver.errors import ArgumentError
 from solver.model.moves import Move, move
-from solver.model.position import Position
+from solver.model.position import Position, as_position
 from solver.model.value import Value
 from solver.native.engine import MAX_SOLVE_THREADS
 
@@ -53,7 +53,7 @@ def parallel_solve(
     principal variation) on ``workers`` threads sharing one table, or with its root moves
     solved by ``executor``: any ``concurrent.futures`` executor, or a ``dask.distributed``
     client."""
-    p = Position(position) if isinstance(position, str) else position
+    p = as_position(position)
     if workers < 1:
         raise ArgumentError(f"workers={workers}: expected at least 1")
     if p.is_over():

@@ -1,9 +1,22 @@
 """Checking puzzle records (``.bpd``) against the engine: one verdict per record.
 
+What is checked (docs/notation.md, "Puzzle files"): every ``bm`` move is legal and one of
+the best moves; every ``am`` move is legal and not one of them; ``v`` is the exact value,
+``ev`` the sampled one within ``evtol``; a ``pv`` is played out move by move, each move
+legal where it is played and, with every card known, keeping the position's value (a
+best move at each step), or with hidden cards, legal as far as the cards are known and
+its first move one of the sampled best moves.  A record with none of ``bm``, ``am``,
+``pv``, ``v``, ``ev`` is solved but not checked (``checked`` is False).
+
 >>> from solver.formats.bpd import parse_record
->>> r = parse_record('brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35 ; v -4 ; bm 9S')
->>> check_record(r).ok
+>>> bpn = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+>>> check_record(parse_record(bpn + " ; v 44 ; bm +mD ; pv +mD AC 9C")).ok
 True
+>>> check_record(parse_record(bpn + " ; bm AH ; pv 7S KS")).failures
+['bm AH: illegal in this position (legal: 7S 9D QD KD 7C AC +mD)', 'pv move 2 KS: not a best move after 7S: the value for b becomes +58 instead of +44']
+>>> v = check_record(parse_record(bpn + ' ; id "x"'))
+>>> v.ok, v.checked
+(True, False)
 """
 
 from __future__ import annotations
@@ -15,9 +28,16 @@ from typing import Any
 
 from solver.analysis.executors import as_executor
 from solver.analysis.sampling import SampledAnalysis, analyse
-from solver.engine.api import solve
+from solver.engine.api import shared_solver, solve
 from solver.engine.results import Analysis
+from solver.errors import PositionError
 from solver.formats.bpd import Record
+from solver.model.moves import Move
+from solver.model.position import SEATS, Position
+from solver.model.value import Value
+
+EXPECTATIONS = ("bm", "am", "pv", "v", "ev")
+"""The operations that state something to check; a record with none of them is unchecked."""
 
 
 @dataclass(kw_only=True)
@@ -29,6 +49,7 @@ class Verdict:
     failures: list[str]
     answer: Analysis | SampledAnalysis | None = None
     error: str | None = None
+    checked: bool = True  # False: the record states no expectation (EXPECTATIONS)
 
     def to_dict(self) -> dict[str, Any]:
         a = self.answer
@@ -37,6 +58,7 @@ class Verdict:
             "source": self.record.source,
             "bpn": self.record.bpn,
             "ok": self.ok,
+            "checked": self.checked,
             "failures": self.failures,
         }
         if a is not None:
@@ -62,12 +84,19 @@ def check_record(r: Record, workers: int = 1, executor: Executor | Any = None) -
         a = solve(p)
     failures = []
     best = {int(m) for m in a.best}
+    legal = {int(m) for m in p.legal_moves()}  # (the player to move sees his own hand)
     for m in r.moves("bm"):
-        if int(m) not in best:
+        if int(m) not in legal:
+            failures.append(f"bm {m}: illegal in this position ({_legal_text(p)})")
+        elif int(m) not in best:
             failures.append(f"bm {m}: not a best move (best: {' '.join(str(b) for b in a.best)})")
     for m in r.moves("am"):
-        if int(m) in best:
+        if int(m) not in legal:
+            failures.append(f"am {m}: illegal in this position ({_legal_text(p)})")
+        elif int(m) in best:
             failures.append(f"am {m}: it is a best move")
+    if "pv" in r.ops:
+        failures.extend(_pv_failures(p, r.moves("pv"), a))
     v = r.int_op("v")
     if v is not None and a.value != v:
         failures.append(f"v {v}: the value is {a.value}")
@@ -76,7 +105,44 @@ def check_record(r: Record, workers: int = 1, executor: Executor | Any = None) -
         tol = r.float_op("evtol") or 0.0
         if abs(a.value - ev) > tol + 1e-9:
             failures.append(f"ev {ev:g} +- {tol:g}: the expected value is {a.value:.3f}")
-    return Verdict(record=r, ok=not failures, failures=failures, answer=a)
+    checked = any(op in r.ops for op in EXPECTATIONS)
+    return Verdict(record=r, ok=not failures, failures=failures, answer=a, checked=checked)
+
+
+def _legal_text(p: Position) -> str:
+    if p.is_over():
+        return "the deal is over"
+    if p.unknown[p.turn]:
+        return "the hand of the player to move is hidden"
+    return "legal: " + " ".join(str(m) for m in p.legal_moves())
+
+
+def _pv_failures(p: Position, pv: list[Move], a: Analysis | SampledAnalysis) -> list[str]:
+    """What is wrong with a record's principal variation: its first illegal move, or with
+    every card known its first move that changes the position's value (not a best move
+    where it is played); with hidden cards, a first move that is not one of the best."""
+    q = p.copy()
+    root = p.turn
+    exact = None if p.has_hidden or not isinstance(a.value, Value) else a.value
+    for i, m in enumerate(pv, 1):
+        where = "in this position" if i == 1 else "after " + " ".join(str(x) for x in pv[: i - 1])
+        if not q.is_over() and not q.unknown[q.turn] and m not in q.legal_moves():
+            return [f"pv move {i} {m}: illegal {where} ({_legal_text(q)})"]
+        try:
+            q.push(m)  # (with a hidden hand: a move that hand may hold)
+        except PositionError:
+            return [f"pv move {i} {m}: illegal {where} ({_legal_text(q)})"]
+        if exact is None:
+            if i == 1 and m not in a.best:
+                return [f"pv move 1 {m}: not a best move (best: {' '.join(str(b) for b in a.best)})"]
+            continue
+        after = q.value() if q.is_over() else shared_solver(q.rules).value(q)
+        if after.for_seat(root) != exact:
+            return [
+                f"pv move {i} {m}: not a best move {where}: the value for {SEATS[root]} becomes "
+                f"{after.for_seat(root).describe()} instead of {exact.describe()}"
+            ]
+    return []
 
 
 def _checked(r: Record) -> Verdict | str:
@@ -112,4 +178,4 @@ def check_records(
     yield from zip(rs, ex.map(_checked, rs), strict=True)
 
 
-__all__ = ["Verdict", "check_record", "check_records"]
+__all__ = ["EXPECTATIONS", "Verdict", "check_record", "check_records"]

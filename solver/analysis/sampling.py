@@ -28,8 +28,9 @@ from solver.engine.api import shared_solver, solve
 from solver.engine.quick import WorldSearch
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
+from solver.model.limits import MAX_WORKERS, MAX_WORLDS, seconds_argument, whole_argument
 from solver.model.moves import Move, move, parse_move
-from solver.model.position import SEATS, Position
+from solver.model.position import SEATS, Position, as_position
 from solver.model.value import Value
 
 WORLD_TABLE_BITS = 16  # small enough to clear for every world (results then never
@@ -286,10 +287,13 @@ def analyse(
         if ws.kind != "quick":
             raise ArgumentError(f"depth={depth} and world_search={str(ws)!r}: give one of them")
         ws = WorldSearch("depth", depth)
-    if worlds < 1 or batch < 1 or workers < 1:
-        raise ArgumentError(f"worlds={worlds}, batch={batch}, workers={workers}: each must be at least 1")
+    worlds = whole_argument(worlds, "worlds", 1, MAX_WORLDS, "worlds")
+    batch = whole_argument(batch, "batch", 1, MAX_WORLDS, "worlds")
+    workers = whole_argument(workers, "workers", 1, MAX_WORKERS, "worker processes")
+    if time_limit is not None:
+        time_limit = seconds_argument(time_limit, "time_limit")
     executor = as_executor(executor)  # (a dask.distributed client too)
-    p = Position(position) if isinstance(position, str) else position
+    p = as_position(position)
     probs = p.problems()
     if probs:
         raise ImpossiblePositionError(p.bpn(), probs)

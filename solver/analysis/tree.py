@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from solver.engine.api import solve
 from solver.errors import ArgumentError, PositionError
-from solver.model.position import SEATS, Position
+from solver.model.position import SEATS, Position, as_position
 
 if TYPE_CHECKING:  # networkx is imported when a tree is built: it costs more than the whole package
     import networkx as nx
@@ -33,7 +33,7 @@ def solution_tree(
     """
     import networkx as nx
 
-    root = Position(position) if isinstance(position, str) else position.copy()
+    root = Position(position) if isinstance(position, str) else as_position(position).copy()
     if root.has_hidden:
         raise PositionError(f"the solution tree needs every card known: {root.bpn()!r}")
     g: nx.DiGraph[str] = nx.DiGraph()

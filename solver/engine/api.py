@@ -22,13 +22,16 @@ from solver.engine.results import Analysis, Limit, MoveValue, current_margin, fi
 from solver.engine.seam import DEFAULT_TABLE_BITS, engine_key, engine_root, new_engine
 from solver.errors import (
     ArgumentError,
+    ArgumentTypeError,
     EngineError,
     HiddenInformationError,
+    IllegalMoveError,
     ImpossiblePositionError,
     PositionError,
 )
-from solver.model.moves import Move, move
-from solver.model.position import Position
+from solver.model.limits import short_value
+from solver.model.moves import Move, move, parse_move
+from solver.model.position import Position, as_position
 from solver.model.rules import Rules
 from solver.model.value import Value, raw_target, raw_unreachable
 from solver.native.engine import MAX_SOLVE_THREADS, Engine
@@ -89,9 +92,10 @@ class Solver:
         self.engine = new_engine(self.rules, table_bits, fitted)
         self.key = engine_key(self.rules)
 
-    def load(self, p: Position) -> None:
-        """Make ``p`` the engine's root (checked: rules the engine was built for, every card
-        known, valid, not over)."""
+    def load(self, p: Position | str) -> None:
+        """Make ``p`` (a Position or a BPN string) the engine's root (checked: rules the
+        engine was built for, every card known, valid, not over)."""
+        p = as_position(p, "p")
         if p.rules != self.rules and engine_key(p.rules) != self.key:
             raise PositionError(f"position rules {p.rules} differ from this solver's {self.rules}")
         require_solvable(p)
@@ -99,17 +103,23 @@ class Solver:
 
     def solve(
         self,
-        p: Position,
+        p: Position | str,
         every_move: bool = True,
         pv: bool = True,
         limit: Limit | None = None,
         threads: int | None = None,
     ) -> Analysis:
-        """Value, best moves, every move's value and a principal variation.
+        """Value, best moves, every move's value and a principal variation of ``p``, a
+        Position or a BPN string.
 
         With a bounded ``limit`` the answer may be inexact: see :func:`solve`.  ``threads``
         share the exact searches and their table (:func:`solver_threads`); ``None``: as
-        the engine is set (one thread unless set otherwise)."""
+        the engine is set (one thread unless set otherwise).
+
+        >>> Solver().solve("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35").value
+        Value.margin(44, pov='b')
+        """
+        p = as_position(p, "p")
         if threads is not None:
             threads = check_threads(threads, limit)
         if p.is_over():
@@ -152,7 +162,7 @@ class Solver:
             upper=value,
         )
 
-    def judge(self, p: Position, m: Move | int) -> tuple[Value, Value, list[Move]]:
+    def judge(self, p: Position | str, m: Move | int | str) -> tuple[Value, Value, list[Move]]:
         """The exact value of ``p``, that of its legal move ``m``, and its best moves:
         what a line's analysis needs, without every move's exact value (one search for the
         value, a zero-window test a move for whether it reaches it, and one exact search
@@ -165,24 +175,32 @@ class Solver:
         >>> int(value), int(played), [str(b) for b in best]
         (44, 4, ['7S', '9D', '7C', 'AC', '+mD'])
         """
+        p = as_position(p, "p")
         self.load(p)
+        code = int(parse_move(m)) if isinstance(m, str) else int(m)
+        legal = [int(x) for x in p.legal_moves()]
+        if code not in legal:
+            raise IllegalMoveError(
+                f"illegal move {move(code)} in {p.bpn()!r}; legal: {' '.join(map(str, p.legal_moves()))}"
+            )
         self.engine.clear_limits()
         best_raw = self.engine.value()
-        best = [x for x in (int(y) for y in p.legal_moves()) if self.engine.reaches(x, best_raw)]
+        best = [x for x in legal if self.engine.reaches(x, best_raw)]
         if not best:
             raise EngineError(f"no move of {p.bpn()!r} reaches its value {best_raw}")
-        code = int(m)
         raw = best_raw if code in best else self.engine.move_value(code)
         return final_value(p, best_raw), final_value(p, raw), [move(x) for x in best]
 
-    def value(self, p: Position) -> Value:
-        """The value alone (one search)."""
+    def value(self, p: Position | str) -> Value:
+        """The value alone (one search) of ``p``, a Position or a BPN string."""
+        p = as_position(p, "p")
         self.load(p)
         self.engine.clear_limits()
         return final_value(p, self.engine.value())
 
-    def can_reach(self, p: Position, target: int) -> bool:
+    def can_reach(self, p: Position | str, target: int) -> bool:
         """Can the player to move finish with a value of at least ``target``? (zero-window search)"""
+        p = as_position(p, "p")
         self.load(p)
         self.engine.clear_limits()
         if raw_unreachable(target):
@@ -192,17 +210,19 @@ class Solver:
             return True
         return self.engine.value(need - 1, need) >= need
 
-    def batch_values(self, positions: list[Position]) -> tuple[list[Value], list[int]]:
-        """Values of many positions in one native call; returns (values, nodes)."""
+    def batch_values(self, positions: Iterable[Position | str]) -> tuple[list[Value], list[int]]:
+        """Values of many positions (Positions or BPN strings) in one native call; returns
+        (values, nodes)."""
+        ps = [as_position(x) for x in positions]
         roots = []
-        for p in positions:
+        for p in ps:
             if p.rules != self.rules and engine_key(p.rules) != self.key:
                 raise PositionError(f"position rules {p.rules} differ from this solver's {self.rules}")
             require_solvable(p)
             roots.append(engine_root(p))
         self.engine.clear_limits()
         raws, nodes = self.engine.solve_batch(roots)
-        return [final_value(p, r) for p, r in zip(positions, raws)], nodes
+        return [final_value(p, r) for p, r in zip(ps, raws)], nodes
 
 
 def check_threads(threads: int, limit: Limit | None = None) -> int:
@@ -307,13 +327,20 @@ def solve(
     ...       nodes=50).exact
     False
     """
-    p = Position(position) if isinstance(position, str) else position
+    p = as_position(position)
+    budget = nodes is not None or seconds is not None or depth is not None
     if quick:
-        if limit is not None or nodes or seconds or depth is not None:
+        if limit is not None or budget:
             raise ArgumentError("quick=True is a search of its own: give no other limit with it")
         limit = quick_limit(p)
-    if limit is None and (nodes or seconds or depth is not None):
-        limit = Limit(nodes=nodes, seconds=seconds, depth=depth)
+    elif budget:
+        if limit is not None:
+            raise ArgumentError(f"limit={limit!r} and nodes/seconds/depth: give the budget one way, not both")
+        limit = Limit(nodes=nodes, seconds=seconds, depth=depth)  # (which checks each number)
+    elif limit is not None and not isinstance(limit, Limit):
+        raise ArgumentTypeError(
+            f"limit={short_value(limit)}: expected a solver.Limit, such as Limit(nodes=10**6)"
+        )
     if threads is not None:
         threads = check_threads(threads, limit)
     if engine == "reference":
@@ -338,7 +365,7 @@ def solve_batch(positions: Iterable[Position | str], *, table_bits: int = DEFAUL
     ...              "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"])
     [Value.margin(-4, pov='a'), Value.margin(44, pov='b')]
     """
-    ps = [Position(x) if isinstance(x, str) else x for x in positions]
+    ps = [as_position(x) for x in positions]
     if not ps:
         return []
     return Solver(ps[0].rules, table_bits).batch_values(ps)[0]
@@ -351,7 +378,7 @@ def can_reach(position: Position | str, target: int, *, table_bits: int = DEFAUL
     >>> can_reach(bpn, 44), can_reach(bpn, 45)
     (True, False)
     """
-    p = Position(position) if isinstance(position, str) else position
+    p = as_position(position)
     return shared_solver(p.rules, table_bits).can_reach(p, target)
 
 

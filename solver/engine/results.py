@@ -13,13 +13,12 @@ game won, whose winner is named in ``win``).
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
-from solver.errors import ArgumentError, IllegalMoveError
-from solver.model.limits import MAX_BUDGET, MAX_DEPTH
+from solver.errors import IllegalMoveError
+from solver.model.limits import MAX_BUDGET, MAX_DEPTH, seconds_argument, whole_argument
 from solver.model.moves import Move, parse_move
 from solver.model.position import SEATS, Position
 from solver.model.value import Value
@@ -48,13 +47,14 @@ class Limit:
     guard: bool = True  # to a depth: prove game wins and losses beyond the horizon
 
     def __post_init__(self) -> None:
-        # a limit of nothing is a mistake, not a search (depth=0 gave trivial bounds)
-        if self.nodes is not None and not 1 <= self.nodes <= MAX_BUDGET:
-            raise ArgumentError(f"nodes={self.nodes!r}: expected a budget from 1 to {MAX_BUDGET} nodes")
-        if self.seconds is not None and not (0 < self.seconds < math.inf):
-            raise ArgumentError(f"seconds={self.seconds!r}: expected a finite number of seconds above 0")
-        if self.depth is not None and not 1 <= self.depth <= MAX_DEPTH:
-            raise ArgumentError(f"depth={self.depth!r}: expected a number of tricks from 1 to {MAX_DEPTH}")
+        # a limit of nothing is a mistake, not a search (depth=0 gave trivial bounds), and
+        # so is a number of the wrong kind (nodes=1.5, seconds="5", depth=True)
+        if self.nodes is not None:
+            whole_argument(self.nodes, "nodes", 1, MAX_BUDGET, "nodes")
+        if self.seconds is not None:
+            seconds_argument(self.seconds)
+        if self.depth is not None:
+            whole_argument(self.depth, "depth", 1, MAX_DEPTH, "tricks")
 
     @property
     def bounded(self) -> bool:

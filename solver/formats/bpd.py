@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from solver.errors import NotationError, PuzzleError
@@ -193,23 +194,33 @@ def read_bpd(path: str) -> list[Record | PuzzleError]:
     >>> [type(r).__name__ for r in read_bpd(path)]
     ['Record', 'PuzzleError']
     """
-    out: list[Record | PuzzleError] = []
     with open(path, "rb") as f:
-        for no, raw in enumerate(f, 1):
-            try:  # line by line: one bad byte costs its line, not the file
-                line = raw.decode("utf-8").lstrip("\ufeff")  # (a byte-order mark is no text)
-            except UnicodeDecodeError as exc:
-                out.append(
-                    PuzzleError(f"{path}:{no}: the line is not UTF-8 text ({exc.reason} at byte {exc.start})")
-                )
-                continue
-            try:
-                rec = parse_record(line, f"{path}:{no}")
-            except PuzzleError as exc:
-                out.append(exc)
-                continue
-            if rec is not None:
-                out.append(rec)
+        return read_bpd_lines(f, path)
+
+
+def read_bpd_lines(lines: Iterable[bytes], name: str) -> list[Record | PuzzleError]:
+    """Every record of ``lines`` (bytes, such as an open file or ``sys.stdin.buffer``), as
+    :func:`read_bpd` reads a file; ``name`` stands for the file in each ``source``.
+
+    >>> [r.source for r in read_bpd_lines([b"# two\\n", b"petite 9...Q7/.8.K.J JD 21 Q.Q9.9. - a 3:3 tricks=1:1\\n"], "stdin")]
+    ['stdin:2']
+    """
+    out: list[Record | PuzzleError] = []
+    for no, raw in enumerate(lines, 1):
+        try:  # line by line: one bad byte costs its line, not the file
+            line = raw.decode("utf-8").lstrip("\ufeff")  # (a byte-order mark is no text)
+        except UnicodeDecodeError as exc:
+            out.append(
+                PuzzleError(f"{name}:{no}: the line is not UTF-8 text ({exc.reason} at byte {exc.start})")
+            )
+            continue
+        try:
+            rec = parse_record(line, f"{name}:{no}")
+        except PuzzleError as exc:
+            out.append(exc)
+            continue
+        if rec is not None:
+            out.append(rec)
     return out
 
 
@@ -222,4 +233,4 @@ def write_bpd(path: str, records: list[Record], header: str = "") -> None:
             f.write(format_record(r) + "\n")
 
 
-__all__ = ["OPCODES", "Record", "format_record", "parse_record", "read_bpd", "write_bpd"]
+__all__ = ["OPCODES", "Record", "format_record", "parse_record", "read_bpd", "read_bpd_lines", "write_bpd"]

@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports 
     from solver.model.cards import card_str, format_hand, parse_card, parse_hand
     from solver.model.melds import MELDS, Meld, game_melds, parse_meld_code
     from solver.model.moves import EXCHANGE, PASS, Move, parse_move, parse_moves
-    from solver.model.position import SEATS, Outcome, Position, seat
+    from solver.model.position import SEATS, Outcome, Position, as_position, seat
     from solver.model.rules import GAMES, Rules
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "Position",
     "Rules",
     "SEATS",
+    "as_position",
     "card_str",
     "format_hand",
     "game_melds",
@@ -61,6 +62,7 @@ _SOURCES: dict[str, str] = {
     "Outcome": "solver.model.position",
     "Position": "solver.model.position",
     "SEATS": "solver.model.position",
+    "as_position": "solver.model.position",
     "seat": "solver.model.position",
     "GAMES": "solver.model.rules",
     "Rules": "solver.model.rules",

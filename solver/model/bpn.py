@@ -33,6 +33,7 @@ from solver.model.limits import (
     MAX_SCORE,
     MAX_TRICKS,
     short,
+    short_value,
     whole_number,
 )
 from solver.model.melds import BLANK_COURTS, BLANK_PLAIN, MELDS, parse_meld_code
@@ -168,7 +169,7 @@ def parse_bpn(bpn: str) -> BPNParts:
     [52, 35]
     """
     if not isinstance(bpn, str):
-        raise BPNError(f"bad BPN {short(bpn)}: expected a string")
+        raise BPNError(f"bad BPN {short_value(bpn)}: expected a string, not {type(bpn).__name__}")
     fields = bpn.split()
     if len(fields) < 8:
         raise BPNError(

@@ -15,6 +15,12 @@ ValueError: '9999999999999999999999999999999999999999' is out of range: expected
 
 from __future__ import annotations
 
+import math
+import numbers
+import operator
+
+from solver.errors import ArgumentError
+
 MAX_SCORE = 5000  # points of one player in one deal (real deals stay under a few hundred)
 MAX_GAME_TOTAL = 1_000_000  # match totals before the deal (game=)
 MAX_TARGET = 1_000_000  # the target option
@@ -25,6 +31,8 @@ MAX_CARDS = 32  # any count of cards
 MAX_BUDGET = 10**15  # nodes of a search budget
 MAX_WORLDS = 10**9  # worlds of one sampled analysis (pimc:N, --worlds)
 MAX_DEPTH = 20  # tricks of look-ahead of a depth-limited search (a deal has at most 16)
+MAX_WORKERS = 256  # worker processes of one analysis (the command line's --workers too)
+MAX_SECONDS = 10**9  # CPU seconds of a search budget (31 years; the engine's clock overflows near 9e12)
 
 
 def whole_number(text: str | int, low: int, high: int, signed: bool = False) -> int:
@@ -53,15 +61,86 @@ def short(text: str, width: int = 40) -> str:
     return f"{text[:half]!r}"[:-1] + "..." + f"{text[-half:]!r}"[1:] + f" ({len(text)} characters)"
 
 
+def short_value(value: object, width: int = 40) -> str:
+    """An argument for an error message: a string as :func:`short` quotes it, anything else
+    as its ``repr``, cut the same way when long.
+
+    >>> short_value(42), short_value("a")
+    ('42', "'a'")
+    >>> short_value(list(range(30)), 20)
+    '[0, 1, 2, 3, 4, 5...'
+    """
+    if isinstance(value, str):
+        return short(value, width)
+    try:
+        text = repr(value)
+    except Exception:  # (a repr that fails must not hide the error being reported)
+        text = f"<{type(value).__name__} object>"
+    if len(text) <= width:
+        return text
+    return text[: width - 3] + "..."
+
+
+def whole_argument(value: object, name: str, low: int, high: int, unit: str = "") -> int:
+    """A function's argument ``name`` as an int in ``low..high`` (any whole number, numpy's
+    too; not a bool, not 1.0); an :class:`~solver.errors.ArgumentError` quoting it otherwise.
+
+    >>> whole_argument(3, "worlds", 1, MAX_WORLDS)
+    3
+    >>> whole_argument(0, "nodes", 1, MAX_BUDGET, "nodes")
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentError: nodes=0: expected a whole number of nodes from 1 to 1000000000000000
+    """
+    n: int | None = None
+    if not isinstance(value, bool):
+        try:
+            n = operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            n = None
+    if n is None or not low <= n <= high:
+        what = f"a whole number of {unit}" if unit else "a whole number"
+        raise ArgumentError(f"{name}={short_value(value)}: expected {what} from {low} to {high}")
+    return n
+
+
+def seconds_argument(value: object, name: str = "seconds") -> float:
+    """A function's argument ``name``, a number of seconds above 0 and at most
+    ``MAX_SECONDS`` (not NaN, not infinite, not a bool), as a float; an
+    :class:`~solver.errors.ArgumentError` quoting it otherwise.
+
+    >>> seconds_argument(2)
+    2.0
+    >>> seconds_argument(float("nan"))
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentError: seconds=nan: expected a number of seconds above 0 and at most 1000000000
+    """
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    f = float(value) if ok else math.nan  # type: ignore[arg-type]
+    if not (math.isfinite(f) and 0 < f <= MAX_SECONDS):
+        raise ArgumentError(
+            f"{name}={short_value(value)}: expected a number of seconds above 0 and at most {MAX_SECONDS}"
+        )
+    return f
+
+
 __all__ = [
     "MAX_BUDGET",
     "MAX_CARDS",
     "MAX_DECLARED",
+    "MAX_DEPTH",
     "MAX_EXCHANGE_POINTS",
     "MAX_GAME_TOTAL",
     "MAX_SCORE",
+    "MAX_SECONDS",
     "MAX_TARGET",
     "MAX_TRICKS",
+    "MAX_WORKERS",
+    "MAX_WORLDS",
+    "seconds_argument",
     "short",
+    "short_value",
+    "whole_argument",
     "whole_number",
 ]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from solver.errors import (
     ArgumentError,
+    ArgumentTypeError,
     BPNError,
     HiddenInformationError,
     IllegalMoveError,
@@ -30,6 +31,7 @@ from solver.model.cards import (
     cards_of,
     suit_mask,
 )
+from solver.model.limits import short_value
 from solver.model.melds import (
     ACE_OF_TRUMPS,
     BLANK_COURTS,
@@ -121,6 +123,12 @@ class Position:
                 "Position() needs a BPN string, such as "
                 "Position('brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35'); "
                 "solver.deal(seed) deals a new one and Position.from_parts(...) builds one from fields"
+            )
+        if not isinstance(bpn, str):
+            raise ArgumentTypeError(
+                f"Position({short_value(bpn)}): expected a BPN string, such as "
+                f"'brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35', "
+                f"not {type(bpn).__name__}"
             )
         self._stack: list[_Snapshot] = []
         self._moves: list[Move] = []  # the moves of _stack, for move_stack
@@ -863,4 +871,25 @@ def _derive_state(p: Position) -> None:
         p.ended = True
 
 
-__all__ = ["Outcome", "Position", "SEATS", "seat"]
+def as_position(position: Position | str, name: str = "position") -> Position:
+    """``position`` itself, or the position its BPN string describes: what every function
+    that takes a position accepts.  Anything else is an :class:`ArgumentTypeError` that
+    quotes it (``name`` is the argument's name in the message).
+
+    >>> as_position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35").turn
+    0
+    >>> as_position(42)
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentTypeError: position=42: expected a Position or a BPN string, not int
+    """
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, str):
+        return Position(position)
+    raise ArgumentTypeError(
+        f"{name}={short_value(position)}: expected a Position or a BPN string, not {type(position).__name__}"
+    )
+
+
+__all__ = ["Outcome", "Position", "SEATS", "as_position", "seat"]

@@ -9,34 +9,74 @@ This module is the only place that knows those numbers and the engine's raw scal
 game-winning event is worth exactly ``+-WIN_RAW`` inside the search, and raw values beyond
 ``+-WIN_THRESHOLD`` are game wins): everything else asks it.
 
->>> v = Value.margin(-4, pov=0)
->>> v, v.is_game_win, v.for_seat(1)
+>>> v = Value.margin(-4, pov="a")
+>>> v, v.is_game_win, v.for_seat("b")
 (Value.margin(-4, pov='a'), False, Value.margin(4, pov='b'))
->>> w = Value.game_won(winner=1, pov=0)
+>>> w = Value.game_won(winner="b", pov="a")
 >>> int(w), w.win, w.lost, w > Value.margin(300, pov=0)
 (-10000, 'b', True, False)
 """
 
 from __future__ import annotations
 
+import operator
+
 from solver.errors import ArgumentError
+from solver.model.limits import short_value
 from solver.native.constants import WIN_RAW, WIN_THRESHOLD, WIN_VALUE
 
 _SEATS = "ab"
 
+Seat = int | str
+"""A seat: ``'a'`` or ``'b'`` (any case), or 0 or 1."""
+
+
+def seat_index(seat: object, name: str = "seat") -> int:
+    """The seat ``'a'``/``'b'`` (any case) or 0/1 as 0 or 1; an :class:`ArgumentError`
+    quoting anything else (``name`` is the argument's name in the message).
+
+    >>> seat_index("a"), seat_index("B"), seat_index(1)
+    (0, 1, 1)
+    >>> seat_index("c", "pov")
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentError: pov='c': expected a seat, 'a' or 'b' (or 0 or 1)
+    """
+    if isinstance(seat, str):
+        t = seat.strip().lower()
+        if t in ("a", "b"):
+            return _SEATS.index(t)
+    elif not isinstance(seat, bool):  # (True is no seat, whatever int(True) says)
+        try:
+            i = operator.index(seat)  # type: ignore[arg-type]  # (any whole number, numpy's too; not 1.0)
+        except TypeError:
+            i = -1
+        if i in (0, 1):
+            return i
+    raise ArgumentError(f"{name}={short_value(seat)}: expected a seat, 'a' or 'b' (or 0 or 1)")
+
 
 class Value(int):
-    """A final value for the seat ``pov`` (0 = a, 1 = b): a margin, or a game won by ``winner``.
+    """A final value for the seat ``pov``: a margin, or a game won by ``winner``.
 
-    Build it with :meth:`margin`, :meth:`game_won`, :meth:`from_raw` or :meth:`from_number`.
+    Seats are ``'a'`` and ``'b'`` (or 0 and 1, as they are stored: ``pov`` and ``winner``
+    are ints).  Build it with :meth:`margin`, :meth:`game_won`, :meth:`from_raw` or
+    :meth:`from_number`.
+
+    >>> Value.margin(5, "b").pov, Value.game_won("a", pov=1).win
+    (1, 'a')
     """
 
     pov: int
     winner: int | None
 
-    def __new__(cls, number: int, pov: int, winner: int | None = None) -> Value:
-        if pov not in (0, 1) or winner not in (None, 0, 1):
-            raise ArgumentError(f"Value({number!r}, pov={pov!r}, winner={winner!r}): seats are 0 and 1")
+    def __new__(cls, number: int, pov: Seat, winner: Seat | None = None) -> Value:
+        try:
+            number = operator.index(number)
+        except TypeError:
+            raise ArgumentError(f"Value({short_value(number)}): expected a whole number") from None
+        pov = seat_index(pov, "pov")
+        winner = None if winner is None else seat_index(winner, "winner")
         if winner is not None:
             number = WIN_VALUE if winner == pov else -WIN_VALUE
         # a margin is any number: real deals stay far inside +-WIN_VALUE, and an impossible
@@ -48,19 +88,20 @@ class Value(int):
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def margin(cls, margin: int, pov: int) -> Value:
+    def margin(cls, margin: int, pov: Seat) -> Value:
         """A deal played out: ``margin`` for ``pov`` (his score, or tricks, minus his opponent's)."""
         return cls(margin, pov)
 
     @classmethod
-    def game_won(cls, winner: int, pov: int) -> Value:
+    def game_won(cls, winner: Seat, pov: Seat) -> Value:
         """A game won outright by ``winner`` (four kings or queens, a vole), seen by ``pov``."""
         return cls(0, pov, winner)
 
     @classmethod
-    def from_raw(cls, raw: int, pov: int, current: int) -> Value:
+    def from_raw(cls, raw: int, pov: Seat, current: int) -> Value:
         """The final value of an engine's raw *future* value ``raw`` for the player to move
         ``pov``, whose margin so far is ``current``."""
+        pov = seat_index(pov, "pov")
         if raw >= WIN_THRESHOLD:
             return cls.game_won(pov, pov)
         if raw <= -WIN_THRESHOLD:
@@ -68,8 +109,9 @@ class Value(int):
         return cls.margin(current + raw, pov)
 
     @classmethod
-    def from_number(cls, number: int, pov: int) -> Value:
+    def from_number(cls, number: int, pov: Seat) -> Value:
         """Read an answer's number (``+-WIN_VALUE`` is a game won or lost)."""
+        pov = seat_index(pov, "pov")
         if number >= WIN_VALUE:
             return cls.game_won(pov, pov)
         if number <= -WIN_VALUE:
@@ -97,8 +139,13 @@ class Value(int):
         """The seat letter of the game's winner (the answers' ``win``), or None for a margin."""
         return None if self.winner is None else _SEATS[self.winner]
 
-    def for_seat(self, seat: int) -> Value:
-        """The same value from ``seat``'s point of view."""
+    def for_seat(self, seat: Seat) -> Value:
+        """The same value from ``seat``'s point of view (``'a'``/``'b'``, or 0/1).
+
+        >>> Value.margin(5, "a").for_seat("b")
+        Value.margin(-5, pov='b')
+        """
+        seat = seat_index(seat)
         if seat == self.pov:
             return self
         if self.winner is not None:
@@ -162,4 +209,13 @@ def raw_unreachable(target: int) -> bool:
     return target > WIN_VALUE
 
 
-__all__ = ["RAW_TRIVIAL", "Value", "is_raw_game_win", "raw_game_win", "raw_target", "raw_unreachable"]
+__all__ = [
+    "RAW_TRIVIAL",
+    "Seat",
+    "Value",
+    "is_raw_game_win",
+    "raw_game_win",
+    "raw_target",
+    "raw_unreachable",
+    "seat_index",
+]

@@ -7,6 +7,7 @@ command that answers a query has ``--json``.
 from __future__ import annotations
 
 import json
+import re
 import signal
 import sys
 import time
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from solver import __version__
-from solver.errors import NotationError
+from solver.errors import NotationError, install_hint
 from solver.model.limits import MAX_BUDGET, MAX_DEPTH, MAX_WORLDS
 
 # Only what every command needs is imported here: each command imports the modules it uses
@@ -36,16 +37,66 @@ if TYPE_CHECKING:
     from solver.model.value import Value
 
 
+# The Python arguments that library errors name, and the options that give them: an error
+# met on the command line names the option ("--worlds 5", not "worlds=5").
+OPTION_OF_ARGUMENT = {
+    "worlds": "--worlds",
+    "seed": "--seed",
+    "win_worth": "--win-worth",
+    "world_search": "--world-search",
+    "depth": "--depth",
+    "nodes": "--nodes",
+    "seconds": "--seconds",
+    "time_limit": "--seconds",
+    "separation": "--separation",
+    "workers": "--workers",
+    "threads": "--workers",
+    "max_exploitability": "--max-exploitability",
+    "deals": "--deals",
+    "view": "--view",
+}
+_ARGUMENT = re.compile(r"(?<![\w=-])(" + "|".join(OPTION_OF_ARGUMENT) + r")=('[^'\s]*'|[^\s:,;)']+)")
+LONG_WORD = 100  # a word of an error message longer than this is input: cut in the middle
+_LONG = re.compile(rf"'[^'\s]{{{LONG_WORD - 1},}}'|\S{{{LONG_WORD + 1},}}")
+
+
+def _option_words(message: str) -> str:
+    """``message`` with the library's argument names as the command's options, and any
+    overlong word (a huge input quoted whole) cut with :func:`~solver.model.limits.short`.
+
+    >>> _option_words("worlds=5: too few; win_worth='0': expected more")
+    '--worlds 5: too few; --win-worth 0: expected more'
+    """
+    from solver.model.limits import short
+
+    def option(m: re.Match[str]) -> str:
+        return f"{OPTION_OF_ARGUMENT[m.group(1)]} {m.group(2).strip(chr(39))}"
+
+    def cut(m: re.Match[str]) -> str:
+        word = m.group(0)
+        return short(word[1:-1] if word[0] == word[-1] == "'" else word, LONG_WORD // 2)
+
+    message = _ARGUMENT.sub(option, message)
+    return _LONG.sub(cut, message)
+
+
 class BrisqueCommandError(click.ClickException):
-    """A user error: printed as 'Error: ...' with exit code 2."""
+    """A user error: printed as 'Error: ...' with exit code 2 (in the command's words)."""
 
     exit_code = 2
 
+    def __init__(self, message: str) -> None:
+        super().__init__(_option_words(message))
 
-class _OutOfMemory(click.ClickException):
-    """The machine's memory ran out (a table too big): 'Error: out of memory ...', exit 1."""
+
+class _Failed(click.ClickException):
+    """A failure that is not the input's fault: 'Error: ...', exit 1."""
 
     exit_code = 1
+
+
+class _OutOfMemory(_Failed):
+    """The machine's memory ran out (a table too big): 'Error: out of memory ...', exit 1."""
 
 
 def writable_file(path: str, what: str) -> None:
@@ -94,11 +145,14 @@ NODES = whole(1, MAX_BUDGET)
 WORLDS = whole(1, MAX_WORLDS)
 WORKERS = whole(1, 256)
 DEPTH = whole(1, MAX_DEPTH)
+# the fewest worlds brisque line --view own takes: solver.analysis.line.MIN_OWN_WORLDS (not
+# imported here, for a quick start; tests/test_new_user_findings.py checks they agree)
+OWN_WORLDS = 10
 
 SCHEDULER_HELP = (
     "Run the work on a Dask cluster: its scheduler's address (tcp://host:8786), or local:N "
     "to start N worker processes here; the answers are those of a local run "
-    "(pip install 'brisque-solver[cluster]'; docs/cluster.md)."
+    f"(it needs {install_hint('cluster')}; docs/cluster.md)."
 )
 
 
@@ -154,13 +208,44 @@ class _Seconds(click.FloatRange):
 SECONDS = _Seconds(min=0, min_open=True, max=10**9)
 
 
+BPN_WIDTH = 200  # a BPN quoted in an error is cut beyond this (a canonical one is shorter)
+
 QUOTE_HINT = (
     "A BPN has spaces: give it as one argument, in quotes, such as "
     '"brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"'
 )
 
 
-def _position(bpn: str, check: bool = True) -> Position:
+def _file_hint(text: str, command: str | None) -> str:
+    """What to say when a position argument names a file: how that command reads a file
+    ("" when ``text`` is no file)."""
+    import os
+
+    name = text.strip()
+    try:
+        if not name or not os.path.isfile(name):
+            return ""
+    except (OSError, ValueError):  # (a name too long for the system, a NUL byte)
+        return ""
+    quoted = name if re.fullmatch(r"[\w./-]+", name) else repr(name)
+    if name.endswith(".bpd"):
+        return f"{quoted} looks like a puzzle file: to check its records use `brisque puzzles {quoted}`"
+    if command in ("solve", "analyse"):
+        return f"{quoted} looks like a file: to {command} each line use `brisque {command} - < {quoted}`"
+    if command == "line":
+        if name.endswith((".jsonl", ".json")):
+            return f"{quoted} looks like a deal record file: give it with `brisque line --record {quoted}`"
+        return (
+            f'{quoted} looks like a file: give the position itself, such as "$(head -n 1 {quoted})", '
+            f"or a deal record file with `--record {quoted}`"
+        )
+    return f'{quoted} looks like a file: give the position itself, such as "$(head -n 1 {quoted})"'
+
+
+def _position(bpn: str, check: bool = True, command: str | None = None) -> Position:
+    """The position the argument BPN gives, or a command error that says what is wrong with
+    it (and how to give it, when the argument is a file or the BPN was not quoted)."""
+    from solver.model.limits import short
     from solver.model.position import Position
     from solver.model.rules import GAMES
 
@@ -170,11 +255,14 @@ def _position(bpn: str, check: bool = True) -> Position:
         alone = bpn.strip()
         if alone and " " not in alone and alone.split("(")[0] in GAMES:  # the rest became other arguments
             raise BrisqueCommandError(f"{exc}. {QUOTE_HINT}") from None
-        raise BrisqueCommandError(str(exc)) from None
+        hint = _file_hint(bpn, command) if " " not in alone else ""
+        raise BrisqueCommandError(f"{exc}. {hint}" if hint else str(exc)) from None
     if check:
         probs = p.problems()
         if probs:
-            raise BrisqueCommandError(f"impossible position {bpn!r}: " + "; ".join(probs))
+            raise BrisqueCommandError(
+                f"impossible position {short(bpn.strip(), BPN_WIDTH)}: " + "; ".join(probs)
+            )
     return p
 
 
@@ -190,6 +278,53 @@ def _on_signal(signum: int, frame: object) -> None:
 def _interrupted_exit() -> NoReturn:
     """Exit as the shells expect after a signal: 128 + its number (130 for Ctrl-C)."""
     sys.exit(128 + (_SIGNALS["received"] or signal.SIGINT))
+
+
+class StatusLine:
+    """A progress line on standard error, rewritten in place with ``\\r``: each text is padded
+    with spaces over what the longer one before it showed.  It shows only on a terminal
+    (``enabled``); elsewhere (a log file, a pipe) it writes nothing.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> line = StatusLine(True, out)
+    >>> line.show("20 worlds, best KS +3.0"); line.show("30/400 worlds"); line.end()
+    >>> out.getvalue()
+    '\\r20 worlds, best KS +3.0\\r30/400 worlds          \\n'
+    """
+
+    def __init__(self, enabled: bool, stream: Any = None) -> None:
+        self.enabled = enabled
+        self.stream = stream
+        self.width = 0  # the length of the line on the screen
+
+    def _write(self, text: str) -> None:
+        stream = self.stream if self.stream is not None else sys.stderr
+        stream.write(text)
+        stream.flush()
+
+    def show(self, text: str) -> None:
+        """Show ``text`` in place of the line shown before."""
+        if self.enabled:
+            self._write("\r" + text.ljust(self.width))
+            self.width = len(text)
+
+    def clear(self) -> None:
+        """Wipe the line (before other output is written to the terminal)."""
+        if self.enabled and self.width:
+            self._write("\r" + " " * self.width + "\r")
+            self.width = 0
+
+    def end(self) -> None:
+        """Leave the last line shown on the screen, and go to the next."""
+        if self.enabled and self.width:
+            self._write("\n")
+            self.width = 0
+
+
+def _on_terminal(quiet: bool, as_json: bool = False) -> bool:
+    """Whether progress is shown: on a terminal, and not asked away (-q, or --json)."""
+    return not quiet and not as_json and sys.stderr.isatty()
 
 
 BPN_COMMANDS = ("show", "solve", "analyse", "line", "tree")
@@ -228,15 +363,21 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:
-            if "unexpected extra argument" in exc.message:
-                hinted = click.UsageError(f"{exc.message}. {QUOTE_HINT}", ctx=exc.ctx)
-                self._json_error(ctx, hinted.format_message())
-                raise hinted from None
-            self._json_error(ctx, exc.format_message())
-            raise
+            text = _option_words(exc.format_message())  # (a huge input is quoted cut)
+            if "unexpected extra argument" in text:
+                text = f"{text}. {QUOTE_HINT}"
+            self._json_error(ctx, text)
+            if text == exc.format_message():
+                raise
+            raise click.UsageError(text, ctx=exc.ctx) from None
         except click.ClickException as exc:
-            self._json_error(ctx, exc.format_message())
-            raise
+            text = _option_words(exc.format_message())
+            self._json_error(ctx, text)
+            if text == exc.format_message():
+                raise
+            if exc.exit_code == BrisqueCommandError.exit_code:
+                raise BrisqueCommandError(text) from None
+            raise _Failed(text) from None
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             _interrupted_exit()
@@ -260,6 +401,7 @@ def main() -> None:
     Brisque); a game-winning event is worth 10000.
 
     \b
+    Examples:
       brisque show  "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
       brisque solve "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
       brisque analyse "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
@@ -338,15 +480,26 @@ def show(
     \b
     Examples:
       brisque show "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
-      brisque show "$(brisque deal --seed 3 --at 5)" --svg -o deal.svg --arrow 9S
+      brisque show "$(brisque deal --seed 3 --at 5)" --svg -o deal.svg --arrow TS --highlight +mH
     """
     from solver.errors import HiddenInformationError
     from solver.formats.picture import picture, suit_symbols
 
-    p = _position(bpn, check=False)
+    p = _position(bpn, check=False, command="show")
     probs = p.problems()
-    if output and not as_svg:
-        raise click.UsageError("-o/--output writes the SVG diagram: add --svg")
+    if not as_svg:
+        ctx = click.get_current_context()
+        drawing_only = [
+            name
+            for name, key in (("-o/--output", "output"), ("--pov", "pov"), ("--size", "size"))
+            + (("--highlight", "marks"), ("--arrow", "arrows"))
+            if ctx.get_parameter_source(key) is click.core.ParameterSource.COMMANDLINE
+        ]
+        if drawing_only:
+            raise click.UsageError(
+                f"{' and '.join(drawing_only)} {'is' if len(drawing_only) == 1 else 'are'} for the "
+                f"SVG diagram: add --svg"
+            )
     if as_json and as_svg:
         raise click.UsageError("--json and --svg are two answers: choose one")
     if as_svg:
@@ -446,16 +599,18 @@ _NO_BUDGET: _Budget = {"nodes": None, "seconds": None, "depth": None, "quick": F
 def _solve_one(bpn: str, table_bits: int, limit: _Budget | None = None) -> tuple[Position, Analysis]:
     from solver.engine.api import solve
 
-    p = _position(bpn)
+    p = _position(bpn, command="solve")
     return p, solve(p, table_bits=table_bits, **(limit or _NO_BUDGET))
 
 
 def _refusal(exc: Exception, given: str) -> BrisqueCommandError:
     """The library's message (which quotes the canonical BPN), plus the input as typed
     when that differs."""
+    from solver.model.limits import short
+
     msg = str(exc)
     if given.strip() not in msg:
-        msg += f" (given as {given.strip()!r})"
+        msg += f" (given as {short(given.strip(), BPN_WIDTH)})"
     return BrisqueCommandError(msg)
 
 
@@ -509,8 +664,9 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis | Equilibrium
     from solver.errors import BrisqueError
     from solver.model.limits import short
 
-    failed = 0
+    failed = read = 0
     for line, error in _stdin_lines():
+        read += 1
         if line is None:
             failed += 1
             click.echo(error)
@@ -519,14 +675,24 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis | Equilibrium
             click.echo(answer(line).to_json())
         except (BrisqueCommandError, BrisqueError) as exc:
             failed += 1
-            msg = exc.message if isinstance(exc, click.ClickException) else str(exc)
+            msg = exc.message if isinstance(exc, click.ClickException) else _option_words(str(exc))
             click.echo(json.dumps({"bpn": line, "error": msg}))
         except Exception as exc:  # a bad line never stops the others: say what failed
             failed += 1
-            error = f"internal error on {short(line)}: {type(exc).__name__}: {exc}"
+            error = _option_words(f"internal error on {short(line)}: {type(exc).__name__}: {exc}")
             click.echo(json.dumps({"bpn": line, "error": error}))
+    _batch_end(read, failed, verb)
+
+
+def _batch_end(read: int, failed: int, verb: str) -> None:
+    """The end of a batch (``-``): a note on standard error when no position was read (exit
+    status 0: nothing failed), or how many lines failed (exit status 1)."""
+    if not read:
+        click.echo("no positions read from standard input (one BPN a line expected)", err=True)
     if failed:
-        click.echo(f"{failed} line(s) could not be {verb}", err=True)
+        from solver.formats.words import plural
+
+        click.echo(f"{plural(failed, 'line')} could not be {verb}", err=True)
         sys.exit(1)
 
 
@@ -576,8 +742,12 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
         flush_errors()  # (a line that is not UTF-8 is answered before input is awaited too)
         flush()
 
+    read = 0
+
     def texts() -> Iterator[str]:
+        nonlocal read
         for line, error in _stdin_lines(before_wait):
+            read += 1
             pending.append(error)
             if line is not None:
                 yield line
@@ -608,9 +778,7 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
         ) from None
     finally:
         flush()  # (what was answered is written, on Ctrl-C too)
-    if failed:
-        click.echo(f"{failed} line(s) could not be solved", err=True)
-        sys.exit(1)
+    _batch_end(read, failed, "solved")
 
 
 @main.command("solve")
@@ -678,7 +846,8 @@ def solve_cmd(
 
     BPN "-" reads one BPN a line from standard input and writes one JSON object
     a line; a bad line gives {"bpn": ..., "error": ...} and the others still run
-    (exit status 1 if any line failed).
+    (exit status 1 if any line failed).  Blank lines and # comments are skipped;
+    input without any position gets a note on standard error (exit status 0).
 
     Whole deals (talon order known) can take long: --nodes, --seconds or --depth
     bound the work; the answer then says exact: false and gives proven lower and
@@ -717,7 +886,7 @@ def solve_cmd(
                 )
             from solver.analysis.parallel import parallel_solve
 
-            p = _position(bpn)
+            p = _position(bpn, command="solve")
             a = parallel_solve(p, workers=workers, table_bits=table_bits)
         else:
             p, a = _solve_one(bpn, table_bits, limit)
@@ -820,13 +989,16 @@ def analyse_cmd(
     as ?N and the talon as a count.  Worlds consistent with that view are sampled
     with SEED, every world is solved by the engine, and each legal move gets its
     mean value over the same worlds with a standard error.  Without hidden cards
-    the answer is the exact solve.  BPN "-" reads one BPN a line and writes one
-    JSON object a line.
+    the answer is the exact solve, and a finished deal gets the answer of
+    "brisque solve": its final margin, no moves.  BPN "-" reads one BPN a line and
+    writes one JSON object a line (as "brisque solve -" does).
 
     --method equilibrium solves the public subgame (both hands hidden, every
     consistent deal equally likely) exactly, late in the deal: each move's
     equilibrium probability and value, the exploitability, and what PIMC's move
-    loses against the equilibrium opponent.
+    loses against the equilibrium opponent.  The sampling's options (--worlds,
+    --seed, --workers, --seconds, --separation, --depth, --world-search) are an
+    error with it, as --max-exploitability is without it.
 
     \b
     Examples:
@@ -848,15 +1020,21 @@ def analyse_cmd(
         if depth is not None and search.kind != "quick":  # (analyse says so too, in its words)
             raise ArgumentError(f"--depth {depth} and --world-search {world_search}: give one of them")
     except ArgumentError as exc:
-        raise BrisqueCommandError(str(exc)) from None
+        message = str(exc)  # (WorldSearch.parse names no option: "world search 'x': ...")
+        if message.startswith("world search "):
+            message = "--world-search " + message.removeprefix("world search ")
+        raise BrisqueCommandError(message) from None
+    _options_of_method(method)
+    status = StatusLine(bpn != "-" and _on_terminal(quiet, as_json))
 
     def bar(done: int, total: int) -> None:
-        click.echo(f"\r{done}/{total} worlds", err=True, nl=False)
+        status.show(f"{done}/{total} worlds")
 
     def best_so_far(a: SampledAnalysis) -> None:
+        from solver.formats.words import plural
+
         mv = next(m for m in a.moves if m.move == a.best[0])
-        text = f"{a.worlds} worlds, best {mv.move} {mv.value:+.1f} +- {mv.stderr:.1f}"
-        click.echo(f"\r{text:<60}", err=True, nl=False)
+        status.show(f"{plural(a.worlds, 'world')}, best {mv.move} {mv.value:+.1f} +- {mv.stderr:.1f}")
 
     if scheduler is not None and method == "equilibrium":
         raise BrisqueCommandError("--scheduler runs the sampling's worlds: the equilibrium is solved here")
@@ -864,7 +1042,11 @@ def analyse_cmd(
     def run(
         text: str, show_progress: bool
     ) -> tuple[Position, Analysis | SampledAnalysis | EquilibriumAnalysis]:
-        p = _position(text)
+        p = _position(text, command=None if bpn == "-" else "analyse")
+        if p.is_over():  # (the answer of brisque solve: the final margin, no moves)
+            from solver.engine.api import solve
+
+            return p, solve(p)
         if method == "equilibrium":
             from solver.analysis.equilibrium import equilibrium
 
@@ -885,17 +1067,16 @@ def analyse_cmd(
                 win_worth=str(rank),
             )
         finally:
-            if show_progress:
-                click.echo("", err=True)
+            status.end()
 
     if bpn != "-" and scheduler is not None:
-        _position(bpn)  # (a bad BPN is said before any cluster is reached)
+        _position(bpn, command="analyse")  # (a bad BPN is said before any cluster is reached)
     with _executor(scheduler, workers) as executor:
         if bpn == "-":
             _json_lines(lambda line: run(line, False)[1], "analysed")
             return
         try:
-            p, a = run(bpn, not quiet and not as_json and sys.stderr.isatty())
+            p, a = run(bpn, status.enabled)
         except (PositionError, ArgumentError) as exc:  # (ArgumentError: outside the equilibrium's domain)
             raise _refusal(exc, bpn) from None
     if as_json:
@@ -912,6 +1093,39 @@ def analyse_cmd(
         click.echo(format_analysis(a, p))
     if isinstance(a, SampledAnalysis) and a.stopped == "interrupted":
         _interrupted_exit()  # the answer so far is printed
+
+
+# The options of brisque analyse that only one method reads, by its parameter's name.
+PIMC_ONLY = {
+    "worlds": "--worlds",
+    "seed": "--seed",
+    "workers": "--workers",
+    "time_limit": "--seconds",
+    "separation": "--separation",
+    "depth": "--depth",
+    "world_search": "--world-search",
+}
+EQUILIBRIUM_ONLY = {"max_exploitability": "--max-exploitability"}
+
+
+def _options_of_method(method: str) -> None:
+    """Refuse the options of ``brisque analyse`` given on the command line that the other
+    method reads (rather than ignore them)."""
+    ctx = click.get_current_context()
+    others = PIMC_ONLY if method == "equilibrium" else EQUILIBRIUM_ONLY
+    given = [
+        option
+        for name, option in others.items()
+        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+    ]
+    if given:
+        names = ", ".join(dict.fromkeys(given))
+        if method == "equilibrium":
+            raise BrisqueCommandError(
+                f"{names}: {'this option is' if len(given) == 1 else 'these options are'} for the "
+                f"sampling (--method pimc); the equilibrium solves every deal exactly"
+            )
+        raise BrisqueCommandError(f"{names}: this option is for --method equilibrium only")
 
 
 @main.command("puzzles")
@@ -964,20 +1178,21 @@ def puzzles_cmd(
         )
     solved = failed = unchecked = 0
     records = [item for item in items if not isinstance(item, PuzzleError)]
+    progress = StatusLine(_on_terminal(quiet, as_json))
     with _executor(scheduler, workers) as executor:
         checked = check_records(records, workers=workers, executor=executor)
         for i, item in enumerate(items, 1):
             if isinstance(item, PuzzleError):
                 failed += 1
+                progress.clear()
                 if as_json:
                     click.echo(json.dumps({"ok": False, "error": str(item)}))
                 else:
                     click.echo(f"ERROR  {item}")
                 continue
-            show_progress = not quiet and not as_json and sys.stderr.isatty()
-            if show_progress:
-                click.echo(f"\r[{i}/{len(items)}] {item.id}", err=True, nl=False)
+            progress.show(f"[{i}/{len(items)}] {item.id}")
             _, verdict = next(checked)
+            progress.clear()  # (wiped before the record's line)
             if isinstance(verdict, str):  # a record the solver refused: the others still run
                 failed += 1
                 click.echo(
@@ -1000,8 +1215,6 @@ def puzzles_cmd(
                 detail = "" if verdict.ok else "  " + "; ".join(verdict.failures)
                 if verdict.ok and not verdict.checked:
                     status, detail = "--   ", "  not checked: no bm, am, pv, v or ev"
-                if show_progress:  # wipe the progress line before the result line
-                    click.echo("\r" + " " * 40 + "\r", err=True, nl=False)
                 if a is None:  # not even solvable: an impossible position
                     click.echo(f"{status} {item.id:<10} {item.source}{detail}")
                     continue
@@ -1027,7 +1240,10 @@ def puzzles_cmd(
     "record_file",
     type=click.Path(exists=True, dir_okay=False),
     default=None,
-    help="Analyse a whole deal record (JSON Lines as written by brisque match) instead.",
+    help="Analyse a whole deal record (JSON Lines as written by brisque match --records) instead.",
+)
+@click.option(  # (the spelling of brisque match, taken here too)
+    "--records", "records_alias", type=click.Path(exists=True, dir_okay=False), default=None, hidden=True
 )
 @click.option(
     "--deal",
@@ -1055,15 +1271,17 @@ def puzzles_cmd(
     type=WORLDS,
     default=100,
     show_default=True,
-    help="Worlds per move with --view own (and for positions with hidden cards).",
+    help=f"Worlds per move with --view own (at least {OWN_WORLDS}: fewer say nothing of the "
+    "noise), and for positions with hidden cards.",
 )
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the sampled worlds.")
-@click.option("--quiet", is_flag=True, help="No progress on standard error.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on standard error.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object with every step.")
 def line_cmd(
     bpn: str | None,
     moves: tuple[str, ...],
     record_file: str | None,
+    records_alias: str | None,
     deal_index: int,
     nodes: int | None,
     depth: int | None,
@@ -1096,13 +1314,29 @@ def line_cmd(
     from solver.errors import ArgumentError, PositionError, RecordError
     from solver.formats.records import DealRecord
 
+    if records_alias is not None:
+        if record_file is not None:
+            raise BrisqueCommandError("give one --record FILE")
+        record_file = records_alias
+    ctx = click.get_current_context()
+    if not record_file and ctx.get_parameter_source("deal_index") is click.core.ParameterSource.COMMANDLINE:
+        raise BrisqueCommandError(f"--deal {deal_index} picks a record of a --record FILE: add --record")
+    if view == "own" and worlds < OWN_WORLDS:
+        raise BrisqueCommandError(
+            f"--worlds {worlds}: --view own needs at least {OWN_WORLDS} worlds a move "
+            "(fewer say nothing of the noise)"
+        )
     if record_file:
         if bpn:
             raise BrisqueCommandError("give either BPN and MOVES or --record, not both")
         with open(record_file, "rb") as f:
             lines = [ln for ln in f if ln.strip()]
         if deal_index > len(lines):
-            raise BrisqueCommandError(f"--deal {deal_index}: {record_file} holds {len(lines)} record(s)")
+            from solver.formats.words import plural
+
+            raise BrisqueCommandError(
+                f"--deal {deal_index}: {record_file} holds {plural(len(lines), 'record')}"
+            )
         try:
             rec = DealRecord.from_json(lines[deal_index - 1].decode("utf-8-sig"))
         except UnicodeDecodeError as exc:
@@ -1114,13 +1348,14 @@ def line_cmd(
         bpn, moves = rec.start, tuple(rec.moves)
     if not bpn:
         raise BrisqueCommandError("give a BPN and moves, or --record FILE")
-    p = _position(bpn)
+    p = _position(bpn, command=None if record_file else "line")
     limit = Limit(nodes=nodes, depth=depth) if (nodes or depth) else None
+    status = StatusLine(view == "own" and _on_terminal(quiet, as_json))
 
     def progress(done: int, total: int) -> None:
-        click.echo(f"\r{done}/{total} moves", err=True, nl=False)
+        status.show(f"{done}/{total} moves")
 
-    show = view == "own" and not quiet and not as_json and sys.stderr.isatty()
+    show = status.enabled
     interrupted = False
     try:
         steps = analyse_line(
@@ -1138,11 +1373,12 @@ def line_cmd(
     except LineInterrupted as stop:  # Ctrl-C: the moves judged so far, then exit 130
         steps, interrupted = stop.steps, True
     finally:
-        if show:
-            click.echo("", err=True)
+        status.end()
     _print_line(p, steps, view, as_json)
     if interrupted:
-        click.echo(f"interrupted after {len(steps)} of {len(moves)} moves", err=True)
+        from solver.formats.words import plural
+
+        click.echo(f"interrupted after {len(steps)} of {plural(len(moves), 'move')}", err=True)
         _interrupted_exit()
 
 
@@ -1232,8 +1468,9 @@ def tree_cmd(bpn: str, depth: int, max_nodes: int, best_only: bool, fmt: str, ou
         writable_file(output, "tree")
     from solver.analysis.tree import solution_tree, write_tree
     from solver.errors import PositionError
+    from solver.formats.words import plural
 
-    p = _position(bpn)
+    p = _position(bpn, command="tree")
     try:
         g = solution_tree(p, depth=depth, max_nodes=max_nodes, best_only=best_only)
     except PositionError as exc:
@@ -1247,7 +1484,8 @@ def tree_cmd(bpn: str, depth: int, max_nodes: int, best_only: bool, fmt: str, ou
     if output:
         with open(output, "wb") as f:
             write_tree(g, fmt, f)
-        click.echo(f"{g.number_of_nodes()} nodes, {g.number_of_edges()} edges written to {output}", err=True)
+        nodes, edges = plural(g.number_of_nodes(), "node"), plural(g.number_of_edges(), "edge")
+        click.echo(f"{nodes}, {edges} written to {output}", err=True)
     else:
         write_tree(g, fmt, sys.stdout.buffer)
         sys.stdout.flush()
@@ -1280,8 +1518,11 @@ def tree_cmd(bpn: str, depth: int, max_nodes: int, best_only: bool, fmt: str, ou
     help="Write every deal's record to this file (JSON Lines; replay with brisque line "
     "--record).  Without it no file is written.",
 )
+@click.option(  # (the spelling of brisque line, taken here too)
+    "--record", "record_alias", type=click.Path(dir_okay=False, writable=True), default=None, hidden=True
+)
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON summary object.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress on standard error.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on standard error (shown only on a terminal).")
 @scheduler_option
 def match_cmd(
     first: str,
@@ -1291,6 +1532,7 @@ def match_cmd(
     rules: str,
     workers: int,
     records_path: str | None,
+    record_alias: str | None,
     scheduler: str | None,
     as_json: bool,
     quiet: bool,
@@ -1323,12 +1565,18 @@ def match_cmd(
         r = Rules.parse(rules)
     except (ValueError, NotationError) as exc:
         raise BrisqueCommandError(str(exc)) from None
+    from solver.formats.words import plural, proportion
+
+    if record_alias is not None:
+        if records_path is not None:
+            raise BrisqueCommandError("give one --records FILE")
+        records_path = record_alias
     if records_path is not None:
         writable_file(records_path, "records")
+    status = StatusLine(_on_terminal(quiet))
 
     def progress(done: int, total: int) -> None:
-        if not quiet:
-            click.echo(f"\r{done}/{total} deal pairs", err=True, nl=False)
+        status.show(f"{done}/{total} deal pairs")
 
     out = open(records_path, "w", encoding="utf-8") if records_path is not None else None
 
@@ -1354,25 +1602,30 @@ def match_cmd(
     finally:
         if out is not None:
             out.close()
-        if not quiet:
-            click.echo("", err=True)
+        status.end()
     s = result.summary
     if not as_json:
         lo, hi = s["ci95"]
         wlo, whi = s["won_share_ci95"]
         unit = "tricks" if r.objective == "tricks" else "points"
-        click.echo(f"{first} vs {second}, {r}, {s['pairs']} deal pairs ({s['deals']} deals), seed {seed}")
+        click.echo(
+            f"{first} vs {second}, {r}, {plural(s['pairs'], 'deal pair')} ({plural(s['deals'], 'deal')}), "
+            f"seed {seed}"
+        )
         ci = f"95% CI [{lo:+.2f}, {hi:+.2f}]" if lo is not None else "95% CI needs two deal pairs"
         apart = ""
         if s["deals_with_events"]:
-            apart = f" (the {s['pairs_without_events']} pairs without a game-winning event)"
+            without = s["pairs_without_events"]
+            apart = f" (the {plural(without, 'pair')} without a game-winning event)"
+            if without == 1:
+                apart = " (the one pair without a game-winning event)"
         if s["mean_margin"] is None:
             click.echo(f"mean margin for {first}: none, every deal pair had a game-winning event")
         else:
             click.echo(f"mean margin for {first}: {s['mean_margin']:+.2f} {unit} per deal{apart}, {ci}")
         click.echo(
             f"deals won {s['won']}, lost {s['lost']}, drawn {s['drawn']}; "
-            f"share won {s['won'] / s['deals']:.3f}, 95% CI [{wlo:.3f}, {whi:.3f}]"
+            f"share won {proportion(s['won'] / s['deals'])}, 95% CI [{proportion(wlo)}, {proportion(whi)}]"
         )
         if s["game_wins_first"] or s["game_wins_second"]:
             click.echo(
@@ -1388,7 +1641,7 @@ def match_cmd(
     else:
         click.echo(json.dumps({**s, **result.timing}))
     if result.interrupted:
-        click.echo(f"interrupted after {s['pairs']} of {deals} deal pairs", err=True)
+        click.echo(f"interrupted after {s['pairs']} of {plural(deals, 'deal pair')}", err=True)
         _interrupted_exit()
 
 
@@ -1534,7 +1787,7 @@ def serve_cmd(host: str, port: int, no_browser: bool, max_running: int, max_seco
         from solver.board.app import create_app
         from solver.board.jobs import Limits
     except ImportError:
-        raise BrisqueCommandError("the board needs Starlette and uvicorn: pip install '.[board]'") from None
+        raise BrisqueCommandError(f"the board needs Starlette and uvicorn: {install_hint('board')}") from None
     import socket
 
     if host not in ("127.0.0.1", "localhost", "::1"):

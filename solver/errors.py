@@ -94,6 +94,22 @@ class EngineMissingError(EngineError, ImportError):
     """The compiled engine is not built (a source tree without ``pip install .``)."""
 
 
+# ---------------------------------------------------------------- optional extras
+PROJECT = "brisque-solver"  # the name pip knows the project by (pyproject.toml)
+
+
+def install_hint(extra: str) -> str:
+    """How to install an optional extra of the package, in the one wording every message
+    uses: from the package index, or from a checkout.  (Here, the bottom layer, so that every
+    layer's message for a missing extra can say it; not in ``__all__``, which lists the
+    error classes.)
+
+    >>> install_hint("cluster")
+    "pip install 'brisque-solver[cluster]' (or pip install '.[cluster]' from a checkout)"
+    """
+    return f"pip install '{PROJECT}[{extra}]' (or pip install '.[{extra}]' from a checkout)"
+
+
 # ---------------------------------------------------------------- play
 class PlayError(BrisqueError, RuntimeError):
     """A deal or a game that does not end within its bound of moves or deals."""

@@ -49,7 +49,7 @@ def test_failed_lines_keep_their_place():
     assert "error" in rows[1] and "expected 8 fields" in rows[1]["error"]
     assert "not UTF-8" in rows[2]["error"]
     assert rows[3]["error"].startswith(f"impossible position {impossible!r}")
-    assert b"3 line(s) could not be solved" in out.stderr
+    assert b"3 lines could not be solved" in out.stderr
 
 
 def test_solve_line_refuses_hidden_cards_and_says_so():

@@ -115,7 +115,7 @@ def test_batch_from_standard_input(run):
     assert out[4]["method"] == "pimc" and out[4]["enumerated"] is True and out[4]["worlds"] == 7
     for d in (out[0], out[3], out[4]):
         assert "error" not in d
-    assert "2 line(s)" in r.stderr
+    assert "2 lines could not be analysed" in r.stderr
     # the successful lines give what they give alone
     alone = run("analyse", VIEW, "--worlds", "20", "--seed", "1", "--json")
     a, b = json.loads(alone.stdout), out[0]

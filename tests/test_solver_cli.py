@@ -153,7 +153,7 @@ def test_solve_stdin_one_json_object_a_line():
     assert "8 fields" in out[1]["error"]
     assert "hidden" in out[3]["error"] and "sampling" in out[3]["error"]
     assert "appears twice" in out[5]["error"]
-    assert "3 line(s)" in res.stderr
+    assert "3 lines could not be solved" in res.stderr
 
 
 def test_solve_stdin_all_good_exits_zero():

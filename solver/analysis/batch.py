@@ -87,7 +87,9 @@ def _exact(budget: Budget | None) -> bool:
 
 
 def _impossible(line: str, problems: list[str]) -> str:
-    return json.dumps({"bpn": line, "error": f"impossible position {line!r}: " + "; ".join(problems)})
+    return json.dumps(
+        {"bpn": line, "error": f"impossible position {short(line, 200)}: " + "; ".join(problems)}
+    )
 
 
 def solve_chunk(

@@ -180,8 +180,10 @@ def _check(p: Position) -> None:
     try:
         import scipy.optimize  # noqa: F401
     except ImportError:
+        from solver.errors import install_hint
+
         raise ArgumentError(
-            "the equilibrium solver needs numpy and scipy: pip install '.[openspiel]'"
+            f"the equilibrium solver needs numpy and scipy: {install_hint('openspiel')}"
         ) from None
     probs = p.problems()
     if probs:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from solver.errors import ArgumentError
+from solver.model.limits import short
 from solver.model.position import Position
 from solver.model.value import Value
 
@@ -56,7 +57,7 @@ class RankingRule:
         if t.isdigit() and int(t) > 0:
             return cls(rule="points", points=int(t))
         raise ArgumentError(
-            f"win_worth={text!r}: expected 'match' (the points still needed to reach the target), "
+            f"win_worth={short(str(text))}: expected 'match' (the points still needed to reach the target), "
             f"'sentinel' (+-10000) or a positive number of points"
         )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from solver.analysis.equilibrium import EquilibriumAnalysis
 from solver.analysis.sampling import SampledAnalysis
 from solver.engine.results import Analysis
+from solver.formats.words import percent, plural
 from solver.model.moves import Move
 from solver.model.position import SEATS, Position
 
@@ -69,7 +70,7 @@ def format_analysis(a: Analysis, position: Position | None = None) -> str:
         how = "the deal is over" if p.is_over() else a.method
         lines.append(f"Value for {a.turn}: {_signed(a.value)} ({how}{win})")
     else:
-        depth = f", {a.depth} tricks deep" if a.depth else ""
+        depth = f", {plural(a.depth, 'trick')} deep" if a.depth else ""
         lines.append(
             f"Value for {a.turn}: {_signed(a.value)} estimated, proven between "
             f"{_signed(a.lower)} and {_signed(a.upper)} (search not finished{depth})"
@@ -84,7 +85,7 @@ def format_analysis(a: Analysis, position: Position | None = None) -> str:
     if a.pv:
         lines.append("Principal variation:")
         lines.extend(pv_by_trick(p, a.pv))
-    lines.append(f"{a.nodes} nodes, {a.seconds * 1000:.1f} ms")
+    lines.append(f"{plural(a.nodes, 'node')}, {a.seconds * 1000:.1f} ms")
     return "\n".join(lines)
 
 
@@ -105,7 +106,7 @@ def format_sampled(a: SampledAnalysis, position: Position | None = None) -> str:
     spread = "+- ? (one world: no standard error)" if unknown else f"+- {a.stderr:.2f}"
     lines.append(
         f"Expected value for {a.turn}: {a.value:+.2f} {spread} "
-        f"({a.worlds} world{'s' if a.worlds != 1 else ''}, {how}, seed {a.seed}, each solved {a.world_method})"
+        f"({plural(a.worlds, 'world')}, {how}, seed {a.seed}, each solved {a.world_method})"
     )
     lines.append(
         f"Moves, best first (value for {a.turn} with standard error, where a game won counts "
@@ -119,7 +120,7 @@ def format_sampled(a: SampledAnalysis, position: Position | None = None) -> str:
         lines.append(
             f"  {str(mv.move):<6}{mv.value:>+9.2f}  +-{se}  {mv.describe(a.turn, with_stderr=not unknown)}{mark}"
         )
-    lines.append(f"{a.nodes} nodes, {a.seconds * 1000:.1f} ms, stopped: {a.stopped}")
+    lines.append(f"{plural(a.nodes, 'node')}, {a.seconds * 1000:.1f} ms, stopped: {a.stopped}")
     return "\n".join(lines)
 
 
@@ -127,8 +128,8 @@ def format_equilibrium(a: EquilibriumAnalysis) -> str:
     """An equilibrium answer: the public subgame's value, the player's with his hand, each
     root move's probability and value against the equilibrium opponent, and PIMC's move."""
     lines = [
-        f"Equilibrium of the public subgame ({a.deals} deals equally likely, {a.leaves} leaves "
-        f"solved exactly), {a.turn} to move",
+        f"Equilibrium of the public subgame ({plural(a.deals, 'deal')} equally likely, "
+        f"{plural(a.leaves, 'leaf', 'leaves')} solved exactly), {a.turn} to move",
         f"Game value for {a.turn}: {a.game_value:+.3f} (averaged over the deals)",
     ]
     if a.value is not None:
@@ -137,7 +138,7 @@ def format_equilibrium(a: EquilibriumAnalysis) -> str:
         best = {int(m) for m in a.best}
         for mv in sorted(a.moves, key=lambda m: (-m.probability, -m.value)):
             mark = "  played" if int(mv.move) in best else ""
-            lines.append(f"  {str(mv.move):<6}{100 * mv.probability:6.1f}%  {mv.value:+9.3f}{mark}")
+            lines.append(f"  {str(mv.move):<6}{percent(mv.probability, 1):>7}  {mv.value:+9.3f}{mark}")
         if a.pimc_move is not None and a.pimc_loss is not None:
             lines.append(
                 f"PIMC's move: {a.pimc_move}, losing {a.pimc_loss:.3f} against the equilibrium opponent"

@@ -28,6 +28,7 @@ from solver.engine.api import shared_solver, solve
 from solver.engine.quick import WorldSearch
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
+from solver.formats.words import percent
 from solver.model.limits import MAX_WORKERS, MAX_WORLDS, seconds_argument, whole_argument
 from solver.model.moves import Move, move, parse_move
 from solver.model.position import SEATS, Position, as_position
@@ -78,9 +79,9 @@ class SampledMove:
         other = "ab"[1 - "ab".index(turn)]
         events = []
         if self.p_win:
-            events.append(f"{turn} wins the game in {100 * self.p_win:.0f}% of worlds")
+            events.append(f"{turn} wins the game in {percent(self.p_win)} of worlds")
         if self.p_loss:
-            events.append(f"{other} wins the game in {100 * self.p_loss:.0f}% of worlds")
+            events.append(f"{other} wins the game in {percent(self.p_loss)} of worlds")
         if self.margin is None:
             return "; ".join(events)
         margin = f"{self.margin:+.1f}"

@@ -18,11 +18,11 @@ from concurrent.futures import Executor
 from types import TracebackType
 from typing import Any
 
-from solver.errors import ArgumentError, BrisqueError
+from solver.errors import ArgumentError, BrisqueError, install_hint
 
 MAX_LOCAL_WORKERS = 256
 CONNECT_SECONDS = 10.0
-EXTRA = "pip install 'brisque-solver[cluster]'"
+EXTRA = install_hint("cluster")
 
 _ADDRESS = re.compile(r"^(?:(tcp|tls)://)?([A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$")
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from solver.engine.results import Limit
 from solver.errors import ArgumentError
-from solver.model.limits import MAX_DEPTH
+from solver.model.limits import MAX_DEPTH, short
 from solver.model.position import Position
 
 EXACT_TALON_TRICKS = 4  # worlds with at most this many talon tricks left are solved exactly
@@ -73,7 +73,7 @@ class WorldSearch:
         if kind in ("depth", "handmade") and re.fullmatch("[0-9]{1,2}", arg) and 1 <= int(arg) <= MAX_DEPTH:
             return cls(kind, int(arg))
         raise ArgumentError(
-            f"world search {text!r}: expected quick, exact, depth:N or handmade:N (N from 1 to {MAX_DEPTH} tricks)"
+            f"world search {short(text)}: expected quick, exact, depth:N or handmade:N (N from 1 to {MAX_DEPTH} tricks)"
         )
 
     def __str__(self) -> str:

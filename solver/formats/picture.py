@@ -8,6 +8,7 @@ Brisque - trick 11 of 16, final phase
 from __future__ import annotations
 
 from solver.errors import HiddenInformationError
+from solver.formats.words import plural
 from solver.model.cards import DISPLAY_SYMBOLS, RANKS, SUITS, cards_by_suit
 from solver.model.melds import MELDS
 from solver.model.position import SEATS, Position
@@ -79,11 +80,13 @@ def picture(p: Position, symbols: str = DISPLAY_SYMBOLS) -> str:
     lines.append(f"Trump: {trump}")
     if r.draws:
         if p.talon:
-            talon = f"{p.talon_count} cards, top first: " + " ".join(_pretty(c, symbols) for c in p.talon)
+            talon = f"{plural(p.talon_count, 'card')}, top first: " + " ".join(
+                _pretty(c, symbols) for c in p.talon
+            )
         else:
-            talon = f"{p.talon_count} cards" + (" (order hidden)" if p.talon_count else "")
+            talon = plural(p.talon_count, "card") + (" (order hidden)" if p.talon_count else "")
     else:
-        talon = f"{p.talon_count} dead cards"
+        talon = plural(p.talon_count, "dead card")
     lines.append(f"Talon: {talon}")
     for i in (0, 1):
         role = "non-dealer" if i == 0 else "dealer"

@@ -180,11 +180,11 @@ def parse_bpn(bpn: str) -> BPNParts:
     try:
         rules = Rules.parse(rules_f)
     except NotationError as exc:
-        raise BPNError(f"bad rules field in {short(bpn)}: {exc}") from None
+        raise BPNError(f"bad rules field: {exc}") from None  # (it quotes the field)
     p = BPNParts(rules=rules)
     halves = hands_f.split("/")
     if len(halves) != 2:
-        raise BPNError(f"bad hands field {hands_f!r}: expected two hands A/B separated by '/'")
+        raise BPNError(f"bad hands field {short(hands_f)}: expected two hands A/B separated by '/'")
     for i in (0, 1):
         p.hands[i], p.unknown[i] = _parse_hand_field(halves[i], SEATS[i])
     try:
@@ -195,7 +195,7 @@ def parse_bpn(bpn: str) -> BPNParts:
             p.trump = p.turnup >> 3
     except NotationError:
         raise BPNError(
-            f"bad trump field {trump_f!r}: expected the turnup card (e.g. '9C') "
+            f"bad trump field {short(trump_f)}: expected the turnup card (e.g. '9C') "
             f"or, once it is taken, the trump suit alone (e.g. 'C')"
         ) from None
     if talon_f.isdigit():
@@ -203,7 +203,7 @@ def parse_bpn(bpn: str) -> BPNParts:
             p.talon_count = _count(talon_f)
         except ValueError as exc:
             raise BPNError(
-                f"bad talon field {talon_f!r}: expected the number of face-down cards "
+                f"bad talon field {short(talon_f)}: expected the number of face-down cards "
                 f"(e.g. '13') or the cards in draw order (e.g. 'KH9S8C'): {exc}"
             ) from None
         p.talon = [] if p.talon_count == 0 else None
@@ -212,13 +212,13 @@ def parse_bpn(bpn: str) -> BPNParts:
             p.talon = parse_cards(talon_f)
         except NotationError:
             raise BPNError(
-                f"bad talon field {talon_f!r}: expected the number of face-down cards "
+                f"bad talon field {short(talon_f)}: expected the number of face-down cards "
                 f"(e.g. '13') or the cards in draw order (e.g. 'KH9S8C')"
             ) from None
         p.talon_count = len(p.talon)
         if not rules.draws:
             raise BPNError(
-                f"bad talon field {talon_f!r}: in {rules.game} without drawing the talon "
+                f"bad talon field {short(talon_f)}: in {rules.game} without drawing the talon "
                 f"is dead and given by its number (21)"
             )
     if out_f != "-":
@@ -226,17 +226,19 @@ def parse_bpn(bpn: str) -> BPNParts:
             p.out = parse_hand(out_f)
         except NotationError as exc:
             raise BPNError(
-                f"bad out field {out_f!r}: expected '-' or cards in hand form S.H.D.C ({exc})"
+                f"bad out field {short(out_f)}: expected '-' or cards in hand form S.H.D.C ({exc})"
             ) from None
     if trick_f != "-":
         try:
             p.trick = parse_card(trick_f)
         except NotationError:
-            raise BPNError(f"bad trick field {trick_f!r}: expected '-' or the card led, e.g. 'KD'") from None
+            raise BPNError(
+                f"bad trick field {short(trick_f)}: expected '-' or the card led, e.g. 'KD'"
+            ) from None
     try:
         p.turn = seat(turn_f)
     except NotationError:
-        raise BPNError(f"bad turn field {turn_f!r}: expected a or b") from None
+        raise BPNError(f"bad turn field {short(turn_f)}: expected a or b") from None
     p.score = _pair("score", score_f)
     seen = set()
     for extra in fields[8:]:
@@ -244,10 +246,10 @@ def parse_bpn(bpn: str) -> BPNParts:
         key = key.lower()
         if not eq or key not in OPTIONAL_KEYS:
             raise BPNError(
-                f"bad optional field {extra!r}: expected key=value with key one of {', '.join(OPTIONAL_KEYS)}"
+                f"bad optional field {short(extra)}: expected key=value with key one of {', '.join(OPTIONAL_KEYS)}"
             )
         if key in seen:
-            raise BPNError(f"bad optional field {extra!r}: {key} given twice")
+            raise BPNError(f"bad optional field {short(extra)}: {key} given twice")
         seen.add(key)
         if key == "tricks":
             p.tricks = _pair(key, value)
@@ -265,12 +267,16 @@ def parse_bpn(bpn: str) -> BPNParts:
             try:
                 p.exchanged = seat(value)
             except NotationError:
-                raise BPNError(f"bad optional field {extra!r}: expected exchanged=a or exchanged=b") from None
+                raise BPNError(
+                    f"bad optional field {short(extra)}: expected exchanged=a or exchanged=b"
+                ) from None
         elif key == "taken":
             try:
                 p.taken = parse_card(value)
             except NotationError:
-                raise BPNError(f"bad optional field {extra!r}: expected taken=CARD, e.g. taken=AH") from None
+                raise BPNError(
+                    f"bad optional field {short(extra)}: expected taken=CARD, e.g. taken=AH"
+                ) from None
         elif key == "drawn":
             try:
                 p.drawn = 0
@@ -278,14 +284,14 @@ def parse_bpn(bpn: str) -> BPNParts:
                     p.drawn |= 1 << c
             except NotationError:
                 raise BPNError(
-                    f"bad optional field {extra!r}: expected drawn=CARDS, the cards drawn since the "
+                    f"bad optional field {short(extra)}: expected drawn=CARDS, the cards drawn since the "
                     f"last trick, e.g. drawn=KH"
                 ) from None
         else:
             try:
                 p.declared = _count(value, MAX_DECLARED)
             except ValueError as exc:
-                raise BPNError(f"bad optional field {extra!r}: {exc} (declared=N)") from None
+                raise BPNError(f"bad optional field {short(extra)}: {exc} (declared=N)") from None
     if p.taken >= 0 and p.exchanged < 0:
         raise BPNError(f"bad optional field 'taken={card_str(p.taken)}': it needs exchanged=a or exchanged=b")
     return p
@@ -371,7 +377,7 @@ def _parse_voids(extra: str, value: str) -> list[int]:
                 voids[i] |= 1 << parse_suit(letter)
         except NotationError:
             raise BPNError(
-                f"bad optional field {extra!r}: expected void=SEAT:SUITS[,SEAT:SUITS], "
+                f"bad optional field {short(extra)}: expected void=SEAT:SUITS[,SEAT:SUITS], "
                 f"e.g. void=b:D or void=a:S,b:DH"
             ) from None
     return voids
@@ -403,7 +409,7 @@ def _parse_shown(extra: str, value: str) -> list[int]:
                 shown[i] |= 1 << c
         except NotationError:
             raise BPNError(
-                f"bad optional field {extra!r}: expected shown=SEAT:CARDS[,SEAT:CARDS], e.g. shown=b:KHQHJS"
+                f"bad optional field {short(extra)}: expected shown=SEAT:CARDS[,SEAT:CARDS], e.g. shown=b:KHQHJS"
             ) from None
     return shown
 

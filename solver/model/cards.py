@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from solver.errors import NotationError
 from solver.model.bits import cards_of, points_of, popcount
+from solver.model.limits import short
 from solver.native.constants import RANK_POINTS
 
 SUITS = "SHDC"
@@ -58,7 +59,7 @@ def parse_suit(text: str) -> int:
     """A suit letter or symbol (any case) to 0..3."""
     s = SUIT_SYMBOLS.get(text, text.upper())
     if len(s) != 1 or s not in SUITS:
-        raise NotationError(f"bad suit {text!r}: expected one of S H D C or ♠ ♥ ♦ ♣")
+        raise NotationError(f"bad suit {short(text)}: expected one of S H D C or ♠ ♥ ♦ ♣")
     return SUITS.index(s)
 
 
@@ -67,7 +68,7 @@ def parse_rank(text: str) -> int:
     if r == "10":
         r = "T"
     if len(r) != 1 or r not in RANKS:
-        raise NotationError(f"bad rank {text!r}: expected one of A T K Q J 9 8 7 (or 10)")
+        raise NotationError(f"bad rank {short(text)}: expected one of A T K Q J 9 8 7 (or 10)")
     return RANKS.index(r)
 
 
@@ -75,11 +76,11 @@ def parse_card(text: str) -> int:
     """Parse ``'AS'``, ``'10h'``, ``'Q♥'`` into a card number."""
     t = text.strip()
     if len(t) < 2 or len(t) > 3:
-        raise NotationError(f"bad card {text!r}: expected rank then suit, e.g. 'AS', 'TH', '10H'")
+        raise NotationError(f"bad card {short(text)}: expected rank then suit, e.g. 'AS', 'TH', '10H'")
     try:
         return card(parse_suit(t[-1]), parse_rank(t[:-1]))
     except NotationError as exc:
-        raise NotationError(f"bad card {text!r}: {exc}") from None
+        raise NotationError(f"bad card {short(text)}: {exc}") from None
 
 
 def parse_cards(text: str) -> list[int]:
@@ -121,7 +122,7 @@ def parse_hand(text: str) -> int:
             return b0 | b1 << 8 | b2 << 16 | b3 << 24
     if len(groups) != 4:
         raise NotationError(
-            f"bad hand {text!r}: expected four suit groups S.H.D.C separated by dots, e.g. 'AT.KQ.7.8'"
+            f"bad hand {short(text)}: expected four suit groups S.H.D.C separated by dots, e.g. 'AT.KQ.7.8'"
         )
     mask = 0
     for suit, group in enumerate(groups):
@@ -129,11 +130,11 @@ def parse_hand(text: str) -> int:
         for ch in g:
             if ch not in RANKS:
                 raise NotationError(
-                    f"bad hand {text!r}: {ch!r} in the {SUITS[suit]} group is not a rank (A T K Q J 9 8 7)"
+                    f"bad hand {short(text)}: {ch!r} in the {SUITS[suit]} group is not a rank (A T K Q J 9 8 7)"
                 )
             b = 1 << card(suit, RANKS.index(ch))
             if mask & b:
-                raise NotationError(f"bad hand {text!r}: {ch}{SUITS[suit]} is listed twice")
+                raise NotationError(f"bad hand {short(text)}: {ch}{SUITS[suit]} is listed twice")
             mask |= b
     return mask
 

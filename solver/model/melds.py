@@ -25,6 +25,7 @@ from solver.model.cards import (
     TEN,
     card,
 )
+from solver.model.limits import short
 from solver.native.constants import (
     K_ACE_TRUMPS,
     K_BLANK_COURTS,
@@ -153,7 +154,7 @@ def parse_meld_code(text: str) -> Meld:
     meld = MELD_BY_CODE.get(code)
     if meld is None:
         raise NotationError(
-            f"bad declaration {text!r}: expected mS..mC (marriage), kA/kT/kK/kQ/kJ (four of a kind), "
+            f"bad declaration {short(text)}: expected mS..mC (marriage), kA/kT/kK/kQ/kJ (four of a kind), "
             f"3KS-style sequence (length 3-5, top rank, suit), at, bc or bp"
         )
     return meld

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from solver.errors import NotationError
 from solver.model.cards import card_str, parse_card
+from solver.model.limits import short
 from solver.model.melds import MELDS, Meld, parse_meld_code
 from solver.native.constants import DECLARE_BASE, MOVE_EXCHANGE, MOVE_PASS
 
@@ -90,7 +91,7 @@ def parse_move(text: str) -> Move:
         return _ALL[parse_card(t)]
     except NotationError:
         raise NotationError(
-            f"bad move {text!r}: expected a card (AS, TH, 10H), x, pass, or + and a meld code (+mH)"
+            f"bad move {short(text)}: expected a card (AS, TH, 10H), x, pass, or + and a meld code (+mH)"
         ) from None
 
 

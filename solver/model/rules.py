@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import RulesError
-from solver.model.limits import MAX_EXCHANGE_POINTS, MAX_TARGET, whole_number
+from solver.model.limits import MAX_EXCHANGE_POINTS, MAX_TARGET, short, whole_number
 
 GAMES = ("brisque", "briscan", "petite")
 
@@ -122,17 +122,17 @@ class Rules:
         """The rules of ``game`` with its defaults, overridden by ``options``."""
         g = game.strip().lower()
         if g not in GAMES:
-            raise RulesError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
+            raise RulesError(f"unknown game {short(game)}: expected one of {', '.join(GAMES)}")
         values: dict[str, Any] = dict(_DEFAULTS[g])  # each value checked by _coerce
         for name, value in options.items():
             opt = _BY_NAME.get(name)
             if opt is None:
                 raise RulesError(
-                    f"unknown option {name!r} for {g}: valid options are {', '.join(valid_options(g))}"
+                    f"unknown option {short(name)} for {g}: valid options are {', '.join(valid_options(g))}"
                 )
             if g not in opt.games:
                 raise RulesError(
-                    f"option {name!r} does not apply to {g} (only to {', '.join(opt.games)}); "
+                    f"option {short(name)} does not apply to {g} (only to {', '.join(opt.games)}); "
                     f"valid options are {', '.join(valid_options(g))}"
                 )
             values[name] = _coerce(opt, value)
@@ -149,23 +149,27 @@ class Rules:
         t = text.strip()
         if "(" in t:
             if not t.endswith(")"):
-                raise RulesError(f"bad rules {text!r}: expected 'game(option=value,...)' with a closing ')'")
+                raise RulesError(
+                    f"bad rules {short(text)}: expected 'game(option=value,...)' with a closing ')'"
+                )
             game, _, inner = t[:-1].partition("(")
             options: dict[str, str] = {}
             for item in filter(None, (s.strip() for s in inner.split(","))):
                 name, eq, value = item.partition("=")
                 if not eq:
-                    raise RulesError(f"bad rules {text!r}: option {item!r} should be name=value")
+                    raise RulesError(f"bad rules {short(text)}: option {short(item)} should be name=value")
                 name = name.strip().lower()
                 if name in options:
-                    raise RulesError(f"bad rules {text!r}: option {name!r} given twice")
+                    raise RulesError(f"bad rules {short(text)}: option {short(name)} given twice")
                 options[name] = value.strip()
         else:
             game, options = t, {}
         try:
             return Rules.preset(game, **options)
         except RulesError as exc:
-            raise RulesError(f"bad rules {text!r}: {exc}") from None
+            if not options:  # (the message quotes the game, which is the whole text)
+                raise
+            raise RulesError(f"bad rules {short(text)}: {exc}") from None
 
     # ---- printing ------------------------------------------------------
     def changed(self) -> dict[str, OptionValue]:
@@ -277,18 +281,18 @@ def _coerce(opt: _Option, value: object) -> OptionValue:
             return True
         if v in _FALSE:
             return False
-        raise RulesError(f"option {opt.name}={value!r}: expected yes or no")
+        raise RulesError(f"option {opt.name}={short(str(value))}: expected yes or no")
     if opt.kind is int:
         if isinstance(value, bool):
-            raise RulesError(f"option {opt.name}={value!r}: expected a whole number")
+            raise RulesError(f"option {opt.name}={short(str(value))}: expected a whole number")
         low, high = _INT_RANGES[opt.name]
         try:
             return whole_number(str(value), low, high)
         except ValueError as exc:
-            raise RulesError(f"option {opt.name}={value!r}: {exc}") from None
+            raise RulesError(f"option {opt.name}: {exc}") from None  # (it quotes the value)
     v = str(value).strip().lower()
     if v not in opt.choices:
-        raise RulesError(f"option {opt.name}={value!r}: expected one of {', '.join(opt.choices)}")
+        raise RulesError(f"option {opt.name}={short(str(value))}: expected one of {', '.join(opt.choices)}")
     return v
 
 

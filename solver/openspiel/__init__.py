@@ -12,9 +12,9 @@ a start position does not show (:mod:`solver.openspiel.dealing`).
 try:
     import pyspiel  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the install
-    raise ImportError(
-        "solver.openspiel needs OpenSpiel: install the extra with pip install '.[openspiel]'"
-    ) from exc
+    from solver.errors import install_hint
+
+    raise ImportError(f"solver.openspiel needs OpenSpiel: {install_hint('openspiel')}") from exc
 
 from solver.openspiel.dealing import DealPlan
 from solver.openspiel.game import (

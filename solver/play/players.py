@@ -19,7 +19,7 @@ from solver.engine.quick import WorldSearch
 from solver.errors import ArgumentError
 from solver.model.bits import points_of, trick_winner
 from solver.model.cards import rank_of, suit_of
-from solver.model.limits import MAX_WORLDS, whole_number
+from solver.model.limits import MAX_WORLDS, short, whole_number
 from solver.model.moves import EXCHANGE, PASS, Move
 from solver.model.position import Position
 
@@ -149,11 +149,11 @@ def make_player(spec: str, seed: int = 0) -> Player:
     search = None
     if at:
         if s not in ("clairvoyant", "pimc") and not s.startswith("pimc:"):
-            raise ArgumentError(f"player {spec!r}: only pimc and clairvoyant take @SEARCH")
+            raise ArgumentError(f"player {short(spec)}: only pimc and clairvoyant take @SEARCH")
         try:
             search = WorldSearch.parse(search_spec)
         except ArgumentError as exc:
-            raise ArgumentError(f"player {spec!r}: {exc}") from None
+            raise ArgumentError(f"player {short(spec)}: {exc}") from None
     if s == "random":
         return RandomPlayer(seed)
     if s == "greedy":
@@ -165,10 +165,10 @@ def make_player(spec: str, seed: int = 0) -> Player:
             worlds = 100 if s == "pimc" else whole_number(s[5:], 1, MAX_WORLDS)
         except ValueError:
             raise ArgumentError(
-                f"player {spec!r}: expected pimc:N with N a number of worlds from 1 to {MAX_WORLDS}"
+                f"player {short(spec)}: expected pimc:N with N a number of worlds from 1 to {MAX_WORLDS}"
             ) from None
         return PimcPlayer(worlds, seed, search)
-    raise ArgumentError(f"unknown player {spec!r}: expected one of {', '.join(PLAYER_KINDS)}")
+    raise ArgumentError(f"unknown player {short(spec)}: expected one of {', '.join(PLAYER_KINDS)}")
 
 
 __all__ = [

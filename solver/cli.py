@@ -19,7 +19,7 @@ import click
 
 from solver import __version__
 from solver.errors import NotationError, install_hint
-from solver.model.limits import MAX_BUDGET, MAX_DEPTH, MAX_WORLDS
+from solver.model.limits import MAX_BUDGET, MAX_DEPTH, MAX_SECONDS, MAX_WORKERS, MAX_WORLDS
 
 # Only what every command needs is imported here: each command imports the modules it uses
 # (the analyses, the formats, the position itself), so that `brisque --help` and the start
@@ -56,6 +56,9 @@ OPTION_OF_ARGUMENT = {
     "view": "--view",
 }
 _ARGUMENT = re.compile(r"(?<![\w=-])(" + "|".join(OPTION_OF_ARGUMENT) + r")=('[^'\s]*'|[^\s:,;)']+)")
+# a quoted input (repr's quotes, either kind; not an apostrophe): the user's words, kept
+_QUOTED = re.compile(r"(?<!\w)(?:'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")")
+_ARGUMENT_OR_QUOTED = re.compile(f"{_QUOTED.pattern}|{_ARGUMENT.pattern}")
 LONG_WORD = 100  # a word of an error message longer than this is input: cut in the middle
 _LONG = re.compile(rf"'[^'\s]{{{LONG_WORD - 1},}}'|\S{{{LONG_WORD + 1},}}")
 
@@ -63,20 +66,25 @@ _LONG = re.compile(rf"'[^'\s]{{{LONG_WORD - 1},}}'|\S{{{LONG_WORD + 1},}}")
 def _option_words(message: str) -> str:
     """``message`` with the library's argument names as the command's options, and any
     overlong word (a huge input quoted whole) cut with :func:`~solver.model.limits.short`.
+    What the message quotes is the input as given: ``bad move 'seed=3'`` stays as it is.
 
     >>> _option_words("worlds=5: too few; win_worth='0': expected more")
     '--worlds 5: too few; --win-worth 0: expected more'
+    >>> _option_words("bad move 'seed=3': expected a card")
+    "bad move 'seed=3': expected a card"
     """
     from solver.model.limits import short
 
     def option(m: re.Match[str]) -> str:
+        if m.group(1) is None:  # a quoted input: kept
+            return m.group(0)
         return f"{OPTION_OF_ARGUMENT[m.group(1)]} {m.group(2).strip(chr(39))}"
 
     def cut(m: re.Match[str]) -> str:
         word = m.group(0)
         return short(word[1:-1] if word[0] == word[-1] == "'" else word, LONG_WORD // 2)
 
-    message = _ARGUMENT.sub(option, message)
+    message = _ARGUMENT_OR_QUOTED.sub(option, message)
     return _LONG.sub(cut, message)
 
 
@@ -118,10 +126,9 @@ class _Whole(click.IntRange):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and len(value.strip()) > 30:
-            text = value.strip()
-            self.fail(
-                f"{text[:12]}...{text[-6:]} ({len(text)} characters) is not {self._describe()}", param, ctx
-            )
+            from solver.model.limits import short
+
+            self.fail(f"{short(value.strip(), 30)} is not {self._describe()}", param, ctx)
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter:
@@ -143,7 +150,7 @@ def whole(lo: int, hi: int | None = None) -> _Whole:
 SEED = whole(0, 2**63 - 1)
 NODES = whole(1, MAX_BUDGET)
 WORLDS = whole(1, MAX_WORLDS)
-WORKERS = whole(1, 256)
+WORKERS = whole(1, MAX_WORKERS)
 DEPTH = whole(1, MAX_DEPTH)
 # the fewest worlds brisque line --view own takes: solver.analysis.line.MIN_OWN_WORLDS (not
 # imported here, for a quick start; tests/test_new_user_findings.py checks they agree)
@@ -205,7 +212,7 @@ class _Seconds(click.FloatRange):
         return v
 
 
-SECONDS = _Seconds(min=0, min_open=True, max=10**9)
+SECONDS = _Seconds(min=0, min_open=True, max=MAX_SECONDS)
 
 
 BPN_WIDTH = 200  # a BPN quoted in an error is cut beyond this (a canonical one is shorter)

@@ -77,6 +77,45 @@ def test_judge_refuses_an_illegal_move():
         solver.Solver().judge(FP, "AH")
 
 
+@pytest.mark.parametrize(
+    "m, error, message",
+    [
+        (9999, solver.IllegalMoveError, "illegal move 9999 in"),  # (was a bare KeyError: 9999)
+        (5, solver.IllegalMoveError, r"illegal move 5 \(KS\) in"),
+        (1.5, ArgumentTypeError, r"m=1.5: expected a move"),  # (was taken as 1, "illegal move 8S")
+        (None, ArgumentTypeError, r"m=None: expected a move"),
+        (True, ArgumentTypeError, r"m=True: expected a move"),
+    ],
+)
+def test_judge_quotes_a_move_it_cannot_use(m, error, message):
+    with pytest.raises(error, match=message):
+        solver.Solver().judge(FP, m)
+
+
+FINISHED = "petite .../... KH 21 KJ8.T98.TK.Q7 - a 33:0 tricks=5:0 void=b:HC"  # (a deal played out)
+# b's view of a deal a ended by declaring four queens: a's last card is hidden from b
+ENDED_VIEW = (
+    "brisque Q.KQ.Q.Q+?1/97.T.T.A8 JH 3 ATKJ8.98.AK987.KJ97 - a 82:6 tricks=5:3 melds=mH+kQ/- declared=1"
+)
+
+
+def test_analyse_answers_a_finished_deal_as_solve_does():
+    # brisque analyse answered it, solver.analyse refused "there is nothing to analyse"
+    for bpn, value in ((FINISHED, 5), (ENDED_VIEW, 10000)):
+        a, s = solver.analyse(bpn), solver.solve(bpn)
+        assert a.value == s.value == value and a.moves == a.best == a.pv == []
+        assert dict(json.loads(a.to_json()), seconds=0) == dict(json.loads(s.to_json()), seconds=0)
+    assert solver.Position(ENDED_VIEW).has_hidden and solver.solve(ENDED_VIEW).value.win == "a"
+
+
+def test_the_command_line_answers_a_finished_view_with_hidden_cards():
+    # brisque analyse on it said "use the sampling analysis (brisque analyse)"
+    for command in ("solve", "analyse"):
+        r = run(command, ENDED_VIEW, "--json")
+        assert r.exit_code == 0, r.stderr
+        assert json.loads(r.stdout)["win"] == "a"
+
+
 ENTRY_POINTS = {
     "solve": lambda x: solver.solve(x),
     "Solver.solve": lambda x: solver.Solver().solve(x),
@@ -156,7 +195,18 @@ def test_a_limit_and_a_budget_together_are_refused():
 
 
 @pytest.mark.parametrize(
-    "kw", [{"time_limit": 0}, {"time_limit": math.nan}, {"worlds": 0}, {"worlds": 2.5}, {"workers": 0}]
+    "kw",
+    [
+        {"time_limit": 0},
+        {"time_limit": math.nan},
+        {"worlds": 0},
+        {"worlds": 2.5},
+        {"workers": 0},
+        {"seed": "x"},  # (was taken, and the answer's seed became "x")
+        {"seed": 1.5},
+        {"separation": -1},  # (was taken: every check "separated")
+        {"separation": math.nan},
+    ],
 )
 def test_the_sampling_budgets_are_checked_too(kw):
     ((name, value),) = kw.items()

@@ -323,6 +323,25 @@ def test_errors_name_the_options_not_the_python_arguments():
     assert _option_words(kept) == kept
 
 
+@pytest.mark.parametrize(
+    "args, quoted",
+    [
+        (["line", NOTATION_EXAMPLES[0], "seed=3"], "bad move 'seed=3'"),
+        (["match", "worlds=5", "greedy", "--deals", "1"], "unknown player 'worlds=5'"),
+        (["analyse", HIDDEN, "--world-search", "view=x"], "--world-search 'view=x'"),
+    ],
+)
+def test_an_error_quotes_the_input_as_given(args, quoted):
+    # the renaming of arguments to options rewrote the input quoted in the message:
+    # "bad move '--seed 3'" for the move seed=3
+    from solver.cli import _option_words
+
+    r = brisque(*args)
+    assert r.returncode == 2 and quoted in r.stderr, r.stderr
+    assert _option_words('bad "it\'s seed=3"; seed=4') == 'bad "it\'s seed=3"; --seed 4'
+    assert _option_words("the player's seed=4, 'x'") == "the player's --seed 4, 'x'"  # (an apostrophe)
+
+
 def test_every_install_hint_has_the_same_wording():
     # defect 5: '.[openspiel]' in one message, 'brisque-solver[cluster]' in another
     import ast

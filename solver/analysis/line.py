@@ -15,6 +15,7 @@ from solver.engine.api import shared_solver, solve
 from solver.engine.quick import quick_limit
 from solver.engine.results import Limit
 from solver.errors import ArgumentError, IllegalMoveError, PositionError
+from solver.formats.words import plural
 from solver.model.moves import Move, parse_move
 from solver.model.position import SEATS, Position, as_position
 from solver.model.value import Value
@@ -79,7 +80,7 @@ class LineInterrupted(KeyboardInterrupt):
     """Ctrl-C during :func:`analyse_line`: ``steps`` holds the moves judged so far."""
 
     def __init__(self, steps: list[Step]):
-        super().__init__(f"interrupted after {len(steps)} move(s)")
+        super().__init__(f"interrupted after {plural(len(steps), 'move')}")
         self.steps = steps
 
 
@@ -133,7 +134,7 @@ def analyse_line(
     loss stays beside it in ``loss``.  ``progress(done, total)`` follows the moves.
     Ctrl-C raises :class:`LineInterrupted`, which holds the steps judged so far.
     """
-    p = Position(start) if isinstance(start, str) else as_position(start, "start").copy()
+    p = as_position(start, "start").copy()
     if view not in ("full", "own"):
         raise ArgumentError(f"view={view!r}: expected 'full' or 'own'")
     if view == "own" and worlds < MIN_OWN_WORLDS:

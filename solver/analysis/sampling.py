@@ -29,7 +29,13 @@ from solver.engine.quick import WorldSearch
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
 from solver.formats.words import percent
-from solver.model.limits import MAX_WORKERS, MAX_WORLDS, seconds_argument, whole_argument
+from solver.model.limits import (
+    MAX_WORKERS,
+    MAX_WORLDS,
+    finite_argument,
+    seconds_argument,
+    whole_argument,
+)
 from solver.model.moves import Move, move, parse_move
 from solver.model.position import SEATS, Position, as_position
 from solver.model.value import Value
@@ -273,8 +279,8 @@ def analyse(
     with the current best move).  Ctrl-C (KeyboardInterrupt) returns the answer so far,
     ``stopped="interrupted"``.  The same seed gives the same answer with any number of
     workers: the separation rule looks only at counts of worlds that are multiples of
-    ``batch``.  A position with no hidden cards
-    gets the exact answer of :func:`solver.engine.solve`.  ``method="equilibrium"`` solves
+    ``batch``.  A position with no hidden cards, and a finished deal (its result, no
+    moves), gets the exact answer of :func:`solver.engine.solve`.  ``method="equilibrium"`` solves
     the public subgame exactly instead (:func:`solver.analysis.equilibrium.equilibrium`).
     """
     if method == "equilibrium":
@@ -293,14 +299,15 @@ def analyse(
     workers = whole_argument(workers, "workers", 1, MAX_WORKERS, "worker processes")
     if time_limit is not None:
         time_limit = seconds_argument(time_limit, "time_limit")
+    seed = whole_argument(seed, "seed", -(2**63), 2**63 - 1)  # (the answers' seed: an integer)
+    if separation is not None:
+        separation = finite_argument(separation, "separation", "standard errors")
     executor = as_executor(executor)  # (a dask.distributed client too)
     p = as_position(position)
     probs = p.problems()
     if probs:
         raise ImpossiblePositionError(p.bpn(), probs)
-    if p.is_over():
-        raise PositionError(f"the deal is over in {p.bpn()!r}: there is nothing to analyse")
-    if not p.has_hidden:
+    if p.is_over() or not p.has_hidden:  # (a finished deal: its result, as solve gives it)
         return solve(p)
     if p.unknown[p.turn]:
         raise PositionError(

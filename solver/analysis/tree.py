@@ -33,7 +33,7 @@ def solution_tree(
     """
     import networkx as nx
 
-    root = Position(position) if isinstance(position, str) else as_position(position).copy()
+    root = as_position(position).copy()
     if root.has_hidden:
         raise PositionError(f"the solution tree needs every card known: {root.bpn()!r}")
     g: nx.DiGraph[str] = nx.DiGraph()

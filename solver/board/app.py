@@ -44,18 +44,13 @@ from solver.board.jobs import BusyError, Jobs, Limits
 from solver.errors import BrisqueError, HiddenInformationError, PositionError
 from solver.formats.bpd import parse_record
 from solver.formats.records import DealRecord
+from solver.model.limits import short_value
 from solver.model.moves import parse_move
 from solver.model.position import Position
 from solver.model.svg import svg
 
 MAX_BPN = 2000  # characters: a BPN is far shorter
 MAX_LOADED = 5000  # positions of one loaded file: the rest are reported, not sent
-
-
-def _short(text: object, n: int = 60) -> str:
-    """An input quoted in a message, cut to ``n`` characters."""
-    t = repr(text)
-    return t if len(t) <= n else t[: n - 3] + "..."
 
 
 class BoardError(Exception):
@@ -122,7 +117,7 @@ async def _json(request: Request, limits: Limits) -> dict[str, Any]:
             f"expected a JSON object, got {shown!r}" + ("..." if len(body) > 60 else "")
         ) from None
     if not isinstance(data, dict):
-        raise BoardError(f"expected a JSON object, got {_short(data)}")
+        raise BoardError(f"expected a JSON object, got {short_value(data)}")
     return data
 
 
@@ -191,7 +186,7 @@ def create_app(limits: Limits | None = None) -> Starlette:
             p = _position(data.get("bpn"))
             text = data.get("move")
             if not isinstance(text, str):
-                raise BoardError(f"expected a move such as TH, x or +mH, got {_short(text)}")
+                raise BoardError(f"expected a move such as TH, x or +mH, got {short_value(text)}")
             probs = p.problems()
             if probs:
                 raise PositionError(f"impossible position {p.bpn()!r}: " + "; ".join(probs))
@@ -209,7 +204,9 @@ def create_app(limits: Limits | None = None) -> Starlette:
                 raise PositionError(f"impossible position {p.bpn()!r}: " + "; ".join(probs))
             worlds, seconds = data.get("worlds", 200), data.get("seconds")
             if type(worlds) is not int or (seconds is not None and type(seconds) not in (int, float)):
-                raise BoardError(f"worlds={_short(worlds)}, seconds={_short(seconds)}: expected numbers")
+                raise BoardError(
+                    f"worlds={short_value(worlds)}, seconds={short_value(seconds)}: expected numbers"
+                )
             try:
                 job = jobs.start(p.bpn(), worlds=worlds, seconds=seconds)
             except BusyError as exc:
@@ -223,7 +220,7 @@ def create_app(limits: Limits | None = None) -> Starlette:
         job = jobs.cancel(job_id) if request.method == "DELETE" else jobs.get(job_id)
         if job is None:
             return _error(
-                BoardError(f"no analysis {_short(job_id)} (finished ones are forgotten in time)", 404)
+                BoardError(f"no analysis {short_value(job_id)} (finished ones are forgotten in time)", 404)
             )
         return JSONResponse(job.to_dict())
 
@@ -274,7 +271,8 @@ def create_app(limits: Limits | None = None) -> Starlette:
 
     async def server_error(request: Request, exc: Exception) -> Response:
         return JSONResponse(
-            {"error": f"the board failed: {type(exc).__name__}: {_short(str(exc), 200)}"}, status_code=500
+            {"error": f"the board failed: {type(exc).__name__}: {short_value(str(exc), 200)}"},
+            status_code=500,
         )
 
     handlers = {HTTPException: http_error, Exception: server_error}

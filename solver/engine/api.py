@@ -43,8 +43,9 @@ Backend = Literal["native", "reference"]
 
 def require_solvable(p: Position, over_ok: bool = False) -> None:
     """Raise unless ``p`` is a valid perfect-information position with moves left (or,
-    with ``over_ok``, a finished deal)."""
-    if p.has_hidden:
+    with ``over_ok``, a finished deal, whose result no hidden card changes: a view of a
+    deal ended by four kings or queens)."""
+    if p.has_hidden and not (over_ok and p.is_over()):
         raise HiddenInformationError(
             f"position {p.bpn()!r} has hidden cards; the exact solver needs both hands and the talon "
             f"order: use the sampling analysis (brisque analyse) for hidden cards"
@@ -177,11 +178,25 @@ class Solver:
         """
         p = as_position(p, "p")
         self.load(p)
-        code = int(parse_move(m)) if isinstance(m, str) else int(m)
+        try:  # (a Move is an int; any whole number is a move code, numpy's too; not 1.5, not True)
+            code = int(parse_move(m)) if isinstance(m, str) else operator.index(m)
+        except TypeError:
+            code = None
+        if code is None or isinstance(m, bool):
+            raise ArgumentTypeError(
+                f"m={short_value(m)}: expected a move, such as 'AS' or a Move, not {type(m).__name__}"
+            )
         legal = [int(x) for x in p.legal_moves()]
         if code not in legal:
+            if isinstance(m, str | Move):
+                given = str(move(code))
+            else:  # a bare number: as given, and the move it codes if it codes one
+                try:
+                    given = f"{code} ({move(code)})"
+                except KeyError:
+                    given = str(code)
             raise IllegalMoveError(
-                f"illegal move {move(code)} in {p.bpn()!r}; legal: {' '.join(map(str, p.legal_moves()))}"
+                f"illegal move {given} in {p.bpn()!r}; legal: {' '.join(map(str, p.legal_moves()))}"
             )
         self.engine.clear_limits()
         best_raw = self.engine.value()
@@ -318,7 +333,8 @@ def solve(
     ``quick=True`` runs the search each sampled world gets (:mod:`solver.engine.quick`):
     exact in the last talon tricks, a four-trick estimate before.
     ``threads`` share an exact solve and its table (the same answer, sooner on a whole deal).
-    A position with hidden cards raises :class:`HiddenInformationError`.
+    A position with hidden cards raises :class:`HiddenInformationError` (a finished deal
+    is answered, its result known whatever the hidden cards).
 
     >>> a = solve("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
     >>> int(a.value), a.value.describe(), str(a.best[0]), a.move_value("QD")

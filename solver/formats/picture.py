@@ -44,8 +44,8 @@ def _hand_lines(p: Position, i: int, symbols: str) -> list[str]:
         if ranks or not p.unknown[i]:  # (with hidden cards an empty suit is not a void)
             lines.append(f"    {symbols[s]} {ranks or '-'}{mark}")
     if p.unknown[i]:
-        known = " more" if p.hands[i] else ""
-        lines.append(f"    + {p.unknown[i]}{known} hidden card{'s' if p.unknown[i] > 1 else ''}")
+        noun = "more hidden card" if p.hands[i] else "hidden card"
+        lines.append(f"    + {plural(p.unknown[i], noun)}")
     return lines
 
 

@@ -125,6 +125,26 @@ def seconds_argument(value: object, name: str = "seconds") -> float:
     return f
 
 
+def finite_argument(value: object, name: str, unit: str, low: float = 0.0) -> float:
+    """A function's argument ``name``, a finite number (not a bool) of ``unit`` at least
+    ``low``, as a float; an :class:`~solver.errors.ArgumentError` quoting it otherwise.
+
+    >>> finite_argument(2, "separation", "standard errors")
+    2.0
+    >>> finite_argument(-1, "separation", "standard errors")
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentError: separation=-1: expected a finite number of standard errors, 0 or more
+    """
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    f = float(value) if ok else math.nan  # type: ignore[arg-type]
+    if not (math.isfinite(f) and f >= low):
+        raise ArgumentError(
+            f"{name}={short_value(value)}: expected a finite number of {unit}, {low:g} or more"
+        )
+    return f
+
+
 __all__ = [
     "MAX_BUDGET",
     "MAX_CARDS",
@@ -138,6 +158,7 @@ __all__ = [
     "MAX_TRICKS",
     "MAX_WORKERS",
     "MAX_WORLDS",
+    "finite_argument",
     "seconds_argument",
     "short",
     "short_value",

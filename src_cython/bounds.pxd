@@ -29,10 +29,14 @@ cdef inline int meld_points_in_hand(Ctx* c, State* s, int p, int* quartet) noexc
     return t
 
 
+cdef inline int talon_tricks_left(Ctx* c, State* s) noexcept nogil:
+    """Tricks still to be played before the talon (and turnup) runs out."""
+    return (c.root.talon_len - s.talon_idx + (1 if s.turnup >= 0 else 0) + 1) // 2
+
+
 cdef inline int horizon_level(Ctx* c, State* s) noexcept nogil:
     """Talon tricks left at the start of a turn (the index of the fitted weights)."""
-    cdef int left = c.root.talon_len - s.talon_idx + (1 if s.turnup >= 0 else 0)
-    left = (left + 1) // 2
+    cdef int left = talon_tricks_left(c, s)
     return left if left < HORIZON_LEVELS else HORIZON_LEVELS - 1
 
 

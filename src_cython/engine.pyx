@@ -42,7 +42,7 @@ from context cimport (HORIZON_LEVELS, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_PV
                       Entry, PlainEntry, Root, State, Tables, brisque_table_alloc)
 from moves cimport apply_move, gen_moves, mark_declared, meld_declared
 from parallel cimport exact_child, exact_value
-from search cimport child_value, mtdf, reaches, search
+from search cimport child_value, guess_depth, mtdf, reaches, search
 from tables cimport mix64
 
 import threading
@@ -291,6 +291,19 @@ cdef class Engine:
     def taint(self):
         """Horizon evaluations so far: unchanged across a search means its value is exact."""
         return self.c.budget.taint
+
+    def guess_depth(self, int move):
+        """Tricks of look-ahead, counted from the root, of the guess with which the exact
+        solve of the root move ``move`` starts MTD(f) (search.pxd guess_depth).
+
+        >>> Engine(rules).guess_depth(m)   # doctest: +SKIP
+        6
+        """
+        cdef State child
+        self._check()
+        child = self.root
+        apply_move(&self.c, &child, move)
+        return guess_depth(&self.c, &child)
 
     def child_search(self, int move, int alpha, int beta):
         """Search the root move with a window; returns its raw value for the player to move

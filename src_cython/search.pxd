@@ -4,7 +4,7 @@ from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 from libc.time cimport clock
 
-from bounds cimport bound_cutoff, horizon_value
+from bounds cimport bound_cutoff, horizon_value, talon_tricks_left
 from cards cimport __builtin_popcount
 from constants cimport WIN_RAW, WIN_THRESHOLD
 from context cimport (ABDADA_MIN_TALON, ETC_MIN_TALON, EXACT_DEPTH, INF, MAXMOVES, SIGNAL_INTERVAL, STOP_INTERVAL, Ctx, Entry,
@@ -300,12 +300,28 @@ cdef inline int mtdf(Ctx* c, State* s, int guess) noexcept nogil:
     return g
 
 
+cdef enum:
+    GUESS_DEPTH = 2        # tricks of the depth-limited search that gives MTD(f) its guess,
+    GUESS_FAR_TALON = 9    # but from this many talon tricks left (a whole deal)
+    GUESS_HORIZON = 4      # it looks ahead to this many talon tricks before the talon's end
+
+
+cdef inline int guess_depth(Ctx* c, State* s) noexcept nogil:
+    """Tricks of look-ahead of MTD(f)'s first guess at s.  Early in a deal a two-trick guess
+    is often tens of points off (seed 1: -8 against +114) and MTD(f) then creeps 2 points a
+    test; six tricks cost under a million nodes and took 0.76 of the whole deals' nodes
+    (BENCHMARKS.md).  Later the deeper guess did not pay (k = 7 and 8: no fewer nodes)."""
+    cdef int left = talon_tricks_left(c, s)
+    return left - GUESS_HORIZON if left >= GUESS_FAR_TALON else GUESS_DEPTH
+
+
 cdef inline int guessed_mtdf(Ctx* c, State* s) noexcept nogil:
-    """Exact search of the root: in the talon phase MTD(f) from the value of a two-trick
-    heuristic search; in the final phase (solved faster directly) plain alpha-beta."""
+    """Exact search of the root: in the talon phase MTD(f) from the value of a depth-limited
+    heuristic search (guess_depth); in the final phase (solved faster directly) plain
+    alpha-beta."""
     cdef int g
     if c.features.use_mtdf and c.budget.depth_limit < 0 and c.rules.draws and s.turnup >= 0:
-        c.budget.depth_limit = 2
+        c.budget.depth_limit = guess_depth(c, s)
         g = search(c, s, -INF, INF)
         c.budget.depth_limit = -1
         if c.budget.aborted:

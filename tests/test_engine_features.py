@@ -337,3 +337,35 @@ def test_budgeted_bounds_hold_near_game_wins(game):
             if not b.lower <= exact.value <= b.upper:
                 bad.append(f"{p.bpn()}: worth {exact.value}, bounds {b.lower}..{b.upper}")
     assert not bad, f"{len(bad)} bounds broken:\n" + "\n".join(bad[:5])
+
+
+# ------------------------------------------------- MTD(f)'s first guess early in a deal
+@pytest.mark.parametrize(
+    ("game", "at", "expected"),
+    [("brisque", 1, 6), ("briscan", 1, 7), ("brisque", 2, 5), ("brisque", 3, 2), ("briscan", 4, 2)],
+)
+def test_the_guess_looks_deeper_early_in_a_deal(game, at, expected):
+    """Early in a deal (9 or more talon tricks left) MTD(f) starts from a search to 4 talon
+    tricks before the talon's end, later from a two-trick search; the budgeted solve asks
+    the engine for the same depth (Engine.guess_depth), counted from the root.  A lead
+    leaves the talon as it is, so each root move has the root's depth."""
+    from solver.play.dealing import random_position
+
+    p = random_position(1, game, trick=at)
+    assert p.trick_number == at and p.trick < 0
+    eng = Solver(p.rules).engine
+    eng.load(engine_root(p))
+    assert {eng.guess_depth(m) for m in eng.root_moves()} == {expected}
+
+
+def test_a_deep_guess_keeps_the_whole_deal_exact():
+    """The deeper guess changes only where MTD(f) starts: the value of a whole deal is the
+    same as plain alpha-beta's (MTD(f) off), here a short one (seed 3, a game lost)."""
+    from solver.play.dealing import deal
+
+    p = deal(3, Rules())
+    on, off = Solver(Rules(), 20), Solver(Rules(), 20)
+    off.engine.set_features(mtdf=False)
+    for s in (on, off):
+        s.engine.load(engine_root(p))
+    assert on.engine.value() == off.engine.value() == -WIN_RAW

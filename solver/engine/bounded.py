@@ -34,7 +34,6 @@ from solver.native.constants import WIN_RAW, WIN_THRESHOLD
 from solver.native.engine import Engine
 
 TRIVIAL = RAW_TRIVIAL  # beyond any raw value: the bound known before searching
-GUESS_DEPTH = 2  # tricks of heuristic look-ahead for the first guesses
 # the least nodes for a test of the game-win guard: early in the deal (more than
 # GUARD_TALON_TRICKS talon tricks left) a forced game win is rarely in reach of a test, so
 # the tests get little there; later about a millisecond each
@@ -171,12 +170,12 @@ def _narrow(
     budget would be work lost, so no test gets a mere slice of it).  Without every move, a
     move is first tested against the best proven value, and dropped when it cannot beat it."""
     for m in sorted(legal, key=lambda m: -guess[m]):
-        if lo[m] < hi[m]:  # the exact solve's own guess: two tricks deep
+        if lo[m] < hi[m]:  # the exact solve's own guess (Engine.guess_depth)
             used = eng.nodes - n0
             left = deadline - time.perf_counter() if deadline else 0.0
             if (budget and used >= budget) or (deadline and left <= 0):
                 return
-            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, depth=GUESS_DEPTH)
+            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, depth=eng.guess_depth(m))
             taint = eng.taint
             v = eng.child_search(m, -TRIVIAL, TRIVIAL)
             if eng.aborted:

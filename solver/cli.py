@@ -381,14 +381,38 @@ def _on_terminal(quiet: bool, as_json: bool = False) -> bool:
 BPN_COMMANDS = ("show", "solve", "analyse", "line", "tree")
 
 
-def _json_error(argv: list[str], message: str) -> None:
+def _first_argument(argv: list[str], command: click.Command | None) -> str | None:
+    """The command's first argument in ``argv`` (its name first), skipping the options and
+    the values of those that take one; None when there is none."""
+    valued = {
+        name
+        for p in (command.params if command is not None else [])
+        if isinstance(p, click.Option) and not p.is_flag and not p.count
+        for name in p.opts
+    }
+    args = iter(argv[1:])
+    for a in args:
+        if a == "--":
+            return next(args, None)
+        if a.startswith("-") and a != "-":
+            if a in valued:
+                next(args, None)  # (its value)
+            continue
+        return a
+    return None
+
+
+def _json_error(argv: list[str], message: str, command: click.Command | None = None) -> None:
     """With --json, an error is also a JSON object on standard output, as a bad line of a
     batch gets: {"bpn": ..., "error": ...} (the bpn when the command has one)."""
     if "--json" not in argv:
         return
     error: dict[str, str] = {}
     if argv and argv[0] in BPN_COMMANDS:
-        bpn = next((a for a in argv[1:] if " " in a or a == "-"), None)  # (a BPN has spaces)
+        if command is not None:  # (the BPN argument as given, even a malformed one)
+            bpn = _first_argument(argv, command)
+        else:
+            bpn = next((a for a in argv[1:] if " " in a or a == "-"), None)  # (a BPN has spaces)
         if bpn is not None:
             error["bpn"] = bpn
     error["error"] = message
@@ -402,7 +426,7 @@ class _Group(click.Group):
         argv: list[str] = ctx.meta.get("argv", [])
         command = self.get_command(ctx, argv[0]) if argv else None
         if command is not None and any("--json" in getattr(o, "opts", ()) for o in command.params):
-            _json_error(argv, message)
+            _json_error(argv, message, command)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["argv"] = list(args)  # (for the JSON form of an error)

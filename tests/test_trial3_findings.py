@@ -230,3 +230,27 @@ def test_an_interrupted_solve_with_json_answers_a_json_object():
         pytest.skip("the solve ended before the interrupt")
     assert proc.returncode == 130 and "Traceback" not in err, err
     assert json.loads(out) == {"bpn": deal, "error": "interrupted"}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "bad", "--json"],
+        ["solve", "--json", "bad"],
+        ["solve", "--nodes", "5", "bad", "--json"],
+        ["show", "bad", "--json"],
+        ["analyse", "--worlds", "3", "bad", "--json"],
+        ["line", "bad", "QD", "--json"],
+    ],
+)
+def test_the_json_error_of_a_malformed_position_names_it_in_bpn(args):
+    # {"error": ...} without "bpn" when the BPN had no space, unlike a bad line of solve -
+    r = brisque(*args)
+    assert r.returncode == 2
+    answer = json.loads(r.stdout)
+    assert answer["bpn"] == "bad" and "bad BPN 'bad'" in answer["error"]
+
+
+def test_the_json_error_without_a_position_has_no_bpn():
+    r = brisque("line", "--record", "nonexistent.jsonl", "--json")
+    assert r.returncode == 2 and "bpn" not in json.loads(r.stdout)

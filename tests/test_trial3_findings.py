@@ -254,3 +254,19 @@ def test_the_json_error_of_a_malformed_position_names_it_in_bpn(args):
 def test_the_json_error_without_a_position_has_no_bpn():
     r = brisque("line", "--record", "nonexistent.jsonl", "--json")
     assert r.returncode == 2 and "bpn" not in json.loads(r.stdout)
+
+
+def test_the_board_names_only_the_analysis_argument_that_is_wrong():
+    pytest.importorskip("starlette")
+    from test_board import Board
+
+    board = Board()
+    try:
+        hidden = "brisque AK.T9.J.8/?6 9C 13 TJ..Q8.AK - a 18:12 tricks=2:1"
+        # said "worlds=200, seconds='x': expected numbers", quoting a default never given
+        status, answer = board.post("/api/analyses", {"bpn": hidden, "seconds": "x"})
+        assert status == 400 and answer["error"] == "seconds='x': expected a number of seconds"
+        status, answer = board.post("/api/analyses", {"bpn": hidden, "worlds": 1.5})
+        assert status == 400 and answer["error"] == "worlds=1.5: expected a whole number of worlds"
+    finally:
+        board.stop()

@@ -7,6 +7,7 @@ command that answers a query has ``--json``.
 from __future__ import annotations
 
 import json
+import math
 import re
 import signal
 import sys
@@ -19,7 +20,16 @@ import click
 
 from solver import __version__
 from solver.errors import NotationError, install_hint
-from solver.model.limits import MAX_BUDGET, MAX_DEPTH, MAX_SECONDS, MAX_WORKERS, MAX_WORLDS
+from solver.model.limits import (
+    MAX_BUDGET,
+    MAX_DEPTH,
+    MAX_PLIES,
+    MAX_SECONDS,
+    MAX_TABLE_BITS,
+    MAX_TREE_NODES,
+    MAX_WORKERS,
+    MAX_WORLDS,
+)
 
 # Only what every command needs is imported here: each command imports the modules it uses
 # (the analyses, the formats, the position itself), so that `brisque --help` and the start
@@ -202,17 +212,48 @@ def _executor(scheduler: str | None, workers: int = 1) -> Iterator[Executor | No
 DEALS = whole(1, 10**7)
 
 
-class _Seconds(click.FloatRange):
-    """Seconds: a finite number above 0 (``nan`` and ``inf`` are refused)."""
+class _Number(click.FloatRange):
+    """A finite number in a range (``nan`` and ``inf`` are refused); the error quotes the
+    input as given, cut short when long, and says which numbers are expected ("'abc' is not
+    a number above 0 and at most 1000000000", not a "valid float range")."""
+
+    name = "number"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        v = super().convert(value, param, ctx)
-        if v != v or v in (float("inf"), float("-inf")):
-            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        given = value.strip() if isinstance(value, str) else value
+        if isinstance(given, str) and len(given) > 30:
+            from solver.model.limits import short
+
+            self.fail(f"{short(given, 30)} is not {self._describe()}", param, ctx)
+        try:
+            v = super().convert(value, param, ctx)
+        except click.BadParameter:
+            v = math.nan
+        if not math.isfinite(v):
+            self.fail(f"{given!r} is not {self._describe()}", param, ctx)
         return v
 
+    def _describe(self) -> str:
+        def text(x: float) -> str:  # (1000000000, not 1e+09)
+            return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
-SECONDS = _Seconds(min=0, min_open=True, max=MAX_SECONDS)
+        low = "" if self.min is None else f"{'above' if self.min_open else 'from'} {text(self.min)}"
+        high = "" if self.max is None else f"{'below' if self.max_open else 'at most'} {text(self.max)}"
+        if low and high and not (self.min_open or self.max_open):
+            return f"a number from {text(self.min)} to {text(self.max)}"  # type: ignore[arg-type]
+        if low and high:
+            return f"a number {low} and {high}"
+        return f"a number {low or high}".rstrip()
+
+
+def number(
+    lo: float | None = None, hi: float | None = None, lo_open: bool = False, hi_open: bool = False
+) -> _Number:
+    """The click type of a number option from ``lo`` to ``hi`` (None: no end there)."""
+    return _Number(min=lo, max=hi, min_open=lo_open, max_open=hi_open)
+
+
+SECONDS = number(0, MAX_SECONDS, lo_open=True)
 
 
 BPN_WIDTH = 200  # a BPN quoted in an error is cut beyond this (a canonical one is shorter)
@@ -230,11 +271,14 @@ def _file_hint(text: str, command: str | None) -> str:
 
     name = text.strip()
     try:
-        if not name or not os.path.isfile(name):
+        folder = bool(name) and " " not in name and os.path.isdir(name)
+        if not name or not (folder or os.path.isfile(name)):
             return ""
     except (OSError, ValueError):  # (a name too long for the system, a NUL byte)
         return ""
     quoted = name if re.fullmatch(r"[\w./-]+", name) else repr(name)
+    if folder:
+        return f"{name!r} is a folder: give the position itself (a BPN, in quotes), not a path"
     if name.endswith(".bpd"):
         return f"{quoted} looks like a puzzle file: to check its records use `brisque puzzles {quoted}`"
     if command in ("solve", "analyse"):
@@ -337,14 +381,38 @@ def _on_terminal(quiet: bool, as_json: bool = False) -> bool:
 BPN_COMMANDS = ("show", "solve", "analyse", "line", "tree")
 
 
-def _json_error(argv: list[str], message: str) -> None:
+def _first_argument(argv: list[str], command: click.Command | None) -> str | None:
+    """The command's first argument in ``argv`` (its name first), skipping the options and
+    the values of those that take one; None when there is none."""
+    valued = {
+        name
+        for p in (command.params if command is not None else [])
+        if isinstance(p, click.Option) and not p.is_flag and not p.count
+        for name in p.opts
+    }
+    args = iter(argv[1:])
+    for a in args:
+        if a == "--":
+            return next(args, None)
+        if a.startswith("-") and a != "-":
+            if a in valued:
+                next(args, None)  # (its value)
+            continue
+        return a
+    return None
+
+
+def _json_error(argv: list[str], message: str, command: click.Command | None = None) -> None:
     """With --json, an error is also a JSON object on standard output, as a bad line of a
     batch gets: {"bpn": ..., "error": ...} (the bpn when the command has one)."""
     if "--json" not in argv:
         return
     error: dict[str, str] = {}
     if argv and argv[0] in BPN_COMMANDS:
-        bpn = next((a for a in argv[1:] if " " in a or a == "-"), None)  # (a BPN has spaces)
+        if command is not None:  # (the BPN argument as given, even a malformed one)
+            bpn = _first_argument(argv, command)
+        else:
+            bpn = next((a for a in argv[1:] if " " in a or a == "-"), None)  # (a BPN has spaces)
         if bpn is not None:
             error["bpn"] = bpn
     error["error"] = message
@@ -358,7 +426,7 @@ class _Group(click.Group):
         argv: list[str] = ctx.meta.get("argv", [])
         command = self.get_command(ctx, argv[0]) if argv else None
         if command is not None and any("--json" in getattr(o, "opts", ()) for o in command.params):
-            _json_error(argv, message)
+            _json_error(argv, message, command)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["argv"] = list(args)  # (for the JSON form of an error)
@@ -387,6 +455,10 @@ class _Group(click.Group):
             raise _Failed(text) from None
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
+            argv: list[str] = ctx.meta.get("argv", [])
+            if "-" not in argv[1:]:  # (a batch's answers so far stand as they are)
+                # a script reading --json gets an object for the answer it will not get
+                self._json_error(ctx, "interrupted")
             _interrupted_exit()
         except MemoryError as exc:  # (a table too big for the machine: an error, not a traceback)
             failure = _OutOfMemory(
@@ -795,7 +867,7 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
 )
 @click.option(
     "--table-bits",
-    type=whole(8, 28),
+    type=whole(8, MAX_TABLE_BITS),
     default=20,
     show_default=True,
     help="Transposition table of 2**N entries.",
@@ -929,7 +1001,7 @@ def solve_cmd(
 )
 @click.option(
     "--separation",
-    type=click.FloatRange(min=0, max=1000),
+    type=number(0, 1000),
     default=None,
     help="Stop once the best move leads the runner-up by this many standard errors.",
 )
@@ -966,7 +1038,7 @@ def solve_cmd(
 )
 @click.option(
     "--max-exploitability",
-    type=click.FloatRange(min=0, min_open=True),
+    type=number(0, lo_open=True),
     default=0.1,
     show_default=True,
     help="With --method equilibrium: refuse an answer a best response could exploit by more points.",
@@ -1355,6 +1427,12 @@ def line_cmd(
         bpn, moves = rec.start, tuple(rec.moves)
     if not bpn:
         raise BrisqueCommandError("give a BPN and moves, or --record FILE")
+    moves = tuple(t for m in moves for t in m.split())  # ("QD 9C" in one argument too)
+    if not moves and not record_file:
+        raise BrisqueCommandError(
+            "no moves to judge after the BPN: give the moves played from it (brisque line BPN QD 9C), "
+            "or --record FILE"
+        )
     p = _position(bpn, command=None if record_file else "line")
     limit = Limit(nodes=nodes, depth=depth) if (nodes or depth) else None
     status = StatusLine(view == "own" and _on_terminal(quiet, as_json))
@@ -1434,14 +1512,14 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool) -> Non
 @click.argument("bpn")
 @click.option(
     "--depth",
-    type=whole(1),
+    type=whole(1, MAX_PLIES),
     default=2,
     show_default=True,
     help="Moves (plies) below the position.",
 )
 @click.option(
     "--max-nodes",
-    type=whole(2, 10**7),
+    type=whole(2, MAX_TREE_NODES),
     default=2000,
     show_default=True,
     help="Stop expanding at this many nodes (a message on standard error says so).",
@@ -1769,7 +1847,7 @@ def bench_cmd(suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: s
 )
 @click.option(
     "--max-seconds",
-    type=click.FloatRange(0.1, 3600),
+    type=number(0.1, 3600),
     default=30.0,
     show_default=True,
     help="Time of one analysis.",

@@ -14,9 +14,10 @@ from typing import Any, Literal
 from solver.engine.api import shared_solver, solve
 from solver.engine.quick import quick_limit
 from solver.engine.results import Limit
-from solver.errors import ArgumentError, IllegalMoveError, PositionError
+from solver.errors import ArgumentError, ArgumentTypeError, IllegalMoveError, PositionError
 from solver.formats.words import plural
-from solver.model.moves import Move, parse_move
+from solver.model.limits import short_value
+from solver.model.moves import Move, parse_move, parse_moves
 from solver.model.position import SEATS, Position, as_position
 from solver.model.value import Value
 
@@ -114,7 +115,7 @@ def own_information_loss(p: Position, m: Move, worlds: int, seed: int) -> tuple[
 
 def analyse_line(
     start: Position | str,
-    moves: Iterable[Move | str],
+    moves: Iterable[Move | str] | str,
     limit: Limit | None = None,
     auto_limit: bool = True,
     worlds: int = 100,
@@ -133,6 +134,8 @@ def analyse_line(
     then a mistake only when that loss exceeds the sampling noise, and the double-dummy
     loss stays beside it in ``loss``.  ``progress(done, total)`` follows the moves.
     Ctrl-C raises :class:`LineInterrupted`, which holds the steps judged so far.
+    ``moves`` is a list of moves (Moves or strings) or one string of moves separated by
+    spaces (``"QD 9C"``).
     """
     p = as_position(start, "start").copy()
     if view not in ("full", "own"):
@@ -146,7 +149,15 @@ def analyse_line(
             f"judging moves from each player's own information needs a deal with every card "
             f"known (a deal record), not {p.bpn()!r}"
         )
-    moves = list(moves)
+    if isinstance(moves, str):  # (one string: its moves apart, as brisque line reads them)
+        moves = parse_moves(moves)
+    try:
+        moves = list(moves)
+    except TypeError:
+        raise ArgumentTypeError(
+            f"moves={short_value(moves)}: expected a list of moves, such as ['QD', '9C'] or 'QD 9C', "
+            f"not {type(moves).__name__}"
+        ) from None
     steps: list[Step] = []
     try:
         _play_and_judge(p, moves, steps, limit, auto_limit, worlds, seed, view, progress)

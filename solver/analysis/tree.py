@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from solver.engine.api import solve
 from solver.errors import ArgumentError, PositionError
+from solver.model.limits import MAX_PLIES, MAX_TREE_NODES, whole_argument
 from solver.model.position import SEATS, Position, as_position
 
 if TYPE_CHECKING:  # networkx is imported when a tree is built: it costs more than the whole package
@@ -30,10 +31,14 @@ def solution_tree(
     """The tree of every legal move (or only the best ones) ``depth`` moves deep.
 
     Stops expanding at ``max_nodes`` nodes: the graph's ``truncated`` attribute then says so.
+    ``depth`` (moves, from 1) and ``max_nodes`` (from 2) are whole numbers, or an
+    :class:`~solver.errors.ArgumentError` quotes them.
     """
     import networkx as nx
 
     root = as_position(position).copy()
+    depth = whole_argument(depth, "depth", 1, MAX_PLIES, "moves")
+    max_nodes = whole_argument(max_nodes, "max_nodes", 2, MAX_TREE_NODES, "nodes")
     if root.has_hidden:
         raise PositionError(f"the solution tree needs every card known: {root.bpn()!r}")
     g: nx.DiGraph[str] = nx.DiGraph()

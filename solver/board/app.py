@@ -203,10 +203,10 @@ def create_app(limits: Limits | None = None) -> Starlette:
             if probs:
                 raise PositionError(f"impossible position {p.bpn()!r}: " + "; ".join(probs))
             worlds, seconds = data.get("worlds", 200), data.get("seconds")
-            if type(worlds) is not int or (seconds is not None and type(seconds) not in (int, float)):
-                raise BoardError(
-                    f"worlds={short_value(worlds)}, seconds={short_value(seconds)}: expected numbers"
-                )
+            if type(worlds) is not int:  # (each named alone: the other may not have been given)
+                raise BoardError(f"worlds={short_value(worlds)}: expected a whole number of worlds")
+            if seconds is not None and type(seconds) not in (int, float):
+                raise BoardError(f"seconds={short_value(seconds)}: expected a number of seconds")
             try:
                 job = jobs.start(p.bpn(), worlds=worlds, seconds=seconds)
             except BusyError as exc:

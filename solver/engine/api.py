@@ -29,10 +29,10 @@ from solver.errors import (
     ImpossiblePositionError,
     PositionError,
 )
-from solver.model.limits import short_value
+from solver.model.limits import MAX_TABLE_BITS, short_value, whole_argument
 from solver.model.moves import Move, move, parse_move
-from solver.model.position import Position, as_position
-from solver.model.rules import Rules
+from solver.model.position import Position, as_position, as_positions
+from solver.model.rules import Rules, as_rules
 from solver.model.value import Value, raw_target, raw_unreachable
 from solver.native.engine import MAX_SOLVE_THREADS, Engine
 
@@ -88,8 +88,11 @@ class Solver:
     Value.margin(-4, pov='a')
     """
 
-    def __init__(self, rules: Rules | None = None, table_bits: int = DEFAULT_TABLE_BITS, fitted: bool = True):
-        self.rules = rules or Rules()
+    def __init__(
+        self, rules: Rules | str | None = None, table_bits: int = DEFAULT_TABLE_BITS, fitted: bool = True
+    ):
+        self.rules = as_rules(rules)
+        table_bits = whole_argument(table_bits, "table_bits", 0, MAX_TABLE_BITS, "bits")
         self.engine = new_engine(self.rules, table_bits, fitted)
         self.key = engine_key(self.rules)
 
@@ -216,6 +219,7 @@ class Solver:
     def can_reach(self, p: Position | str, target: int) -> bool:
         """Can the player to move finish with a value of at least ``target``? (zero-window search)"""
         p = as_position(p, "p")
+        target = target_argument(target)
         self.load(p)
         self.engine.clear_limits()
         if raw_unreachable(target):
@@ -228,7 +232,7 @@ class Solver:
     def batch_values(self, positions: Iterable[Position | str]) -> tuple[list[Value], list[int]]:
         """Values of many positions (Positions or BPN strings) in one native call; returns
         (values, nodes)."""
-        ps = [as_position(x) for x in positions]
+        ps = as_positions(positions)
         roots = []
         for p in ps:
             if p.rules != self.rules and engine_key(p.rules) != self.key:
@@ -238,6 +242,30 @@ class Solver:
         self.engine.clear_limits()
         raws, nodes = self.engine.solve_batch(roots)
         return [final_value(p, r) for p, r in zip(ps, raws)], nodes
+
+
+def target_argument(target: object) -> int:
+    """``can_reach``'s ``target``, a whole number (an answer's value: a margin, or
+    ``10000`` for a game won); an :class:`ArgumentError` quoting anything else.
+
+    >>> target_argument(44)
+    44
+    >>> target_argument("44")
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentError: target='44': expected a whole number (a value such as 44, or 10000 for a game won)
+    """
+    n: int | None = None
+    if not isinstance(target, bool):
+        try:
+            n = operator.index(target)  # type: ignore[arg-type]
+        except TypeError:
+            n = None
+    if n is None:
+        raise ArgumentError(
+            f"target={short_value(target)}: expected a whole number (a value such as 44, or 10000 for a game won)"
+        )
+    return n
 
 
 def check_threads(threads: int, limit: Limit | None = None) -> int:
@@ -381,7 +409,7 @@ def solve_batch(positions: Iterable[Position | str], *, table_bits: int = DEFAUL
     ...              "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"])
     [Value.margin(-4, pov='a'), Value.margin(44, pov='b')]
     """
-    ps = [as_position(x) for x in positions]
+    ps = as_positions(positions)
     if not ps:
         return []
     return Solver(ps[0].rules, table_bits).batch_values(ps)[0]
@@ -395,6 +423,7 @@ def can_reach(position: Position | str, target: int, *, table_bits: int = DEFAUL
     (True, False)
     """
     p = as_position(position)
+    target = target_argument(target)
     return shared_solver(p.rules, table_bits).can_reach(p, target)
 
 

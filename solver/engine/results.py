@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
 from solver.errors import IllegalMoveError
-from solver.model.limits import MAX_BUDGET, MAX_DEPTH, seconds_argument, whole_argument
+from solver.model.limits import MAX_BUDGET, MAX_DEPTH, seconds_argument, short_value, whole_argument
 from solver.model.moves import Move, parse_move
 from solver.model.position import SEATS, Position
 from solver.model.value import Value
@@ -101,10 +101,13 @@ class _HasMoveValue(Protocol[_V_co]):
 def lookup_move_value(moves: Iterable[_HasMoveValue[_V]], m: Move | str) -> _V:
     """The value of move ``m`` (a Move or move string) among analysed ``moves``."""
     target = parse_move(m) if isinstance(m, str) else m
-    for mv in moves:
+    analysed = list(moves)
+    for mv in analysed:
         if mv.move == target:
             return mv.value
-    raise IllegalMoveError(f"{m} is not a legal move here")
+    given = str(m) if isinstance(m, Move) else short_value(m)
+    legal = " ".join(str(mv.move) for mv in analysed) or "none"
+    raise IllegalMoveError(f"{given} is not a legal move here; legal: {legal}")
 
 
 @dataclass(kw_only=True)

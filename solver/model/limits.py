@@ -32,6 +32,9 @@ MAX_BUDGET = 10**15  # nodes of a search budget
 MAX_WORLDS = 10**9  # worlds of one sampled analysis (pimc:N, --worlds)
 MAX_DEPTH = 20  # tricks of look-ahead of a depth-limited search (a deal has at most 16)
 MAX_WORKERS = 256  # worker processes of one analysis (the command line's --workers too)
+MAX_TABLE_BITS = 28  # a transposition table of 2**N entries (the engine's largest)
+MAX_PLIES = 1000  # moves below a position in a solution tree (a deal has far fewer)
+MAX_TREE_NODES = 10**7  # nodes of a solution tree (brisque tree --max-nodes)
 MAX_SECONDS = 10**9  # CPU seconds of a search budget (31 years; the engine's clock overflows near 9e12)
 
 
@@ -153,8 +156,11 @@ __all__ = [
     "MAX_EXCHANGE_POINTS",
     "MAX_GAME_TOTAL",
     "MAX_SCORE",
+    "MAX_PLIES",
     "MAX_SECONDS",
+    "MAX_TABLE_BITS",
     "MAX_TARGET",
+    "MAX_TREE_NODES",
     "MAX_TRICKS",
     "MAX_WORKERS",
     "MAX_WORLDS",

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from solver.errors import (
@@ -892,4 +893,30 @@ def as_position(position: Position | str, name: str = "position") -> Position:
     )
 
 
-__all__ = ["Outcome", "Position", "SEATS", "as_position", "seat"]
+def as_positions(positions: Iterable[Position | str], name: str = "positions") -> list[Position]:
+    """The positions of a list (or any iterable) of Positions and BPN strings, each as
+    :func:`as_position` reads it.  One position or one string instead of a list (a string
+    would be read one character at a time) is an :class:`ArgumentTypeError`, as is a value
+    that is not iterable.
+
+    >>> as_positions("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35")
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentTypeError: positions='brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35': expected a list of Positions or BPN strings, not one str (give [position])
+    """
+    if isinstance(positions, (str, Position)):
+        raise ArgumentTypeError(
+            f"{name}={short_value(positions, 100)}: expected a list of Positions or BPN strings, "
+            f"not one {type(positions).__name__} (give [position])"
+        )
+    try:
+        items = list(positions)
+    except TypeError:
+        raise ArgumentTypeError(
+            f"{name}={short_value(positions)}: expected a list of Positions or BPN strings, "
+            f"not {type(positions).__name__}"
+        ) from None
+    return [as_position(x, name[:-1] if name.endswith("s") else name) for x in items]
+
+
+__all__ = ["Outcome", "Position", "SEATS", "as_position", "as_positions", "seat"]

@@ -13,8 +13,8 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import RulesError
-from solver.model.limits import MAX_EXCHANGE_POINTS, MAX_TARGET, short, whole_number
+from solver.errors import ArgumentTypeError, RulesError
+from solver.model.limits import MAX_EXCHANGE_POINTS, MAX_TARGET, short, short_value, whole_number
 
 GAMES = ("brisque", "briscan", "petite")
 
@@ -141,7 +141,13 @@ class Rules:
     @classmethod
     def parse(cls, text: str) -> Rules:
         """Parse the BPN rules field: ``brisque``, ``briscan(target=300,exchange=no)``.
-        (Rules are frozen, so each text is parsed once: a batch of BPNs shares them.)"""
+        (Rules are frozen, so each text is parsed once: a batch of BPNs shares them.)
+        Anything but a string is an :class:`~solver.errors.ArgumentTypeError` quoting it."""
+        if not isinstance(text, str):
+            raise ArgumentTypeError(
+                f"rules={short_value(text)}: expected a rules string such as 'brisque(target=300)', "
+                f"not {type(text).__name__}"
+            )
         return _parse_rules(text)
 
     @staticmethod
@@ -307,9 +313,33 @@ def _parse_rules(text: str) -> Rules:
     return Rules._parse(text)
 
 
+def as_rules(rules: Rules | str | None, name: str = "rules") -> Rules:
+    """``rules`` itself, the rules its string names (``'briscan(target=300)'``), or the
+    default Brisque rules for ``None``: what every function that takes rules accepts.
+    Anything else is an :class:`~solver.errors.ArgumentTypeError` that quotes it.
+
+    >>> as_rules("petite").game, as_rules(None).game
+    ('petite', 'brisque')
+    >>> as_rules(3)
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentTypeError: rules=3: expected a Rules or a rules string such as 'brisque(target=300)', not int
+    """
+    if rules is None:
+        return Rules()
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.parse(rules)
+    raise ArgumentTypeError(
+        f"{name}={short_value(rules)}: expected a Rules or a rules string such as "
+        f"'brisque(target=300)', not {type(rules).__name__}"
+    )
+
+
 @functools.lru_cache(maxsize=1024)
 def _rules_text(rules: Rules) -> str:
     return rules._text()
 
 
-__all__ = ["GAMES", "OPTIONS", "Rules", "RulesError", "option_help", "valid_options"]
+__all__ = ["GAMES", "OPTIONS", "Rules", "RulesError", "as_rules", "option_help", "valid_options"]

@@ -30,7 +30,7 @@ import pyspiel
 from solver.analysis.public import no_hidden_decision, public_view
 from solver.analysis.ranking import RankingRule
 from solver.engine.api import solve
-from solver.errors import NotationError, PositionError
+from solver.errors import IllegalMoveError, NotationError, PositionError
 from solver.model.bits import cards_of
 from solver.model.bpn import SEATS
 from solver.model.cards import card_str
@@ -193,6 +193,12 @@ class BrisqueState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         if self.position is None:
+            cards = [c for c, _ in self.plan.outcomes(self.dealt)]
+            if action not in cards:  # (a card dealt already, or not a card: refused as a move is)
+                raise IllegalMoveError(
+                    f"chance action {action} is not a card {self.plan.slot_name(self.dealt)} may get "
+                    f"here; expected one of {' '.join(f'{c} ({card_str(c)})' for c in cards)}"
+                )
             self.dealt.append(action)
             if len(self.dealt) == self.plan.size:
                 self.start = self.plan.world(self.dealt)

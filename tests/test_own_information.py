@@ -114,7 +114,8 @@ def test_cli_line_view_own(tmp_path):
     text = CliRunner().invoke(main, ["line", "--record", str(path), "--view", "own", "--worlds", "10"])
     assert text.exit_code == 0 and "dd loss" in text.output and "own information" in text.output
     hidden = deal(6, "brisque").view(0).bpn()
-    bad = CliRunner().invoke(main, ["line", hidden, "--view", "own"])
+    first = str(deal(6, "brisque").legal_moves()[0])  # (a line without moves is refused first)
+    bad = CliRunner().invoke(main, ["line", hidden, first, "--view", "own"])
     assert bad.exit_code != 0 and "every card" in bad.output and bad.exc_info[0] is SystemExit
 
 

@@ -493,7 +493,9 @@ def main() -> None:
     \b
     Exit status: 0 done; 1 puzzles that failed, or batch lines that got an
     error; 2 bad input (a malformed or impossible position, a bad option);
-    128 + N after signal N (130 for Ctrl-C), with the answer so far printed.
+    128 + N after signal N (130 for Ctrl-C), with the answer so far printed
+    where there is one (a sampled analysis, a line, a match, the lines of a
+    batch; an exact solve has none: with --json it prints an "interrupted" error).
     """
 
 
@@ -1434,6 +1436,17 @@ def line_cmd(
             "or --record FILE"
         )
     p = _position(bpn, command=None if record_file else "line")
+    if view == "full" and not p.has_hidden:  # (no world is sampled: refuse, don't ignore)
+        given = [
+            f"--{name} {value}"
+            for name, value in (("worlds", worlds), ("seed", seed))
+            if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+        ]
+        if given:
+            raise BrisqueCommandError(
+                f"{', '.join(given)}: every card of this line is known, so no worlds are sampled "
+                "(--worlds and --seed are for --view own or a position with hidden cards)"
+            )
     limit = Limit(nodes=nodes, depth=depth) if (nodes or depth) else None
     status = StatusLine(view == "own" and _on_terminal(quiet, as_json))
 

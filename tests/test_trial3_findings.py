@@ -290,3 +290,15 @@ def test_line_refuses_worlds_where_every_card_is_known():
     hidden = p.view(0).bpn()  # hidden cards: the worlds are used, so accepted
     r = CliRunner().invoke(main, ["line", hidden, first, "--worlds", "10", "--json"])
     assert r.exit_code == 0, r.output
+
+
+def test_a_batch_with_other_rules_names_the_position():
+    # "position rules petite differ from this solver's brisque" did not say which position
+    from solver.engine.api import Solver
+    from solver.errors import PositionError
+    from solver.play.dealing import deal
+
+    other = deal(2, "petite").bpn()
+    with pytest.raises(PositionError) as err:
+        Solver("brisque").batch_values([deal(1, "brisque").bpn(), other])
+    assert "position 2 of the batch" in str(err.value) and other[:20] in str(err.value)

@@ -29,7 +29,7 @@ from solver.errors import (
     ImpossiblePositionError,
     PositionError,
 )
-from solver.model.limits import MAX_TABLE_BITS, short_value, whole_argument
+from solver.model.limits import MAX_TABLE_BITS, short, short_value, whole_argument
 from solver.model.moves import Move, move, parse_move
 from solver.model.position import Position, as_position, as_positions
 from solver.model.rules import Rules, as_rules
@@ -234,9 +234,12 @@ class Solver:
         (values, nodes)."""
         ps = as_positions(positions)
         roots = []
-        for p in ps:
+        for i, p in enumerate(ps, 1):
             if p.rules != self.rules and engine_key(p.rules) != self.key:
-                raise PositionError(f"position rules {p.rules} differ from this solver's {self.rules}")
+                raise PositionError(
+                    f"position {i} of the batch ({short(p.bpn())}): its rules {p.rules} differ "
+                    f"from this solver's {self.rules}"
+                )
             require_solvable(p)
             roots.append(engine_root(p))
         self.engine.clear_limits()

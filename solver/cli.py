@@ -293,6 +293,13 @@ def _file_hint(text: str, command: str | None) -> str:
     return f'{quoted} looks like a file: give the position itself, such as "$(head -n 1 {quoted})"'
 
 
+def _given(*names: str) -> list[str]:
+    """Which of the current command's parameters ``names`` were given on the command line
+    (not left at their defaults): options that would be ignored are refused, not dropped."""
+    ctx = click.get_current_context()
+    return [n for n in names if ctx.get_parameter_source(n) is click.core.ParameterSource.COMMANDLINE]
+
+
 def _position(bpn: str, check: bool = True, command: str | None = None) -> Position:
     """The position the argument BPN gives, or a command error that says what is wrong with
     it (and how to give it, when the argument is a file or the BPN was not quoted)."""
@@ -569,13 +576,14 @@ def show(
     p = _position(bpn, check=False, command="show")
     probs = p.problems()
     if not as_svg:
-        ctx = click.get_current_context()
-        drawing_only = [
-            name
-            for name, key in (("-o/--output", "output"), ("--pov", "pov"), ("--size", "size"))
-            + (("--highlight", "marks"), ("--arrow", "arrows"))
-            if ctx.get_parameter_source(key) is click.core.ParameterSource.COMMANDLINE
-        ]
+        option = {
+            "output": "-o/--output",
+            "pov": "--pov",
+            "size": "--size",
+            "marks": "--highlight",
+            "arrows": "--arrow",
+        }
+        drawing_only = [option[key] for key in _given(*option)]
         if drawing_only:
             raise click.UsageError(
                 f"{' and '.join(drawing_only)} {'is' if len(drawing_only) == 1 else 'are'} for the "
@@ -1192,13 +1200,8 @@ EQUILIBRIUM_ONLY = {"max_exploitability": "--max-exploitability"}
 def _options_of_method(method: str) -> None:
     """Refuse the options of ``brisque analyse`` given on the command line that the other
     method reads (rather than ignore them)."""
-    ctx = click.get_current_context()
     others = PIMC_ONLY if method == "equilibrium" else EQUILIBRIUM_ONLY
-    given = [
-        option
-        for name, option in others.items()
-        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
-    ]
+    given = [others[name] for name in _given(*others)]
     if given:
         names = ", ".join(dict.fromkeys(given))
         if method == "equilibrium":
@@ -1399,8 +1402,7 @@ def line_cmd(
         if record_file is not None:
             raise BrisqueCommandError("give one --record FILE")
         record_file = records_alias
-    ctx = click.get_current_context()
-    if not record_file and ctx.get_parameter_source("deal_index") is click.core.ParameterSource.COMMANDLINE:
+    if not record_file and _given("deal_index"):
         raise BrisqueCommandError(f"--deal {deal_index} picks a record of a --record FILE: add --record")
     if view == "own" and worlds < OWN_WORLDS:
         raise BrisqueCommandError(
@@ -1437,11 +1439,7 @@ def line_cmd(
         )
     p = _position(bpn, command=None if record_file else "line")
     if view == "full" and not p.has_hidden:  # (no world is sampled: refuse, don't ignore)
-        given = [
-            f"--{name} {value}"
-            for name, value in (("worlds", worlds), ("seed", seed))
-            if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
-        ]
+        given = [f"--{name} {dict(worlds=worlds, seed=seed)[name]}" for name in _given("worlds", "seed")]
         if given:
             raise BrisqueCommandError(
                 f"{', '.join(given)}: every card of this line is known, so no worlds are sampled "

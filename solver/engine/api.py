@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import operator
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -29,7 +28,7 @@ from solver.errors import (
     ImpossiblePositionError,
     PositionError,
 )
-from solver.model.limits import MAX_TABLE_BITS, short, short_value, whole_argument
+from solver.model.limits import MAX_TABLE_BITS, short, short_value, whole_argument, whole_or_none
 from solver.model.moves import Move, move, parse_move
 from solver.model.position import Position, as_position, as_positions
 from solver.model.rules import Rules, as_rules
@@ -181,11 +180,9 @@ class Solver:
         """
         p = as_position(p, "p")
         self.load(p)
-        try:  # (a Move is an int; any whole number is a move code, numpy's too; not 1.5, not True)
-            code = int(parse_move(m)) if isinstance(m, str) else operator.index(m)
-        except TypeError:
-            code = None
-        if code is None or isinstance(m, bool):
+        # (a Move is an int; any whole number is a move code, numpy's too; not 1.5, not True)
+        code = int(parse_move(m)) if isinstance(m, str) else whole_or_none(m)
+        if code is None:
             raise ArgumentTypeError(
                 f"m={short_value(m)}: expected a move, such as 'AS' or a Move, not {type(m).__name__}"
             )
@@ -258,12 +255,7 @@ def target_argument(target: object) -> int:
     ...
     solver.errors.ArgumentError: target='44': expected a whole number (a value such as 44, or 10000 for a game won)
     """
-    n: int | None = None
-    if not isinstance(target, bool):
-        try:
-            n = operator.index(target)  # type: ignore[arg-type]
-        except TypeError:
-            n = None
+    n = whole_or_none(target)
     if n is None:
         raise ArgumentError(
             f"target={short_value(target)}: expected a whole number (a value such as 44, or 10000 for a game won)"
@@ -274,11 +266,8 @@ def target_argument(target: object) -> int:
 def check_threads(threads: int, limit: Limit | None = None) -> int:
     """``threads`` as an int, checked: refuse a number of threads the engine cannot run, or
     threads with a budget (a budgeted solve is reproducible only on one thread)."""
-    try:
-        n = operator.index(threads)  # (any whole number, numpy's too; not 1.5)
-    except TypeError:
-        n = 0
-    if isinstance(threads, bool) or not 1 <= n <= MAX_SOLVE_THREADS:
+    n = whole_or_none(threads) or 0
+    if not 1 <= n <= MAX_SOLVE_THREADS:
         raise ArgumentError(f"threads={threads!r}: expected a whole number from 1 to {MAX_SOLVE_THREADS}")
     if n > 1 and limit is not None and limit.bounded:
         raise ArgumentError(

@@ -84,6 +84,21 @@ def short_value(value: object, width: int = 40) -> str:
     return text[: width - 3] + "..."
 
 
+def whole_or_none(value: object) -> int | None:
+    """``value`` as an int if it is a whole number (numpy's too), else None: not a bool
+    (whatever ``int(True)`` says), not ``1.0``, not ``"1"``.
+
+    >>> whole_or_none(3), whole_or_none(True), whole_or_none(1.0)
+    (3, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 def whole_argument(value: object, name: str, low: int, high: int, unit: str = "") -> int:
     """A function's argument ``name`` as an int in ``low..high`` (any whole number, numpy's
     too; not a bool, not 1.0); an :class:`~solver.errors.ArgumentError` quoting it otherwise.
@@ -95,12 +110,7 @@ def whole_argument(value: object, name: str, low: int, high: int, unit: str = ""
     ...
     solver.errors.ArgumentError: nodes=0: expected a whole number of nodes from 1 to 1000000000000000
     """
-    n: int | None = None
-    if not isinstance(value, bool):
-        try:
-            n = operator.index(value)  # type: ignore[arg-type]
-        except TypeError:
-            n = None
+    n = whole_or_none(value)
     if n is None or not low <= n <= high:
         what = f"a whole number of {unit}" if unit else "a whole number"
         raise ArgumentError(f"{name}={short_value(value)}: expected {what} from {low} to {high}")
@@ -170,4 +180,5 @@ __all__ = [
     "short_value",
     "whole_argument",
     "whole_number",
+    "whole_or_none",
 ]

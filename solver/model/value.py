@@ -22,7 +22,7 @@ from __future__ import annotations
 import operator
 
 from solver.errors import ArgumentError
-from solver.model.limits import short_value
+from solver.model.limits import short_value, whole_or_none
 from solver.native.constants import WIN_RAW, WIN_THRESHOLD, WIN_VALUE
 
 _SEATS = "ab"
@@ -46,12 +46,9 @@ def seat_index(seat: object, name: str = "seat") -> int:
         t = seat.strip().lower()
         if t in ("a", "b"):
             return _SEATS.index(t)
-    elif not isinstance(seat, bool):  # (True is no seat, whatever int(True) says)
-        try:
-            i = operator.index(seat)  # type: ignore[arg-type]  # (any whole number, numpy's too; not 1.0)
-        except TypeError:
-            i = -1
-        if i in (0, 1):
+    else:
+        i = whole_or_none(seat)  # (any whole number, numpy's too; not True, not 1.0)
+        if i is not None and i in (0, 1):
             return i
     raise ArgumentError(f"{name}={short_value(seat)}: expected a seat, 'a' or 'b' (or 0 or 1)")
 

@@ -22,7 +22,16 @@ from solver.model.lazy import lazy_names
 
 if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports each name)
     from solver.analysis import SampledAnalysis, analyse, analyse_line, solution_tree
-    from solver.engine import Analysis, Limit, MoveValue, Solver, can_reach, solve, solve_batch
+    from solver.engine import (
+        Analysis,
+        Limit,
+        MoveValue,
+        SolveInterrupted,
+        Solver,
+        can_reach,
+        solve,
+        solve_batch,
+    )
     from solver.errors import (
         ArgumentError,
         ArgumentTypeError,
@@ -92,6 +101,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "SampledAnalysis",
+    "SolveInterrupted",
     "Solver",
     "TreeLimitError",
     "Value",
@@ -129,6 +139,7 @@ _SOURCES: dict[str, str] = {
     "Analysis": "solver.engine",
     "Limit": "solver.engine",
     "MoveValue": "solver.engine",
+    "SolveInterrupted": "solver.engine",
     "Solver": "solver.engine",
     "can_reach": "solver.engine",
     "solve": "solver.engine",

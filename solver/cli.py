@@ -25,6 +25,7 @@ from solver.model.limits import (
     MAX_DEPTH,
     MAX_PLIES,
     MAX_SECONDS,
+    MAX_SEED,
     MAX_TABLE_BITS,
     MAX_TREE_NODES,
     MAX_WORKERS,
@@ -157,7 +158,7 @@ def whole(lo: int, hi: int | None = None) -> _Whole:
 
 # The ranges of the numeric options: big enough for any real use, small enough that no
 # number overflows the engine (a click error names the range).
-SEED = whole(0, 2**63 - 1)
+SEED = whole(0, MAX_SEED)
 NODES = whole(1, MAX_BUDGET)
 WORLDS = whole(1, MAX_WORLDS)
 WORKERS = whole(1, MAX_WORKERS)
@@ -502,7 +503,8 @@ def main() -> None:
     error; 2 bad input (a malformed or impossible position, a bad option);
     128 + N after signal N (130 for Ctrl-C), with the answer so far printed
     where there is one (a sampled analysis, a line, a match, the lines of a
-    batch; an exact solve has none: with --json it prints an "interrupted" error).
+    batch, a solve's bounds proven so far; with --json, an "interrupted" error
+    where nothing was proven yet).
     """
 
 
@@ -963,6 +965,7 @@ def solve_cmd(
             _json_batch(table_bits, limit, ex, workers)
         return
     from solver.analysis.report import format_analysis
+    from solver.engine.results import SolveInterrupted
     from solver.errors import PositionError
 
     if scheduler is not None:
@@ -981,6 +984,10 @@ def solve_cmd(
             p, a = _solve_one(bpn, table_bits, limit)
     except PositionError as exc:
         raise _refusal(exc, bpn) from None
+    except SolveInterrupted as stop:  # Ctrl-C: what was proven so far, then exit 130
+        click.echo(stop.analysis.to_json() if as_json else format_analysis(stop.analysis))
+        click.echo("interrupted", err=True)
+        _interrupted_exit()
     click.echo(a.to_json() if as_json else format_analysis(a, p))
 
 

@@ -273,6 +273,8 @@ ctypedef struct Budget:
     int interrupted           # a signal handler raised: its exception is pending
     int* stop                 # a parallel solve's stop flag, shared by its threads; NULL: solo
     uint64_t stop_checks      # looks at it so far (Ctrl-C is looked for at every 32nd)
+    int proven_lo             # bounds MTD(f) had proven on the value it was searching (the
+    int proven_hi             # answer so far when interrupted; -INF/INF: nothing proven)
 
 
 ctypedef struct Ctx:

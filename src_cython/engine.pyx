@@ -203,6 +203,8 @@ cdef class Engine:
         self.c.budget.interrupted = 0
         self.c.budget.stop = NULL
         self.c.budget.stop_checks = 0
+        self.c.budget.proven_lo = -INF
+        self.c.budget.proven_hi = INF
         self.c.horizon.fitted = 0
         self.loaded = 0
 
@@ -281,6 +283,15 @@ cdef class Engine:
         self.c.budget.deadline = 0
         self.c.budget.depth_limit = -1
         self.c.budget.aborted = 0
+
+    @property
+    def proven_bounds(self):
+        """(lo, hi): the raw bounds proven on the value the last exact search was after
+        (the root's for :meth:`value`, the move's for :meth:`move_value`) when it stopped;
+        after an interrupt, the answer so far.  ``None`` stands for nothing proven."""
+        lo = self.c.budget.proven_lo
+        hi = self.c.budget.proven_hi
+        return (None if lo <= -INF else lo, None if hi >= INF else hi)
 
     @property
     def aborted(self):

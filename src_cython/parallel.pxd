@@ -103,8 +103,9 @@ cdef inline int exact_value(Ctx* c, State* s) noexcept nogil:
 
 cdef inline int exact_child(Ctx* c, State* s, int mv, State* child) noexcept nogil:
     """Raw value for the player to move of playing mv, searched exactly (MTD(f) from a
-    heuristic guess in the talon phase, a full window in the final phase)."""
-    cdef int d, me = s.turn
+    heuristic guess in the talon phase, a full window in the final phase).  If interrupted,
+    c.budget.proven_lo/hi hold the bounds proven on the move's value."""
+    cdef int d, v, lo, me = s.turn
     child[0] = s[0]
     d = apply_move(c, child, mv)
     child.min_decl = 0   # a move's own value: any declaration may follow it
@@ -113,5 +114,14 @@ cdef inline int exact_child(Ctx* c, State* s, int mv, State* child) noexcept nog
     if child.ended:
         return d
     if child.turn == me:
-        return same_mover(d, exact_value(c, child))
-    return other_mover(d, exact_value(c, child))
+        v = same_mover(d, exact_value(c, child))
+        if c.budget.aborted:    # (the bounds proven so far, for the mover: monotone maps)
+            c.budget.proven_lo = same_mover(d, c.budget.proven_lo)
+            c.budget.proven_hi = same_mover(d, c.budget.proven_hi)
+        return v
+    v = other_mover(d, exact_value(c, child))
+    if c.budget.aborted:
+        lo = c.budget.proven_lo
+        c.budget.proven_lo = other_mover(d, c.budget.proven_hi)
+        c.budget.proven_hi = other_mover(d, lo)
+    return v

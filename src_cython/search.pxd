@@ -297,6 +297,9 @@ cdef inline int mtdf(Ctx* c, State* s, int guess) noexcept nogil:
             hi = g
         else:
             lo = g
+        # what an interrupt leaves proven (Engine.proven_bounds)
+        c.budget.proven_lo = lo
+        c.budget.proven_hi = hi
     return g
 
 
@@ -320,6 +323,8 @@ cdef inline int guessed_mtdf(Ctx* c, State* s) noexcept nogil:
     heuristic search (guess_depth); in the final phase (solved faster directly) plain
     alpha-beta."""
     cdef int g
+    c.budget.proven_lo = -INF
+    c.budget.proven_hi = INF
     if c.features.use_mtdf and c.budget.depth_limit < 0 and c.rules.draws and s.turnup >= 0:
         c.budget.depth_limit = guess_depth(c, s)
         g = search(c, s, -INF, INF)

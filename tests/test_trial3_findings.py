@@ -229,7 +229,8 @@ def test_an_interrupted_solve_with_json_answers_a_json_object():
     if proc.returncode == 0:
         pytest.skip("the solve ended before the interrupt")
     assert proc.returncode == 130 and "Traceback" not in err, err
-    assert json.loads(out) == {"bpn": deal, "error": "interrupted"}
+    answer = json.loads(out)  # the bounds proven so far, or an error where there are none
+    assert answer == {"bpn": deal, "error": "interrupted"} or answer["stopped"] == "interrupted"
 
 
 @pytest.mark.parametrize(

@@ -71,9 +71,10 @@ def format_analysis(a: Analysis, position: Position | None = None) -> str:
         lines.append(f"Value for {a.turn}: {_signed(a.value)} ({how}{win})")
     else:
         depth = f", {plural(a.depth, 'trick')} deep" if a.depth else ""
+        why = "interrupted" if a.stopped == "interrupted" else f"search not finished{depth}"
         lines.append(
             f"Value for {a.turn}: {_signed(a.value)} estimated, proven between "
-            f"{_signed(a.lower)} and {_signed(a.upper)} (search not finished{depth})"
+            f"{_signed(a.lower)} and {_signed(a.upper)} ({why})"
         )
     if a.moves:
         lines.append(f"Moves, best first (final {unit} margin for {a.turn}):")
@@ -82,6 +83,11 @@ def format_analysis(a: Analysis, position: Position | None = None) -> str:
             mark = "  best" if int(mv.move) in best else ""
             bounds = "" if mv.exact else f"  in [{_signed(mv.lower)}, {_signed(mv.upper)}]"
             lines.append(f"  {str(mv.move):<6}{_signed(mv.value):>7}{bounds}{mark}")
+        if a.stopped == "interrupted":
+            reached = {int(mv.move) for mv in a.moves}
+            rest = [str(m) for m in p.legal_moves() if int(m) not in reached]
+            if rest:
+                lines.append(f"  not searched before the interrupt: {' '.join(rest)}")
     if a.pv:
         lines.append("Principal variation:")
         lines.extend(pv_by_trick(p, a.pv))

@@ -30,6 +30,7 @@ from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
 from solver.formats.words import percent
 from solver.model.limits import (
+    MAX_SEED,
     MAX_WORKERS,
     MAX_WORLDS,
     finite_argument,
@@ -299,7 +300,7 @@ def analyse(
     workers = whole_argument(workers, "workers", 1, MAX_WORKERS, "worker processes")
     if time_limit is not None:
         time_limit = seconds_argument(time_limit, "time_limit")
-    seed = whole_argument(seed, "seed", -(2**63), 2**63 - 1)  # (the answers' seed: an integer)
+    seed = whole_argument(seed, "seed", -MAX_SEED - 1, MAX_SEED)  # (the answers' seed: an integer)
     if separation is not None:
         separation = finite_argument(separation, "separation", "standard errors")
     executor = as_executor(executor)  # (a dask.distributed client too)

@@ -8,12 +8,13 @@ Value.margin(-4, pov='a')
 
 from solver.engine.api import Solver, can_reach, shared_solver, solve, solve_batch
 from solver.engine.reference import reference_solve, reference_values
-from solver.engine.results import Analysis, Limit, MoveValue
+from solver.engine.results import Analysis, Limit, MoveValue, SolveInterrupted
 
 __all__ = [
     "Analysis",
     "Limit",
     "MoveValue",
+    "SolveInterrupted",
     "Solver",
     "can_reach",
     "reference_solve",

@@ -14,10 +14,18 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Literal
 
-from solver.engine.bounded import bounded_solve
+from solver.engine.bounded import bounded_solve, interrupted_answer
 from solver.engine.quick import quick_limit
 from solver.engine.reference import reference_values
-from solver.engine.results import Analysis, Limit, MoveValue, current_margin, final_value, turn_of
+from solver.engine.results import (
+    Analysis,
+    Limit,
+    MoveValue,
+    SolveInterrupted,
+    current_margin,
+    final_value,
+    turn_of,
+)
 from solver.engine.seam import DEFAULT_TABLE_BITS, engine_key, engine_root, new_engine
 from solver.errors import (
     ArgumentError,
@@ -134,24 +142,35 @@ class Solver:
         self.engine.clear_limits()
         n0 = self.engine.nodes
         legal = [int(m) for m in p.legal_moves()]
-        with solver_threads(self.engine, self.engine.threads if threads is None else threads):
-            raw: dict[int, int] = dict(self.engine.move_values()) if every_move else {}
-            searched = max(raw.values()) if raw else self.engine.value()
-        if raw and set(raw) != set(legal):
-            raise EngineError(f"engine and rules model disagree on the legal moves of {p.bpn()!r}")
-        best_raw = searched
-        value = final_value(p, best_raw)
-        moves = []
-        for m in legal:
-            if m in raw:
-                v = final_value(p, raw[m])
-                moves.append(MoveValue(move=move(m), value=v, lower=v, upper=v))
-        best = [mv.move for mv in moves if mv.value == value]
-        line = [move(m) for m in self.engine.pv(best_raw)] if pv else []
-        if not best:
-            # without every move's value, one best move: the first of a principal variation
-            # (a few zero-window tests at the root, whose subtrees the table already holds)
-            best = line[:1] or [move(m) for m in self.engine.pv(best_raw, 1)]
+        raw: dict[int, int] = {}
+        current: int | None = None
+        try:
+            with solver_threads(self.engine, self.engine.threads if threads is None else threads):
+                if every_move:  # (one move at a time, so that Ctrl-C keeps the moves solved)
+                    for current in self.engine.root_moves():
+                        raw[current] = self.engine.move_value(current)
+                searched = max(raw.values()) if raw else self.engine.value()
+            if raw and set(raw) != set(legal):
+                raise EngineError(f"engine and rules model disagree on the legal moves of {p.bpn()!r}")
+            best_raw = searched
+            value = final_value(p, best_raw)
+            moves = []
+            for m in legal:
+                if m in raw:
+                    v = final_value(p, raw[m])
+                    moves.append(MoveValue(move=move(m), value=v, lower=v, upper=v))
+            best = [mv.move for mv in moves if mv.value == value]
+            line = [move(m) for m in self.engine.pv(best_raw)] if pv else []
+            if not best:
+                # without every move's value, one best move: the first of a principal variation
+                # (a few zero-window tests at the root, whose subtrees the table already holds)
+                best = line[:1] or [move(m) for m in self.engine.pv(best_raw, 1)]
+        except KeyboardInterrupt:
+            # Ctrl-C: the answer so far, from the moves solved and the bounds proven
+            partial = interrupted_answer(self.engine, p, raw, current, every_move, t0, n0)
+            if partial is None:
+                raise
+            raise SolveInterrupted(partial) from None
         return Analysis(
             bpn=p.bpn(),
             turn=turn_of(p),

@@ -12,6 +12,10 @@ Two modes, both driven from Python over the compiled engine:
   full window to the horizon, where a documented heuristic scores the position.  A move
   whose search never reached the horizon is exact.
 
+Ctrl-C in either mode, or in an exact solve (:func:`interrupted_answer`), raises
+:class:`~solver.engine.results.SolveInterrupted` with the answer so far: what was proven
+before the interrupt, ``stopped="interrupted"``.
+
 >>> from solver.model.position import Position
 >>> from solver.engine import Limit, Solver
 >>> p = Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35")
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 import time
 
-from solver.engine.results import Analysis, Limit, MoveValue, Stop, final_value, turn_of
+from solver.engine.results import Analysis, Limit, MoveValue, SolveInterrupted, Stop, final_value, turn_of
 from solver.errors import ArgumentError
 from solver.model.moves import move
 from solver.model.outright import game_win_possible
@@ -55,7 +59,11 @@ def _finish(
     t0: float,
     every_move: bool,
     eng: Engine,
+    interrupted: bool = False,
 ) -> Analysis:
+    """The answer from the proven bounds ``lo``/``hi`` and the estimates ``guess`` of the
+    moves in ``lo`` (``interrupted``: Ctrl-C stopped the search, so no further search, not
+    even a principal variation's)."""
     moves = []
     for m in legal:
         if m not in lo:
@@ -67,7 +75,7 @@ def _finish(
         v = lower if exact else final_value(p, min(max(guess[m], lo[m]), hi[m]))
         moves.append(MoveValue(move=move(m), value=v, lower=lower, upper=upper, exact=exact))
     all_exact = all(mv.exact for mv in moves) and len(moves) == len(legal)
-    if not every_move and not all_exact and depth is None and moves:
+    if not every_move and not all_exact and depth is None and moves and not interrupted:
         # the best move proven and every other one proven no better: the value is exact
         top = max(moves, key=lambda mv: lo[int(mv.move)])
         if top.exact and all(hi[m] <= lo[int(top.move)] for m in legal if m in hi):
@@ -82,6 +90,8 @@ def _finish(
         best_mv = max(moves, key=lambda mv: mv.value)  # nothing proven: trust the estimates
     pos_lower = max(mv.lower for mv in moves if mv.lower is not None)
     pos_upper = max(mv.upper for mv in moves if mv.upper is not None)
+    if len(moves) < len(legal):  # (an interrupted solve: the moves not reached may be better)
+        pos_upper = final_value(p, TRIVIAL)
     value = best_mv.value if not all_exact else max(mv.value for mv in moves)
     if all_exact:
         best = [mv.move for mv in moves if mv.value == value]
@@ -92,9 +102,11 @@ def _finish(
             if (mv.value, mv.lower, mv.upper) == (best_mv.value, best_mv.lower, best_mv.upper)
         ]
     line = [best[0]]
-    if all_exact:  # the root is still loaded: walk the exact line
+    if all_exact and not interrupted:  # the root is still loaded: walk the exact line
         line = [move(m) for m in eng.pv(max(lo.values()))]
     stopped: Stop = "solved" if all_exact else ("depth" if depth is not None else "budget")
+    if interrupted:
+        stopped = "interrupted"
     return Analysis(
         bpn=p.bpn(),
         turn=turn_of(p),
@@ -145,10 +157,17 @@ def bounded_solve(
     deadline = t0 + limit.seconds if limit.seconds else None
     # the one-trick look-ahead always runs, whatever the budget (a few hundred nodes): every
     # move gets a real estimate, and the final phase (no horizon there) is solved outright
-    lo, hi, guess, _ = _deepen(eng, Limit(depth=1), legal, t0, n0)
-    _narrow(eng, legal, lo, hi, guess, budget, deadline, n0, every_move)
+    lo, hi, guess, _, stop = _deepen(eng, Limit(depth=1), legal, t0, n0)
+    try:
+        if not stop:
+            _narrow(eng, legal, lo, hi, guess, budget, deadline, n0, every_move)
+    except KeyboardInterrupt:
+        stop = True  # (the bounds proven by the tests that finished stand)
     eng.clear_limits()
-    return _finish(p, lo, hi, guess, legal, None, eng.nodes - n0, t0, every_move, eng)
+    answer = _finish(p, lo, hi, guess, legal, None, eng.nodes - n0, t0, every_move, eng, stop)
+    if stop:
+        raise SolveInterrupted(answer)
+    return answer
 
 
 def _narrow(
@@ -209,11 +228,12 @@ def _narrow(
 
 def _deepen(
     eng: Engine, limit: Limit, legal: list[int], t0: float, n0: int
-) -> tuple[Bounds, Bounds, Bounds, int]:
+) -> tuple[Bounds, Bounds, Bounds, int, bool]:
     """Iterative deepening by tricks to ``limit.depth`` within the budget.
 
-    Returns (lo, hi, guess, depth reached): proven bounds (exact for moves whose search
-    never met the horizon) and the heuristic values of the last complete iteration."""
+    Returns (lo, hi, guess, depth reached, interrupted): proven bounds (exact for moves
+    whose search never met the horizon) and the heuristic values of the last complete
+    iteration, and whether Ctrl-C stopped it."""
     if limit.depth is None:
         raise ArgumentError("iterative deepening needs a limit with a depth")
     budget = limit.nodes or 0
@@ -234,7 +254,11 @@ def _deepen(
                 break
             eng.set_limits(nodes=budget - used if budget else 0, seconds=left, depth=depth)
             taint = eng.taint
-            v = eng.child_search(m, -TRIVIAL, TRIVIAL)
+            try:
+                v = eng.child_search(m, -TRIVIAL, TRIVIAL)
+            except KeyboardInterrupt:  # the iterations completed stand
+                eng.clear_limits()
+                return lo, hi, guess, reached, True
             if eng.aborted:
                 complete = False
                 break
@@ -250,7 +274,7 @@ def _deepen(
         if all(lo[m] == hi[m] for m in legal):
             break
     eng.clear_limits()
-    return lo, hi, guess, reached
+    return lo, hi, guess, reached, False
 
 
 def _depth_solve(
@@ -258,10 +282,17 @@ def _depth_solve(
 ) -> Analysis:
     """Iterative deepening to ``limit.depth`` tricks with the horizon evaluation, then the
     game-win guard."""
-    lo, hi, guess, reached = _deepen(eng, limit, legal, t0, n0)
-    if limit.guard and not (limit.nodes or limit.seconds):  # (a budget is a budget)
-        _guard_game_wins(eng, p, legal, lo, hi, eng.nodes - n0)
-    return _finish(p, lo, hi, guess, legal, reached, eng.nodes - n0, t0, every_move, eng)
+    lo, hi, guess, reached, stop = _deepen(eng, limit, legal, t0, n0)
+    try:
+        if limit.guard and not (limit.nodes or limit.seconds) and not stop:  # (a budget is a budget)
+            _guard_game_wins(eng, p, legal, lo, hi, eng.nodes - n0)
+    except KeyboardInterrupt:
+        stop = True
+    eng.clear_limits()
+    answer = _finish(p, lo, hi, guess, legal, reached, eng.nodes - n0, t0, every_move, eng, stop)
+    if stop:
+        raise SolveInterrupted(answer)
+    return answer
 
 
 def _guard_game_wins(eng: Engine, p: Position, legal: list[int], lo: Bounds, hi: Bounds, budget: int) -> None:
@@ -306,4 +337,46 @@ def _prove_each(
             lo[m] = hi[m] = -WIN_RAW
 
 
-__all__ = ["bounded_solve"]
+def interrupted_answer(
+    eng: Engine, p: Position, raw: dict[int, int], current: int | None, every_move: bool, t0: float, n0: int
+) -> Analysis | None:
+    """The answer so far of an exact solve of ``p`` stopped by Ctrl-C, or None when nothing
+    was proven yet.
+
+    ``raw``: the exact raw values of the root moves solved before; ``current``: the move
+    whose search was interrupted (None: the root's own value was being searched, without
+    every move), whose proven bounds the engine kept (:attr:`Engine.proven_bounds`)."""
+    lo_b, hi_b = eng.proven_bounds
+    lo_v = -TRIVIAL if lo_b is None else lo_b
+    hi_v = TRIVIAL if hi_b is None else hi_b
+    nodes = eng.nodes - n0
+    if not every_move:
+        if lo_b is None and hi_b is None:
+            return None
+        return Analysis(
+            bpn=p.bpn(),
+            turn=turn_of(p),
+            value=final_value(p, lo_v if lo_b is not None else hi_v),
+            best=[],
+            moves=[],
+            pv=[],
+            nodes=nodes,
+            seconds=time.perf_counter() - t0,
+            method="bounded",
+            stopped="interrupted",
+            lower=final_value(p, lo_v),
+            upper=final_value(p, hi_v),
+        )
+    lo = dict(raw)
+    hi = dict(raw)
+    if current is not None and current not in raw and (lo_b is not None or hi_b is not None):
+        lo[current], hi[current] = lo_v, hi_v
+    if not lo:
+        return None
+    # a move's estimate: its value, else its lower bound when one is proven, else its upper
+    guess = {m: lo[m] if lo[m] > -TRIVIAL else hi[m] for m in lo}
+    legal = [int(m) for m in p.legal_moves()]
+    return _finish(p, lo, hi, guess, legal, None, nodes, t0, every_move, eng, interrupted=True)
+
+
+__all__ = ["bounded_solve", "interrupted_answer"]

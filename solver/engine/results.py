@@ -27,9 +27,10 @@ Method = Literal["exact", "bounded"]
 """How an exact-solver answer was found: searched to the end (``exact``), or within a
 budget with proven bounds (``bounded``)."""
 
-Stop = Literal["solved", "budget", "depth"]
+Stop = Literal["solved", "budget", "depth", "interrupted"]
 """Why the search stopped: every value proven (``solved``), the nodes or seconds ran out
-(``budget``), or the depth-limited search reached its horizon (``depth``)."""
+(``budget``), the depth-limited search reached its horizon (``depth``), or Ctrl-C
+(``interrupted``: the answer so far, see :class:`SolveInterrupted`)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -182,6 +183,21 @@ class Analysis:
         return json.dumps(self.to_dict())
 
 
+class SolveInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a solve: ``analysis`` holds the answer so far (``stopped`` is
+    ``"interrupted"``), with the bounds proven before the interrupt and the values of the
+    moves already solved.  A KeyboardInterrupt, so code that does not look for it stops as
+    before.
+
+    >>> issubclass(SolveInterrupted, KeyboardInterrupt)
+    True
+    """
+
+    def __init__(self, analysis: Analysis):
+        super().__init__(f"interrupted after {analysis.nodes} nodes")
+        self.analysis = analysis
+
+
 def _num(v: Value | None) -> int | None:
     return None if v is None else int(v)
 
@@ -209,6 +225,7 @@ __all__ = [
     "Limit",
     "Method",
     "MoveValue",
+    "SolveInterrupted",
     "Stop",
     "current_margin",
     "final_value",

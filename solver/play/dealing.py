@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from solver.errors import PlayError
 from solver.formats.records import DealRecord
 from solver.model.cards import ACE, JACK, KING, QUEEN, TEN, rank_of, suit_of
+from solver.model.limits import MAX_SEED, whole_argument
 from solver.model.position import Position
-from solver.model.rules import Rules
+from solver.model.rules import Rules, as_rules
 from solver.play.players import Player
 
 
@@ -27,8 +28,10 @@ def deal(seed: int, rules: Rules | str | None = None, game: tuple[int, int] = (0
     """The position at the start of a deal shuffled from ``seed`` (talon order known).
 
     Seat a receives the first cards, b the next, then the turnup; the rest is the talon,
-    top first.  In Briscan the dealer (b) scores 10 for an honour turned up.
+    top first.  In Briscan the dealer (b) scores 10 for an honour turned up.  ``seed`` is a
+    whole number (an ArgumentError otherwise: a float or a string would shuffle too).
     """
+    seed = whole_argument(seed, "seed", -MAX_SEED - 1, MAX_SEED)
     cards = list(range(32))
     random.Random(seed).shuffle(cards)
     return deal_cards(cards, rules, game)
@@ -43,7 +46,7 @@ def deal_cards(
     >>> deal_cards(range(32), "petite").bpn()
     'petite QJ987.../ATK.87.. 9H 21 - - a 0:0'
     """
-    r = Rules.parse(rules) if isinstance(rules, str) else (rules or Rules())
+    r = as_rules(rules)
     cards = list(cards)
     if sorted(cards) != list(range(32)):
         raise PlayError(f"a pack of {len(cards)} cards that is not the 32 cards once each: {cards}")
@@ -99,7 +102,7 @@ def play_match(
 ) -> GameResult:
     """Play deals until one player wins the game; the dealer alternates (or the winner deals
     next with ``next_dealer=winner``).  Player 0 deals first (sits at b)."""
-    r = Rules.parse(rules) if isinstance(rules, str) else (rules or Rules())
+    r = as_rules(rules)
     rng = random.Random(seed)
     totals = [0, 0]
     deals, seats = [], []

@@ -326,6 +326,32 @@ def _position(bpn: str, check: bool = True, command: str | None = None) -> Posit
 
 
 _SIGNALS = {"received": 0}  # the signal that interrupted the command, if any
+SIGPIPE: int = getattr(signal, "SIGPIPE", 13)  # (13 on every POSIX system; Windows has none)
+_WRITE_FAILURES = {"ENOSPC", "EDQUOT", "EFBIG", "EROFS"}  # errno names: the output cannot be written
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's last flush of
+    what is still buffered does not fail again on a closed pipe ("Exception ignored ...")."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # (no standard output at all: nothing left to flush)
+        pass
+
+
+def _io_failure(exc: OSError) -> str:
+    """The words for an input or output that failed under a command (a disk full as the
+    answer is written): the reason, and the file when the system names it."""
+    import errno
+
+    reason = exc.strerror or str(exc)
+    where = f" ({exc.filename})" if exc.filename else ""
+    if errno.errorcode.get(exc.errno or 0) in _WRITE_FAILURES:
+        return f"cannot write the output{where}: {reason}"
+    return f"input or output failed{where}: {reason}"
 
 
 def _on_signal(signum: int, frame: object) -> None:
@@ -468,6 +494,14 @@ class _Group(click.Group):
                 # a script reading --json gets an object for the answer it will not get
                 self._json_error(ctx, "interrupted")
             _interrupted_exit()
+        except BrokenPipeError:
+            # The reader went away (brisque puzzles FILE | head): stop quietly, with the status
+            # of a process that SIGPIPE ends (as `yes | head` reports it), not click's 1, which
+            # here means a failed puzzle or batch line.
+            _silence_stdout()
+            sys.exit(128 + SIGPIPE)
+        except OSError as exc:  # (a write that failed: a full disk under -o FILE or > FILE)
+            raise _Failed(_io_failure(exc)) from None
         except MemoryError as exc:  # (a table too big for the machine: an error, not a traceback)
             failure = _OutOfMemory(
                 f"out of memory: {str(exc) or 'an allocation failed'} (a smaller --table-bits, or fewer workers, needs less)"
@@ -504,7 +538,8 @@ def main() -> None:
     128 + N after signal N (130 for Ctrl-C), with the answer so far printed
     where there is one (a sampled analysis, a line, a match, the lines of a
     batch, a solve's bounds proven so far; with --json, an "interrupted" error
-    where nothing was proven yet).
+    where nothing was proven yet); 141 (SIGPIPE's) when the reader of the
+    output goes away, as "| head" does.
     """
 
 
@@ -605,8 +640,11 @@ def show(
             click.echo(f"impossible position {p.bpn()!r}: " + "; ".join(probs), err=True)
         if output:
             writable_file(output, "diagram")
-            with open(output, "w", encoding="utf-8") as f:
-                f.write(drawing + "\n")
+            try:
+                with open(output, "w", encoding="utf-8") as f:
+                    f.write(drawing + "\n")
+            except OSError as exc:  # (a full disk: the file named, not a traceback)
+                raise _Failed(f"cannot write the diagram to {output!r}: {exc.strerror or exc}") from None
             click.echo(f"wrote {output}", err=True)
         else:
             click.echo(drawing)
@@ -657,7 +695,13 @@ def show(
     default=None,
     help="Print the position as this player sees it (hidden cards as ?N); 'turn' is the player to move.",
 )
-def deal(seed: int, rules: str, at: int, view: str | None) -> None:
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="One JSON object: the BPN, with the seed, rules, view, player to move and trick.",
+)
+def deal(seed: int, rules: str, at: int, view: str | None, as_json: bool) -> None:
     """Print the BPN of a position dealt from SEED.
 
     The talon order is known (a double-dummy position).  With --at the deal is
@@ -668,6 +712,7 @@ def deal(seed: int, rules: str, at: int, view: str | None) -> None:
       brisque deal --seed 7
       brisque deal --seed 7 --rules briscan --at 12
       brisque show "$(brisque deal --seed 7 --at 11)"
+      brisque deal --seed 7 --at 11 --json
     """
     from solver.model.rules import Rules
     from solver.play.dealing import random_position
@@ -679,9 +724,23 @@ def deal(seed: int, rules: str, at: int, view: str | None) -> None:
     if at > r.tricks_per_deal:
         raise BrisqueCommandError(f"--at {at}: a deal of {r.game} has {r.tricks_per_deal} tricks")
     p = random_position(seed, r, at)
-    if view:
-        p = p.view(p.turn if view == "turn" else view)
-    click.echo(p.bpn())
+    seat = None if view is None else "ab"[p.turn] if view == "turn" else view
+    if seat is not None:
+        p = p.view(seat)
+    if not as_json:
+        click.echo(p.bpn())
+        return
+    # Every other command answers in JSON on asking; a script dealing positions gets what
+    # it would otherwise recompute (the seat of --view turn resolved, the trick reached).
+    answer = {
+        "bpn": p.bpn(),
+        "seed": seed,
+        "rules": str(r),
+        "view": seat,
+        "turn": "ab"[p.turn],
+        "trick": p.trick_number,  # (the trick --at asked for: a deal never ends before it)
+    }
+    click.echo(json.dumps(answer))
 
 
 _NO_BUDGET: _Budget = {"nodes": None, "seconds": None, "depth": None, "quick": False}
@@ -1276,8 +1335,8 @@ def puzzles_cmd(
             if isinstance(item, PuzzleError):
                 failed += 1
                 progress.clear()
-                if as_json:
-                    click.echo(json.dumps({"ok": False, "error": str(item)}))
+                if as_json:  # (with its source, file:line, as a record that could be read)
+                    click.echo(json.dumps({"source": item.source, "ok": False, "error": str(item)}))
                 else:
                     click.echo(f"ERROR  {item}")
                 continue
@@ -1287,7 +1346,7 @@ def puzzles_cmd(
             if isinstance(verdict, str):  # a record the solver refused: the others still run
                 failed += 1
                 click.echo(
-                    json.dumps({"id": item.id, "ok": False, "error": verdict})
+                    json.dumps({"id": item.id, "source": item.source, "ok": False, "error": verdict})
                     if as_json
                     else f"ERROR  {verdict}"
                 )
@@ -1585,8 +1644,11 @@ def tree_cmd(bpn: str, depth: int, max_nodes: int, best_only: bool, fmt: str, ou
             err=True,
         )
     if output:
-        with open(output, "wb") as f:
-            write_tree(g, fmt, f)
+        try:
+            with open(output, "wb") as f:
+                write_tree(g, fmt, f)
+        except OSError as exc:  # (a full disk: the file named, not a traceback)
+            raise _Failed(f"cannot write the tree to {output!r}: {exc.strerror or exc}") from None
         nodes, edges = plural(g.number_of_nodes(), "node"), plural(g.number_of_edges(), "edge")
         click.echo(f"{nodes}, {edges} written to {output}", err=True)
     else:

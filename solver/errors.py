@@ -34,7 +34,10 @@ class RulesError(NotationError):
 
 
 class PuzzleError(NotationError):
-    """A malformed ``.bpd`` puzzle record; the message names the file and line."""
+    """A malformed ``.bpd`` puzzle record; the message names the file and line, and
+    ``source`` gives them apart (``file:line``) when the record was read from a file."""
+
+    source: str | None = None
 
 
 class RecordError(NotationError):

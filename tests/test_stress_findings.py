@@ -585,7 +585,8 @@ def test_with_json_an_error_is_a_json_object_too(tmp_path):
 
 
 def test_a_command_without_json_writes_no_json_error(tmp_path):
-    res = cli("deal", "--json", cwd=tmp_path)
+    # (tree writes a graph, not an answer; deal, the example here before, has --json now)
+    res = cli("tree", "brisque x", "--json", cwd=tmp_path)
     assert res.returncode == 2 and res.stdout == b"" and b"No such option" in res.stderr
 
 

@@ -121,18 +121,34 @@ async def _json(request: Request, limits: Limits) -> dict[str, Any]:
     return data
 
 
-def load_items(text: str) -> tuple[list[dict[str, Any]], list[str]]:
+def load_items(text: str | bytes) -> tuple[list[dict[str, Any]], list[str]]:
     """The positions of a puzzle file or of match records (one JSON object a line), and
-    an error for each bad line: a bad record never stops the others.
+    an error for each bad line: a bad record never stops the others.  Given bytes (a file
+    as uploaded), each line is decoded alone, so that a bad byte costs its line only, as
+    in ``brisque puzzles``.
 
     >>> items, errors = load_items('petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3 ; id "one"\\nnonsense\\n')
     >>> [i["name"] for i in items], len(errors)
     (['one'], 1)
+    >>> items, errors = load_items(b'caf\\xe9\\npetite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3 ; id "two"\\n')
+    >>> [i["name"] for i in items], errors
+    (['two'], ['line 1: the line is not UTF-8 text (unexpected end of data at byte 3)'])
     """
     items: list[dict[str, Any]] = []
     errors: list[str] = []
     count = 0
-    for no, line in enumerate(text.splitlines(), 1):
+    raw_lines: list[str | bytes] = [*text.splitlines()]
+    for no, raw in enumerate(raw_lines, 1):
+        if isinstance(raw, bytes):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                errors.append(f"line {no}: the line is not UTF-8 text ({exc.reason} at byte {exc.start})")
+                continue
+        else:
+            line = raw
+        if no == 1:
+            line = line.lstrip("\ufeff")  # (a byte-order mark is no text)
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         if count >= MAX_LOADED:
@@ -227,11 +243,8 @@ def create_app(limits: Limits | None = None) -> Starlette:
     async def load(request: Request) -> Response:
         try:
             body = await _body(request, lim)
-            try:
-                text = body.decode("utf-8").lstrip("\ufeff")
-            except UnicodeDecodeError as exc:
-                raise BoardError(f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-            items, errors = await run_in_threadpool(load_items, text)  # (off the event loop)
+            # (decoded line by line: one bad byte costs its line, not the file)
+            items, errors = await run_in_threadpool(load_items, body)  # (off the event loop)
             if not items and not errors:
                 raise BoardError("the file holds no position: expected a .bpd puzzle file or match records")
             return JSONResponse({"items": items, "errors": errors})

@@ -210,13 +210,14 @@ def read_bpd_lines(lines: Iterable[bytes], name: str) -> list[Record | PuzzleErr
         try:  # line by line: one bad byte costs its line, not the file
             line = raw.decode("utf-8").lstrip("\ufeff")  # (a byte-order mark is no text)
         except UnicodeDecodeError as exc:
-            out.append(
-                PuzzleError(f"{name}:{no}: the line is not UTF-8 text ({exc.reason} at byte {exc.start})")
-            )
+            bad = PuzzleError(f"{name}:{no}: the line is not UTF-8 text ({exc.reason} at byte {exc.start})")
+            bad.source = f"{name}:{no}"
+            out.append(bad)
             continue
         try:
             rec = parse_record(line, f"{name}:{no}")
         except PuzzleError as exc:
+            exc.source = f"{name}:{no}"  # (a script lines the error up with the file, as a record)
             out.append(exc)
             continue
         if rec is not None:

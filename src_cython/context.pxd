@@ -97,6 +97,8 @@ cdef enum:
     PLAIN_TABLE_MIN = 3     # plain_play keeps a table from this many cards each
     SHORT_TABLE_BITS = 14   # a root with nothing left to draw uses this much of each table
     ETC_MIN_TALON = 4       # enhanced transposition cutoffs only this far from the talon's end
+    KILLER_PLIES = 34       # killer moves are kept per number of cards played (0 to 33)
+    SCRATCH_GEN = 0x8000    # the table generation's bit for a search kept apart (game_win_tests)
     ABDADA_MIN_TALON = 2    # a parallel solve's threads share out the moves this far from it
     MAX_THREADS = 64
     MAX_TALON = 32
@@ -226,6 +228,7 @@ ctypedef struct Features:
     int talon_ordering        # talon phase: cheap leads first and killer moves
     int use_bounds            # cheap value bounds at the start of each turn
     int small_endgame         # the last tricks of plain card play by plain_play
+    int win_tests             # early in a Brisque deal, test for forced game wins first
     int threads               # threads of an exact solve (parallel.pxd), 1: solo
 
 
@@ -251,7 +254,8 @@ ctypedef struct Tables:
     # tables would bounce cache lines between the cores); kept from one solve to the next
     Entry* helper_ftable[MAX_THREADS - 1]
     PlainEntry* helper_ptable[MAX_THREADS - 1]
-    uint16_t gen              # entries of other generations are empty: clearing is O(1)
+    uint16_t gen              # entries of other generations are empty: clearing is O(1);
+                              # below SCRATCH_GEN, whose bit marks a search kept apart
 
 
 ctypedef struct Horizon:
@@ -285,5 +289,5 @@ ctypedef struct Ctx:
     Tables tables
     Budget budget
     Horizon horizon
-    int killers[34][2]        # per number of cards played: two recent cutoff moves
+    int killers[KILLER_PLIES][2]   # per number of cards played: two recent cutoff moves
     uint64_t nodes

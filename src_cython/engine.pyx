@@ -38,7 +38,7 @@ cdef extern from "pythread.h":
     unsigned long PyThread_get_thread_ident()
 
 from bounds cimport horizon_features, horizon_level
-from context cimport (HORIZON_LEVELS, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_PV, MAX_TALON, MAX_THREADS, MAXMOVES, PLAIN_TABLE_BITS, SHORT_TABLE_BITS, Ctx, EngineRules,
+from context cimport (HORIZON_LEVELS, SCRATCH_GEN, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_PV, MAX_TALON, MAX_THREADS, MAXMOVES, PLAIN_TABLE_BITS, SHORT_TABLE_BITS, Ctx, EngineRules,
                       Entry, PlainEntry, Root, State, Tables, brisque_table_alloc)
 from moves cimport apply_move, gen_moves, mark_declared, meld_declared
 from parallel cimport exact_child, exact_value
@@ -170,6 +170,7 @@ cdef class Engine:
         self.c.features.talon_ordering = 1
         self.c.features.use_bounds = 1 if self.c.rules.game != G_BRISCAN else 0   # Briscan's bonuses: not bounded
         self.c.features.small_endgame = 1
+        self.c.features.win_tests = 1
         self.c.features.threads = 1
         self.c.tables.table_mask = 0
         # buckets of two entries: a table of 2**bits entries has 2**(bits-1) buckets
@@ -236,7 +237,7 @@ cdef class Engine:
         self.c.budget.aborted = 0
 
     def set_features(self, merge=None, forced=None, mtdf=None, etc=None, ordering=None,
-                     bounds=None, small=None):
+                     bounds=None, small=None, win_tests=None):
         """Turn search enhancements on or off (for measuring each on its own); results
         stay exact either way.  Call :meth:`clear` after changing them."""
         if merge is not None:
@@ -253,6 +254,8 @@ cdef class Engine:
             self.c.features.use_bounds = 1 if (bounds and self.c.rules.game != G_BRISCAN) else 0
         if small is not None:
             self.c.features.small_endgame = 1 if small else 0
+        if win_tests is not None:
+            self.c.features.win_tests = 1 if win_tests else 0
 
     def set_threads(self, int threads):
         """Threads for each exact solve (:meth:`value` with the full window,
@@ -333,9 +336,9 @@ cdef class Engine:
 
     def clear(self):
         """Empty the tables: a new generation, so in constant time (the memory is wiped
-        only once every 65535 clears, when the generation counter wraps)."""
+        only once every 32767 clears, when the generation counter reaches SCRATCH_GEN)."""
         self.c.tables.gen += 1
-        if self.c.tables.gen == 0:
+        if self.c.tables.gen == SCRATCH_GEN:    # (generations stay below it)
             self._wipe()
         memset(self.c.killers, 0xFF, sizeof(self.c.killers))     # -1: no killer yet
 

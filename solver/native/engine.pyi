@@ -50,6 +50,7 @@ class Engine:
         ordering: bool | None = None,
         bounds: bool | None = None,
         small: bool | None = None,
+        win_tests: bool | None = None,
     ) -> None: ...
     def set_threads(self, threads: int) -> None: ...
     @property

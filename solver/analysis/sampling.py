@@ -289,7 +289,7 @@ def analyse(
         raise ArgumentError(f"method={method!r}: expected 'pimc' or 'equilibrium'")
     t0 = time.perf_counter()
     rank = RankingRule.parse(win_worth)
-    ws = WorldSearch.parse(world_search) if isinstance(world_search, str) else world_search
+    ws = WorldSearch.parse(world_search)
     if depth is not None:
         if ws.kind != "quick":
             raise ArgumentError(f"depth={depth} and world_search={str(ws)!r}: give one of them")
@@ -387,14 +387,16 @@ def analyse(
                 stopped = "time"
                 break
     except KeyboardInterrupt:
+        if own_pool is not None:
+            # at once, with or without an answer: the workers ignore Ctrl-C, and the orderly
+            # shutdown of ``finally`` would wait for every task queued (minutes of worlds)
+            from solver.analysis.pool import stop_pool
+
+            stop_pool(own_pool, wait=False)
+            own_pool = None
         if not results:
             raise
         stopped = "interrupted"  # the answer so far
-        if own_pool is not None:
-            from solver.analysis.pool import stop_pool
-
-            stop_pool(own_pool, wait=False)  # at once: the workers' tasks are not waited for
-            own_pool = None
     finally:
         if own_pool is not None:
             own_pool.shutdown()

@@ -761,7 +761,12 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis | Equilibrium
             click.echo(error)
             continue
         try:
-            click.echo(answer(line).to_json())
+            a = answer(line)
+            click.echo(a.to_json())
+            if getattr(a, "stopped", None) == "interrupted":
+                # Ctrl-C (or SIGTERM) during a sampled line: its answer so far is out, and the
+                # batch stops there as every command does (exit 130), not with the next line
+                raise KeyboardInterrupt
         except (BrisqueCommandError, BrisqueError) as exc:
             failed += 1
             msg = exc.message if isinstance(exc, click.ClickException) else _option_words(str(exc))

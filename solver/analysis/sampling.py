@@ -23,7 +23,7 @@ from typing import Any, Literal, overload
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.executors import as_executor, executor_width
 from solver.analysis.ranking import RankingRule, WinWorth
-from solver.analysis.worlds import all_worlds, iter_worlds, world_count
+from solver.analysis.worlds import all_worlds, iter_worlds, shuffled_worlds, world_count
 from solver.engine.api import shared_solver, solve
 from solver.engine.quick import WorldSearch
 from solver.engine.results import Analysis, Limit, lookup_move_value
@@ -324,8 +324,9 @@ def analyse(
     enumerated = total <= worlds
     wanted = total if enumerated else worlds
     # worlds are drawn lazily, in the order of the seeded stream, so that memory and time
-    # follow the worlds solved, not the worlds asked for
-    source = all_worlds(p) if enumerated else iter_worlds(p, seed)
+    # follow the worlds solved, not the worlds asked for; an enumeration too goes in a seeded
+    # order, so that one cut short (time, separation, Ctrl-C) is a fair sample of the worlds
+    source = shuffled_worlds(p, seed) if enumerated else iter_worlds(p, seed)
     lim = ws.limit(p)  # the same search for every world (a Limit crosses to workers)
     described = ws.describe(lim)
     rules_text = str(p.rules)
@@ -414,11 +415,12 @@ def analyse(
 
 
 def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
+    # (fsum: exactly rounded, so the same worlds in another order give the same figures)
     n = len(xs)
-    mean = sum(xs) / n
+    mean = math.fsum(xs) / n
     if n < 2:
         return mean, 0.0
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    var = math.fsum((x - mean) ** 2 for x in xs) / (n - 1)
     return mean, math.sqrt(var / n)
 
 
@@ -453,6 +455,8 @@ def _summarise(
         mean, se = _mean_se([w[m] for w in numbers])
         margins = [int(v) for v in values if not v.is_game_win]
         margin, margin_se = _mean_se(margins) if margins else (None, None)
+        if enumerated:  # every consistent world solved: the means are exact, without noise
+            se, margin_se = 0.0, None if margin_se is None else 0.0
         moves.append(
             SampledMove(
                 move=move(m),

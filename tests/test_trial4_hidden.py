@@ -209,3 +209,26 @@ def test_every_world_solved_has_no_standard_error():
     assert all(m.stderr == 0.0 and m.margin_stderr == 0.0 for m in a.moves)
     r = brisque("analyse", PETITE, "--worlds", "5000")
     assert "+2.40 +- 0.00 (969 worlds, all" in r.stdout
+
+
+# ---- information states
+
+
+@pytest.mark.parametrize(
+    "bpn",
+    [
+        VIEW + " void=b:D",  # Brisque's talon phase: no obligation to follow, and a draw each trick
+        "petite(draw=yes) AT9.K..8/?5 9C 21 - - a 0:0 void=b:D",
+    ],
+)
+def test_a_void_with_face_down_cards_left_is_impossible(bpn):
+    # accepted, and the sampler then dealt b no diamond on a void no play can reveal: every
+    # trick of the talon phase ends with both players drawing, which ends any void
+    p = solver.Position(bpn)
+    assert any("a void is known with" in problem for problem in p.problems())
+    r = brisque("analyse", bpn, "--worlds", "5")
+    assert r.returncode == 2 and "impossible position" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_void_without_drawing_stays_possible():
+    assert solver.Position(PETITE).problems() == []

@@ -1475,7 +1475,7 @@ def line_cmd(
         steps, interrupted = stop.steps, True
     finally:
         status.end()
-    _print_line(p, steps, view, as_json)
+    _print_line(p, steps, view, as_json, interrupted)
     if interrupted:
         from solver.formats.words import plural
 
@@ -1483,13 +1483,21 @@ def line_cmd(
         _interrupted_exit()
 
 
-def _print_line(p: Position, steps: list[Step], view: str, as_json: bool) -> None:
-    """The answer of ``brisque line``: a table, or one JSON object."""
+def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interrupted: bool = False) -> None:
+    """The answer of ``brisque line``: a table, or one JSON object (marked ``interrupted``
+    when Ctrl-C cut the line short)."""
     from solver.analysis.line import MISTAKE_Z, losses_by_player
 
     losses = losses_by_player(steps)
     if as_json:
-        out = {"bpn": p.bpn(), "view": view, "steps": [s.to_dict() for s in steps], "loss": losses}
+        out: dict[str, Any] = {
+            "bpn": p.bpn(),
+            "view": view,
+            "steps": [s.to_dict() for s in steps],
+            "loss": losses,
+        }
+        if interrupted:  # (a script must not take the moves judged so far for the whole line)
+            out["interrupted"] = True
         click.echo(json.dumps(out))
         return
 
@@ -1740,7 +1748,10 @@ def match_cmd(
         if records_path is not None:
             click.echo(f"records: {records_path}")
     else:
-        click.echo(json.dumps({**s, **result.timing}))
+        # (interrupted: a script must not take the pairs played so far for the match asked)
+        click.echo(
+            json.dumps({**s, **result.timing, **({"interrupted": True} if result.interrupted else {})})
+        )
     if result.interrupted:
         click.echo(f"interrupted after {s['pairs']} of {plural(deals, 'deal pair')}", err=True)
         _interrupted_exit()

@@ -232,3 +232,30 @@ def test_a_void_with_face_down_cards_left_is_impossible(bpn):
 
 def test_a_void_without_drawing_stays_possible():
     assert solver.Position(PETITE).problems() == []
+
+
+@pytest.mark.slow
+def test_an_interrupted_match_or_line_says_so_in_its_json():
+    # the JSON of a match or a line cut short by Ctrl-C looked like a whole answer (only the
+    # exit status and standard error said otherwise); a sampled analysis says "stopped"
+    status, out, err, _ = interrupted(["match", "pimc:20", "random", "--deals", "50", "--json"], after=4.0)
+    if status == 130 and out.strip():
+        summary = json.loads(out)
+        assert summary["interrupted"] is True and summary["pairs"] < 50
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+        rec = solver.run_match("greedy", "random", 1, seed=2).records[0]
+        f.write(json.dumps(rec) + "\n")
+    try:
+        status, out, err, _ = interrupted(
+            ["line", "--record", f.name, "--view", "own", "--worlds", "400", "--json"], after=3.0
+        )
+    finally:
+        os.unlink(f.name)
+    assert status == 130 and "Traceback" not in err, err
+    answer = json.loads(out)
+    assert answer["interrupted"] is True and len(answer["steps"]) < len(rec["moves"])
+
+
+def test_a_whole_match_has_no_interrupted_key():
+    r = brisque("match", "greedy", "random", "--deals", "1", "--json")
+    assert r.returncode == 0 and "interrupted" not in json.loads(r.stdout)

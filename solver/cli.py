@@ -1083,8 +1083,8 @@ def analyse_cmd(
     as ?N and the talon as a count.  Worlds consistent with that view are sampled
     with SEED, every world is solved by the engine, and each legal move gets its
     mean value over the same worlds with a standard error.  Without hidden cards
-    the answer is the exact solve, and a finished deal gets the answer of
-    "brisque solve": its final margin, no moves.  BPN "-" reads one BPN a line and
+    the answer is the exact solve (the sampling's options are then an error), and
+    a finished deal gets the answer of "brisque solve": its final margin, no moves.  BPN "-" reads one BPN a line and
     writes one JSON object a line (as "brisque solve -" does).
 
     --method equilibrium solves the public subgame (both hands hidden, every
@@ -1165,6 +1165,14 @@ def analyse_cmd(
 
     if bpn != "-" and scheduler is not None:
         _position(bpn, command="analyse")  # (a bad BPN is said before any cluster is reached)
+    if bpn != "-" and method == "pimc":
+        values = click.get_current_context().params
+        given = [f"{PIMC_ONLY[name]} {values[name]}" for name in _given(*PIMC_ONLY)]
+        if given and not _position(bpn, command="analyse").has_hidden:  # (refuse, don't ignore)
+            raise BrisqueCommandError(
+                f"{', '.join(given)}: every card of this position is known, so no worlds are "
+                "sampled: the answer is the exact solve (brisque solve takes a budget)"
+            )
     with _executor(scheduler, workers) as executor:
         if bpn == "-":
             _json_lines(lambda line: run(line, False)[1], "analysed")

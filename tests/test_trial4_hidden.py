@@ -259,3 +259,33 @@ def test_an_interrupted_match_or_line_says_so_in_its_json():
 def test_a_whole_match_has_no_interrupted_key():
     r = brisque("match", "greedy", "random", "--deals", "1", "--json")
     assert r.returncode == 0 and "interrupted" not in json.loads(r.stdout)
+
+
+# ---- options that would be ignored
+
+FULL = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - a 52:35"  # every card known
+
+
+@pytest.mark.parametrize(
+    "options, named",
+    [
+        (["--worlds", "5", "--seed", "3"], "--worlds 5, --seed 3"),
+        (["--seconds", "2"], "--seconds 2.0"),
+        (["--workers", "2", "--json"], "--workers 2"),
+    ],
+)
+def test_analyse_refuses_sampling_options_where_every_card_is_known(options, named):
+    # they were ignored (the exact solve answered), as brisque line's were before 7fd5743
+    r = brisque("analyse", FULL, *options)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert f"{named}: every card of this position is known" in r.stderr
+
+
+def test_analyse_of_a_known_position_without_sampling_options_is_the_exact_solve():
+    r = brisque("analyse", FULL, "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["method"] == "exact"
+    batch = brisque("analyse", "-", "--worlds", "5", input=FULL + "\n" + VIEW + "\n")
+    assert batch.returncode == 0 and [json.loads(x)["method"] for x in batch.stdout.splitlines()] == [
+        "exact",
+        "pimc",
+    ]

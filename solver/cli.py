@@ -822,7 +822,12 @@ def _json_lines(answer: Callable[[str], Analysis | SampledAnalysis | Equilibrium
             click.echo(error)
             continue
         try:
-            click.echo(answer(line).to_json())
+            a = answer(line)
+            click.echo(a.to_json())
+            if getattr(a, "stopped", None) == "interrupted":
+                # Ctrl-C (or SIGTERM) during a sampled line: its answer so far is out, and the
+                # batch stops there as every command does (exit 130), not with the next line
+                raise KeyboardInterrupt
         except (BrisqueCommandError, BrisqueError) as exc:
             failed += 1
             msg = exc.message if isinstance(exc, click.ClickException) else _option_words(str(exc))
@@ -1144,8 +1149,8 @@ def analyse_cmd(
     as ?N and the talon as a count.  Worlds consistent with that view are sampled
     with SEED, every world is solved by the engine, and each legal move gets its
     mean value over the same worlds with a standard error.  Without hidden cards
-    the answer is the exact solve, and a finished deal gets the answer of
-    "brisque solve": its final margin, no moves.  BPN "-" reads one BPN a line and
+    the answer is the exact solve (the sampling's options are then an error), and
+    a finished deal gets the answer of "brisque solve": its final margin, no moves.  BPN "-" reads one BPN a line and
     writes one JSON object a line (as "brisque solve -" does).
 
     --method equilibrium solves the public subgame (both hands hidden, every
@@ -1226,6 +1231,14 @@ def analyse_cmd(
 
     if bpn != "-" and scheduler is not None:
         _position(bpn, command="analyse")  # (a bad BPN is said before any cluster is reached)
+    if bpn != "-" and method == "pimc":
+        values = click.get_current_context().params
+        given = [f"{PIMC_ONLY[name]} {values[name]}" for name in _given(*PIMC_ONLY)]
+        if given and not _position(bpn, command="analyse").has_hidden:  # (refuse, don't ignore)
+            raise BrisqueCommandError(
+                f"{', '.join(given)}: every card of this position is known, so no worlds are "
+                "sampled: the answer is the exact solve (brisque solve takes a budget)"
+            )
     with _executor(scheduler, workers) as executor:
         if bpn == "-":
             _json_lines(lambda line: run(line, False)[1], "analysed")
@@ -1536,7 +1549,7 @@ def line_cmd(
         steps, interrupted = stop.steps, True
     finally:
         status.end()
-    _print_line(p, steps, view, as_json)
+    _print_line(p, steps, view, as_json, interrupted)
     if interrupted:
         from solver.formats.words import plural
 
@@ -1544,13 +1557,21 @@ def line_cmd(
         _interrupted_exit()
 
 
-def _print_line(p: Position, steps: list[Step], view: str, as_json: bool) -> None:
-    """The answer of ``brisque line``: a table, or one JSON object."""
+def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interrupted: bool = False) -> None:
+    """The answer of ``brisque line``: a table, or one JSON object (marked ``interrupted``
+    when Ctrl-C cut the line short)."""
     from solver.analysis.line import MISTAKE_Z, losses_by_player
 
     losses = losses_by_player(steps)
     if as_json:
-        out = {"bpn": p.bpn(), "view": view, "steps": [s.to_dict() for s in steps], "loss": losses}
+        out: dict[str, Any] = {
+            "bpn": p.bpn(),
+            "view": view,
+            "steps": [s.to_dict() for s in steps],
+            "loss": losses,
+        }
+        if interrupted:  # (a script must not take the moves judged so far for the whole line)
+            out["interrupted"] = True
         click.echo(json.dumps(out))
         return
 
@@ -1804,7 +1825,10 @@ def match_cmd(
         if records_path is not None:
             click.echo(f"records: {records_path}")
     else:
-        click.echo(json.dumps({**s, **result.timing}))
+        # (interrupted: a script must not take the pairs played so far for the match asked)
+        click.echo(
+            json.dumps({**s, **result.timing, **({"interrupted": True} if result.interrupted else {})})
+        )
     if result.interrupted:
         click.echo(f"interrupted after {s['pairs']} of {plural(deals, 'deal pair')}", err=True)
         _interrupted_exit()

@@ -14,7 +14,13 @@ from typing import Any, Literal
 from solver.engine.api import shared_solver, solve
 from solver.engine.quick import quick_limit
 from solver.engine.results import Limit
-from solver.errors import ArgumentError, ArgumentTypeError, IllegalMoveError, PositionError
+from solver.errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    HiddenInformationError,
+    IllegalMoveError,
+    PositionError,
+)
 from solver.formats.words import plural
 from solver.model.limits import short_value
 from solver.model.moves import Move, parse_move, parse_moves
@@ -184,6 +190,11 @@ def _play_and_judge(
         m = parse_move(text) if isinstance(text, str) else text
         if p.is_over():
             raise PositionError(f"move {i} ({m}): the deal is already over")
+        if p.unknown[p.turn]:  # (nothing to value his moves by: say which move, not only why)
+            raise HiddenInformationError(
+                f"move {i} ({m}) is {SEATS[p.turn]}'s, whose hand is hidden in {p.bpn()!r}: a line "
+                f"is judged only where the player to move shows his hand"
+            )
         if not p.is_legal(m):
             legal = " ".join(str(x) for x in p.legal_moves())
             raise IllegalMoveError(f"move {i} ({m}) is not legal in {p.bpn()!r}; legal: {legal}")

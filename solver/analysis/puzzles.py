@@ -69,7 +69,10 @@ class Verdict:
 
 
 def check_record(r: Record, workers: int = 1, executor: Executor | Any = None) -> Verdict:
-    """Solve the record (exactly, or by sampling when cards are hidden) and check its operations."""
+    """Solve the record (exactly, or by sampling when cards are hidden) and check its operations.
+
+    Ctrl-C raises KeyboardInterrupt, also during the sampling (whose answer so far is not
+    the record's: it is not judged)."""
     executor = as_executor(executor)
     p = r.position
     probs = p.problems()
@@ -80,6 +83,8 @@ def check_record(r: Record, workers: int = 1, executor: Executor | Any = None) -
     if p.has_hidden:
         worlds = r.int_op("worlds") or 100
         a = analyse(p, worlds=worlds, seed=r.int_op("seed") or 0, workers=workers, executor=executor)
+        if a.stopped == "interrupted":  # (Ctrl-C: fewer worlds than the record's say nothing of it)
+            raise KeyboardInterrupt
     else:
         a = solve(p)
     failures = []

@@ -23,7 +23,7 @@ from typing import Any, Literal, overload
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.executors import as_executor, executor_width
 from solver.analysis.ranking import RankingRule, WinWorth
-from solver.analysis.worlds import all_worlds, iter_worlds, world_count
+from solver.analysis.worlds import all_worlds, iter_worlds, shuffled_worlds, world_count
 from solver.engine.api import shared_solver, solve
 from solver.engine.quick import WorldSearch
 from solver.engine.results import Analysis, Limit, lookup_move_value
@@ -290,7 +290,7 @@ def analyse(
         raise ArgumentError(f"method={method!r}: expected 'pimc' or 'equilibrium'")
     t0 = time.perf_counter()
     rank = RankingRule.parse(win_worth)
-    ws = WorldSearch.parse(world_search) if isinstance(world_search, str) else world_search
+    ws = WorldSearch.parse(world_search)
     if depth is not None:
         if ws.kind != "quick":
             raise ArgumentError(f"depth={depth} and world_search={str(ws)!r}: give one of them")
@@ -325,8 +325,9 @@ def analyse(
     enumerated = total <= worlds
     wanted = total if enumerated else worlds
     # worlds are drawn lazily, in the order of the seeded stream, so that memory and time
-    # follow the worlds solved, not the worlds asked for
-    source = all_worlds(p) if enumerated else iter_worlds(p, seed)
+    # follow the worlds solved, not the worlds asked for; an enumeration too goes in a seeded
+    # order, so that one cut short (time, separation, Ctrl-C) is a fair sample of the worlds
+    source = shuffled_worlds(p, seed) if enumerated else iter_worlds(p, seed)
     lim = ws.limit(p)  # the same search for every world (a Limit crosses to workers)
     described = ws.describe(lim)
     rules_text = str(p.rules)
@@ -388,14 +389,16 @@ def analyse(
                 stopped = "time"
                 break
     except KeyboardInterrupt:
+        if own_pool is not None:
+            # at once, with or without an answer: the workers ignore Ctrl-C, and the orderly
+            # shutdown of ``finally`` would wait for every task queued (minutes of worlds)
+            from solver.analysis.pool import stop_pool
+
+            stop_pool(own_pool, wait=False)
+            own_pool = None
         if not results:
             raise
         stopped = "interrupted"  # the answer so far
-        if own_pool is not None:
-            from solver.analysis.pool import stop_pool
-
-            stop_pool(own_pool, wait=False)  # at once: the workers' tasks are not waited for
-            own_pool = None
     finally:
         if own_pool is not None:
             own_pool.shutdown()
@@ -413,11 +416,12 @@ def analyse(
 
 
 def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
+    # (fsum: exactly rounded, so the same worlds in another order give the same figures)
     n = len(xs)
-    mean = sum(xs) / n
+    mean = math.fsum(xs) / n
     if n < 2:
         return mean, 0.0
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    var = math.fsum((x - mean) ** 2 for x in xs) / (n - 1)
     return mean, math.sqrt(var / n)
 
 
@@ -452,6 +456,8 @@ def _summarise(
         mean, se = _mean_se([w[m] for w in numbers])
         margins = [int(v) for v in values if not v.is_game_win]
         margin, margin_se = _mean_se(margins) if margins else (None, None)
+        if enumerated:  # every consistent world solved: the means are exact, without noise
+            se, margin_se = 0.0, None if margin_se is None else 0.0
         moves.append(
             SampledMove(
                 move=move(m),

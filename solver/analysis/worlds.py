@@ -124,7 +124,8 @@ def _draw_worlds(
 
 
 def all_worlds(view: Position) -> Iterator[Position]:
-    """Every consistent world, in a fixed order."""
+    """Every consistent world, in a fixed order (opponent's cards, then talon orders, in
+    lexicographic order: :func:`shuffled_worlds` gives them in a seeded order)."""
     hidden, talon, dead = _shape(view)
     cards = unseen(view)
     allowed, _ = _candidates(view)
@@ -137,4 +138,89 @@ def all_worlds(view: Position) -> Iterator[Position]:
                 yield _world(view, opp, order)
 
 
-__all__ = ["all_worlds", "iter_worlds", "sample_worlds", "unseen", "world_count"]
+SHUFFLE_IN_MEMORY = 100_000  # up to this many worlds, their order is one list shuffled
+
+
+def shuffled_worlds(view: Position, seed: int) -> Iterator[Position]:
+    """Every consistent world once, in an order drawn from ``seed``, lazily.
+
+    An enumeration cut short (a time limit, the separation rule, Ctrl-C) is then a sample
+    without replacement of the worlds, not the first ones of :func:`all_worlds`, whose
+    lexicographic order deals the opponent the lowest cards first (a biased answer).
+
+    >>> v = Position("petite AT9.K..8/?5 9C 21 - - a 0:0 void=b:D")
+    >>> sorted(w.bpn() for w in shuffled_worlds(v, 3)) == sorted(w.bpn() for w in all_worlds(v))
+    True
+    """
+    hidden, talon, dead = _shape(view)
+    cards = unseen(view)
+    allowed, _ = _candidates(view)
+    talon_hidden = not (dead or view.talon is not None)
+    orders = math.factorial(talon) if talon_hidden else 1
+    for index in _shuffled_range(math.comb(len(allowed), hidden) * orders, seed):
+        which, order = divmod(index, orders)
+        opp = _combination(allowed, hidden, which)
+        if not talon_hidden:
+            yield _world(view, opp, None)
+        else:
+            yield _world(view, opp, _permutation([c for c in cards if c not in opp], order))
+
+
+def _combination(items: list[int], k: int, rank: int) -> list[int]:
+    """The ``rank``-th ``k``-combination of ``items`` in the order of itertools.combinations."""
+    out: list[int] = []
+    start = 0
+    for slot in range(k):
+        for i in range(start, len(items)):
+            below = math.comb(len(items) - i - 1, k - slot - 1)  # combinations that take items[i]
+            if rank < below:
+                out.append(items[i])
+                start = i + 1
+                break
+            rank -= below
+    return out
+
+
+def _permutation(items: list[int], rank: int) -> list[int]:
+    """The ``rank``-th permutation of ``items`` in the order of itertools.permutations."""
+    rest, out = items[:], []
+    for n in range(len(rest), 0, -1):
+        q, rank = divmod(rank, math.factorial(n - 1))
+        out.append(rest.pop(q))
+    return out
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def _mix(x: int, key: int) -> int:
+    """A 64-bit mix of ``x`` under ``key`` (splitmix64's finaliser): a Feistel round function."""
+    z = (x + key) * 0x9E3779B97F4A7C15 & _MASK64
+    z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9 & _MASK64
+    z = (z ^ z >> 27) * 0x94D049BB133111EB & _MASK64
+    return z ^ z >> 31
+
+
+def _shuffled_range(n: int, seed: int) -> Iterator[int]:
+    """Every number of ``range(n)`` once, in an order drawn from ``seed``: a list shuffled
+    when small, else a keyed Feistel permutation of the next even power of two, whose values
+    from ``n`` up are skipped (memory stays constant however many worlds there are)."""
+    rng = random.Random(seed)
+    if n <= SHUFFLE_IN_MEMORY:
+        order = list(range(n))
+        rng.shuffle(order)
+        yield from order
+        return
+    half = ((n - 1).bit_length() + 1) // 2
+    mask = (1 << half) - 1
+    keys = [rng.getrandbits(64) for _ in range(4)]
+    for i in range(1 << 2 * half):
+        left, right = i >> half, i & mask
+        for key in keys:
+            left, right = right, left ^ _mix(right, key) & mask
+        x = left << half | right
+        if x < n:
+            yield x
+
+
+__all__ = ["all_worlds", "iter_worlds", "sample_worlds", "shuffled_worlds", "unseen", "world_count"]

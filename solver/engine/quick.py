@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass
 
 from solver.engine.results import Limit
-from solver.errors import ArgumentError
-from solver.model.limits import MAX_DEPTH, short
+from solver.errors import ArgumentError, ArgumentTypeError
+from solver.model.limits import MAX_DEPTH, short, short_value
 from solver.model.position import Position
 
 EXACT_TALON_TRICKS = 4  # worlds with at most this many talon tricks left are solved exactly
@@ -66,7 +66,16 @@ class WorldSearch:
     depth: int | None = None
 
     @classmethod
-    def parse(cls, text: str) -> WorldSearch:
+    def parse(cls, text: WorldSearch | str) -> WorldSearch:
+        """A spec (``"depth:3"``), or a WorldSearch as it is; anything else is an
+        ArgumentTypeError that quotes it."""
+        if isinstance(text, WorldSearch):
+            return text
+        if not isinstance(text, str):
+            raise ArgumentTypeError(
+                f"world_search={short_value(text)}: expected a WorldSearch or a spec string: "
+                f"quick, exact, depth:N or handmade:N, not {type(text).__name__}"
+            )
         kind, sep, arg = text.strip().lower().partition(":")
         if kind in ("quick", "exact") and not sep:
             return cls(kind)

@@ -225,8 +225,15 @@ def _score_problems(p: Position) -> list[str]:
 
 def _void_problems(p: Position) -> list[str]:
     """A seat shown out of a suit cannot hold a card of it, nor can his hidden cards all lack it
-    when no unseen card is left to fill them."""
+    when no unseen card is left to fill them; and no void outlives a draw, so none is known
+    while face-down cards are left to draw."""
     probs = []
+    if p.rules.draws and p.talon_count and (p.voids[0] or p.voids[1]):
+        # (a follower shows out as the trick ends, and both then draw a face-down card)
+        probs.append(
+            f"a void is known with {p.talon_count} face-down cards left: a void ends when its "
+            f"player draws, and every trick of the talon phase ends with a draw"
+        )
     for i in (0, 1):
         for s in range(4):
             if not p.voids[i] >> s & 1:

@@ -231,14 +231,16 @@ def run_match(
             if progress is not None:
                 progress(i, deals)
     except KeyboardInterrupt:
-        if not records:
-            raise
-        interrupted = True  # the deal pairs played so far
         if own is not None:
+            # at once, with or without a pair played: the workers ignore Ctrl-C, and the
+            # orderly shutdown of ``finally`` would wait for every pair queued
             from solver.analysis.pool import stop_pool
 
             stop_pool(own, wait=False)
             own = None
+        if not records:
+            raise
+        interrupted = True  # the deal pairs played so far
     finally:
         if own is not None:
             own.shutdown()

@@ -1882,7 +1882,8 @@ def bench_cmd(suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: s
       brisque bench --compare run.json
       brisque bench --suite whole-deals --quick
     """
-    from solver.bench.suites import compare, figures, run
+    from solver.bench.suites import check_comparable, compare, figures, run
+    from solver.errors import ArgumentError
 
     old = None
     if compare_to:
@@ -1895,7 +1896,10 @@ def bench_cmd(suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: s
             raise BrisqueCommandError(
                 f"cannot compare with {compare_to!r}: expected the JSON of brisque bench --json ({exc})"
             ) from None
-    from solver.errors import ArgumentError
+        try:  # (before the run: a whole run can take an hour, to be refused at its end)
+            check_comparable(old, quick)
+        except ArgumentError as exc:
+            raise BrisqueCommandError(f"cannot compare with {compare_to!r}: {exc}") from None
 
     result = run(list(suites) or None, quick=quick, progress=lambda line: click.echo(line, err=True))
     if old is not None:

@@ -36,7 +36,8 @@ from solver.analysis.public import (
     public_view,
 )
 from solver.analysis.ranking import RankingRule, WinWorth
-from solver.errors import ArgumentError, PositionError
+from solver.errors import ArgumentError, ArgumentTypeError, PositionError
+from solver.model.limits import short_value
 from solver.model.moves import Move, move
 from solver.model.position import SEATS, Position, as_position
 
@@ -213,6 +214,12 @@ def exploitability(
     _check(p)
     from solver.analysis.subgame import plan_exploitability
 
+    given: object = strategy  # (checked as given: the annotation is no promise at run time)
+    if not isinstance(given, Mapping) or not all(isinstance(v, Mapping) for v in given.values()):
+        raise ArgumentTypeError(
+            f"strategy={short_value(strategy)}: expected a mapping of information sets to "
+            f"{{move: probability}} mappings, as EquilibriumAnalysis.strategy"
+        )
     return plan_exploitability(p, rank, {key: dict(probs) for key, probs in strategy.items()})
 
 

@@ -35,6 +35,7 @@ from solver.model.limits import (
     MAX_WORLDS,
     finite_argument,
     seconds_argument,
+    short_value,
     whole_argument,
 )
 from solver.model.moves import Move, move, parse_move
@@ -285,6 +286,33 @@ def analyse(
     the public subgame exactly instead (:func:`solver.analysis.equilibrium.equilibrium`).
     """
     if method == "equilibrium":
+        # the sampling's options mean nothing to an exact solve: refuse them, as the
+        # command line refuses --worlds with --method equilibrium, rather than answer as if
+        # analyse(p, method="equilibrium", worlds=5, workers=8) had used them
+        sampling = {
+            "worlds": (worlds, 100),
+            "seed": (seed, 0),
+            "time_limit": (time_limit, None),
+            "workers": (workers, 1),
+            "executor": (executor, None),
+            "separation": (separation, None),
+            "depth": (depth, None),
+            "batch": (batch, 10),
+            "progress": (progress, None),
+            "on_update": (on_update, None),
+            "update_every": (update_every, 1.0),
+            "world_search": (world_search, "quick"),
+        }
+        given = [
+            f"{name}={short_value(v)}"
+            for name, (v, default) in sampling.items()
+            if v is not default and v != default
+        ]
+        if given:
+            raise ArgumentError(
+                f"{', '.join(given)}: method='equilibrium' solves the public subgame exactly, without "
+                f"sampling; give only win_worth with it (or use method='pimc')"
+            )
         return equilibrium(position, win_worth=win_worth)
     if method != "pimc":
         raise ArgumentError(f"method={method!r}: expected 'pimc' or 'equilibrium'")

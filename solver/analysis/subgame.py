@@ -11,6 +11,7 @@ this module only when it solves, so that numpy is not a cost of every command).
 
 from __future__ import annotations
 
+import numbers
 import time
 from bisect import bisect_left
 from collections import defaultdict
@@ -33,7 +34,7 @@ from solver.analysis.ranking import RankingRule
 from solver.engine.api import shared_solver
 from solver.engine.results import current_margin
 from solver.engine.seam import engine_roots
-from solver.errors import PositionError
+from solver.errors import ArgumentError, PositionError
 from solver.model.position import Position
 from solver.model.value import Value
 from solver.native.constants import WIN_THRESHOLD
@@ -556,7 +557,37 @@ def plan_exploitability(p: Position, rank: RankingRule, strategy: dict[InfoKey, 
     """Both players' best-response gains against a behaviour strategy, in points
     (:func:`solver.analysis.equilibrium.exploitability`)."""
     tree, _, a = build(p, rank, everywhere=False)
+    for seat in (0, 1):
+        for key, (_, actions) in tree.infos[seat].items():
+            if key in strategy:
+                check_behaviour(key, strategy[key], actions)
     return tree.nash_conv(a, {0: tree.plan(0, strategy), 1: tree.plan(1, strategy)})
+
+
+# (an equilibrium's own behaviour divides by the reach of its information set, which can be
+# small: its sums may miss 1 by far more than the LP's tolerance, and must still be taken)
+SUM_SLACK = 1e-3
+
+
+def check_behaviour(key: InfoKey, probs: dict[int, float], actions: list[int]) -> None:
+    """Refuse a behaviour at information set ``key`` that is no probability distribution
+    over its legal moves ``actions``: a realization plan built from it would be no plan,
+    and the best responses against it measured nothing (an illegal move's probability was
+    dropped, probabilities of 2 each were taken as they were, both giving 0 points)."""
+    legal = set(actions)
+    for m, given in probs.items():
+        q: object = given  # (read as given: a saved or hand-made strategy may hold anything)
+        if m not in legal:
+            raise ArgumentError(
+                f"strategy at {key}: move {m!r} is not legal there; expected moves of {sorted(legal)}"
+            )
+        if isinstance(q, bool) or not isinstance(q, numbers.Real) or not 0.0 <= float(q) <= 1.0 + SUM_SLACK:
+            raise ArgumentError(
+                f"strategy at {key}: probability {q!r} of move {m}: expected a number from 0 to 1"
+            )
+    total = sum(probs.values())
+    if abs(total - 1.0) > SUM_SLACK:
+        raise ArgumentError(f"strategy at {key}: probabilities {probs} sum to {total:g}, expected 1")
 
 
 def _with_actual_hand(out: Solution, tree: Tree, p: Position, plans: dict[int, Any], deals: Any) -> None:
@@ -581,4 +612,12 @@ def _with_actual_hand(out: Solution, tree: Tree, p: Position, plans: dict[int, A
     out.value = float(plans[0] @ (a_hand @ plans[1])) / share
 
 
-__all__ = ["Solution", "Tree", "build", "plan_exploitability", "solve_public", "solve_program"]
+__all__ = [
+    "Solution",
+    "Tree",
+    "build",
+    "check_behaviour",
+    "plan_exploitability",
+    "solve_public",
+    "solve_program",
+]

@@ -165,19 +165,39 @@ def run(
     }
 
 
+def check_comparable(old: dict[str, Any], quick: bool) -> None:
+    """Refuse a saved run ``old`` that a run with ``quick`` cannot be compared with, before
+    that run starts (so that a whole run is not spent on a comparison refused after it)."""
+    if bool(old.get("quick")) != bool(quick):
+        raise ArgumentError("a quick run and a whole one do not compare: run both the same way")
+
+
+def _figure(value: Any) -> bool:
+    """Whether ``value`` is a figure a ratio can be made of (a saved file is read as it
+    is: a string or a bool there is no figure)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value != 0
+
+
 def compare(new: dict[str, Any], old: dict[str, Any]) -> list[dict[str, Any]]:
     """Each figure of ``new`` beside the same one of a saved run ``old``, as a ratio (new
-    over old; for times below 1 is faster)."""
-    before = {r["name"]: r for r in old.get("suites", []) if isinstance(r, dict) and "name" in r}
-    if bool(old.get("quick")) != bool(new.get("quick")):
-        raise ArgumentError("a quick run and a whole one do not compare: run both the same way")
+    over old; for times below 1 is faster).  A figure of ``old`` that is not a number is
+    left out.
+
+    >>> compare({"quick": True, "suites": [{"name": "batch", "seconds": 2.0, "nodes": 5}]},
+    ...         {"quick": True, "suites": [{"name": "batch", "seconds": 1.0, "nodes": "5"}]})
+    [{'suite': 'batch', 'figure': 'seconds', 'new': 2.0, 'old': 1.0, 'ratio': 2.0}]
+    """
+    before = {
+        r["name"]: r for r in old.get("suites", []) if isinstance(r, dict) and isinstance(r.get("name"), str)
+    }
+    check_comparable(old, bool(new.get("quick")))
     rows = []
     for r in new["suites"]:
         o = before.get(r["name"])
         if o is None:
             continue
         for key in ("us_per_position", "seconds", "worlds_per_s", "nodes", "median_s", "engine_value_us"):
-            if key in r and key in o and o[key]:
+            if key in r and _figure(r[key]) and _figure(o.get(key)):
                 rows.append(
                     {
                         "suite": r["name"],

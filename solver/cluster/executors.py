@@ -92,6 +92,45 @@ class ClusterExecutor(Executor):
         self.shutdown(wait=kind is None, cancel_futures=kind is not None)
 
 
+def probe_scheduler(address: str, seconds: float) -> None:
+    """Raise unless a Dask scheduler at ``address`` answers Dask's handshake within ``seconds``.
+
+    Dask's own ``Client(address, timeout=...)`` bounds only the TCP connection: a port that
+    accepts it but does not answer as Dask does (an HTTP server, the dashboard's 8787 given
+    for the scheduler's 8786) left it waiting for the handshake forever, and a port that
+    answered bytes of another protocol left a half-made client whose ``__del__`` printed a
+    traceback.  The probe runs the same handshake on a loop of its own, in a thread of its
+    own (the caller may be inside an event loop, as in a notebook), under one deadline."""
+    import asyncio
+
+    from distributed.comm.core import connect
+    from distributed.security import Security
+
+    async def handshake() -> None:
+        security = Security().get_connection_args("client")  # type: ignore[no-untyped-call]
+        comm = await connect(address, timeout=seconds, **security)  # type: ignore[no-untyped-call]
+        await comm.close()
+
+    async def bounded() -> None:
+        try:
+            await asyncio.wait_for(handshake(), seconds)
+        except TimeoutError:  # (asyncio's, raised by wait_for)
+            raise TimeoutError(
+                f"no Dask handshake within {seconds:g} s: is that the scheduler's port (8786 by default)?"
+            ) from None
+        except OSError:  # (refused, unreachable, Dask's own connection timeout: its words)
+            raise
+        except Exception as exc:  # (Dask read another protocol's bytes as a frame: its words mislead)
+            raise OSError(
+                f"what answered there is not a Dask scheduler ({type(exc).__name__} in the handshake)"
+            ) from None
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1, thread_name_prefix="brisque-probe") as pool:
+        pool.submit(asyncio.run, bounded()).result()
+
+
 def open_executor(scheduler: str) -> ClusterExecutor:
     """Connect to the scheduler ``scheduler`` names (:func:`parse_scheduler`), or start a
     local cluster; the executor closes them when it shuts down (use it as a context)."""
@@ -123,6 +162,7 @@ def open_executor(scheduler: str) -> ClusterExecutor:
             cluster.close()
             raise ClusterError(f"cannot connect to the local cluster just started: {exc}") from None
     try:
+        probe_scheduler(where, CONNECT_SECONDS)
         client = Client(where, timeout=CONNECT_SECONDS, set_as_default=False)  # type: ignore[no-untyped-call]
     except Exception as exc:  # (OSError and TimeoutError mostly; Dask raises others for odd addresses)
         raise ClusterError(

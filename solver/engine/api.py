@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -317,17 +318,29 @@ def solver_threads(engine: Engine, threads: int) -> Iterator[None]:
 
 
 SHARED_SOLVERS = 4  # kept by shared_solver; each holds its table (37 MB at 2**20 entries)
-_SHARED: OrderedDict[tuple[str, int, bool], Solver] = OrderedDict()
+
+
+class _Kept(threading.local):
+    """The solvers kept for one thread.  An engine's search runs without the GIL and writes
+    its table: two threads searching with one engine corrupt each other's answers (a wrong
+    value, or "principal variation lost"), as a ThreadPoolExecutor or a Dask worker of
+    several threads did with the worlds of one analysis.  So each thread keeps its own."""
+
+    def __init__(self) -> None:
+        self.solvers: OrderedDict[tuple[str, int, bool], Solver] = OrderedDict()
+
+
+_SHARED = _Kept()
 
 
 def forget_shared_solvers() -> None:
-    """Let every kept solver go, and its table: the next question starts cold, as in a new
-    process (for benchmarks that time a cold start)."""
-    _SHARED.clear()
+    """Let every solver this thread kept go, and its table: the next question starts cold,
+    as in a new process (for benchmarks that time a cold start)."""
+    _SHARED.solvers.clear()
 
 
 def shared_solver(rules: Rules, table_bits: int = DEFAULT_TABLE_BITS, fitted: bool = True) -> Solver:
-    """A solver for ``rules`` kept for reuse in this process (its table stays warm), by
+    """A solver for ``rules`` kept for reuse in this thread (its table stays warm), by
     :func:`solve`, the players and the sampling workers.
 
     Rule sets that differ only in options the engine does not read share one
@@ -338,13 +351,14 @@ def shared_solver(rules: Rules, table_bits: int = DEFAULT_TABLE_BITS, fitted: bo
     >>> shared_solver(Rules.parse("brisque(target=1000)")) is shared_solver(Rules.parse("brisque"))
     True
     """
+    kept = _SHARED.solvers  # (this thread's: see _Kept)
     key = (engine_key(rules), table_bits, fitted)
-    solver = _SHARED.get(key)
+    solver = kept.get(key)
     if solver is None:
-        while len(_SHARED) >= SHARED_SOLVERS:
-            _SHARED.popitem(last=False)
-        solver = _SHARED[key] = Solver(rules, table_bits, fitted)
-    _SHARED.move_to_end(key)
+        while len(kept) >= SHARED_SOLVERS:
+            kept.popitem(last=False)
+        solver = kept[key] = Solver(rules, table_bits, fitted)
+    kept.move_to_end(key)
     return solver
 
 
@@ -399,6 +413,13 @@ def solve(
     if threads is not None:
         threads = check_threads(threads, limit)
     if engine == "reference":
+        if quick or limit is not None or threads is not None:
+            # (the reference solver is a plain exact minimax on one thread: a budget, a
+            # quick search or threads would be ignored, and an answer given as if obeyed)
+            raise ArgumentError(
+                "engine='reference' is the plain exact solver: give it no budget (nodes, "
+                "seconds, depth, limit), no quick=True and no threads"
+            )
         return _reference_analysis(p)
     if engine != "native":
         raise ArgumentError(f"engine={engine!r}: expected 'native' or 'reference'")

@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from solver.engine.api import shared_solver
@@ -23,8 +24,19 @@ from solver.model.melds import MELDS
 from solver.model.rules import GAMES, Rules
 from solver.native.bpnline import LineLane
 
-_LANES: dict[str, tuple[Rules, LineLane] | None] = {}
 _MAX_LANES = 64  # rules texts kept (a batch rarely has more than a few)
+
+
+class _Lanes(threading.local):
+    """The lanes kept for one thread: a lane writes its answer into a buffer of its own,
+    without the GIL, so two threads must not share one (the solvers are kept per thread
+    for the same reason: solver.engine.api._Kept)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, tuple[Rules, LineLane] | None] = {}
+
+
+_LANES = _Lanes()
 
 
 def lane_spec(rules: Rules) -> dict[str, Any]:
@@ -57,8 +69,9 @@ def lane_for(rules_text: str) -> tuple[Rules, LineLane] | None:
     """The rules and the lane of a BPN's rules field, or None when its lines take the
     Python path: a rules text that is not canonical (the lane compares it byte for byte) or
     does not parse, and rules whose declarations exclude the cards just drawn (``drawn=``)."""
-    if rules_text in _LANES:
-        return _LANES[rules_text]
+    kept = _LANES.kept
+    if rules_text in kept:
+        return kept[rules_text]
     lane: tuple[Rules, LineLane] | None = None
     try:
         rules = Rules.parse(rules_text)
@@ -69,9 +82,9 @@ def lane_for(rules_text: str) -> tuple[Rules, LineLane] | None:
             lane = (rules, LineLane(lane_spec(rules)))
         except ValueError:  # (a rules text longer than the lane holds: the Python path)
             lane = None
-    if len(_LANES) >= _MAX_LANES:
-        _LANES.clear()
-    _LANES[rules_text] = lane
+    if len(kept) >= _MAX_LANES:
+        kept.clear()
+    kept[rules_text] = lane
     return lane
 
 

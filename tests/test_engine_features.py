@@ -380,10 +380,28 @@ def test_a_deep_guess_keeps_the_whole_deal_exact():
     assert on.engine.value() == off.engine.value() == -WIN_RAW
 
 
+def test_the_game_win_tests_keep_a_later_position_exact():
+    """From 6 talon tricks left: a position with 7 left whose game is lost outright
+    (benchmarks/results/win-tests-k7.jsonl, seed 13) gets the same value with the tests and
+    without them, in far fewer nodes."""
+    from solver.play.dealing import positions_with_talon_left
+
+    p = positions_with_talon_left(7, 1, Rules(), first_seed=13)[0]
+    nodes, values = {}, {}
+    for tests in (True, False):
+        eng = Solver(Rules(), 20).engine
+        eng.set_features(win_tests=tests)
+        eng.load(engine_root(p))
+        values[tests] = eng.value()
+        nodes[tests] = eng.nodes
+    assert values[True] == values[False] == -WIN_RAW
+    assert nodes[True] * 10 < nodes[False]
+
+
 @pytest.mark.parametrize("seed", [3, 5, 11])
 def test_the_game_win_tests_keep_whole_deals_exact(seed):
-    """Early in a Brisque deal MTD(f) first tests whether either player can force four kings
-    or queens: the value of whole deals won and lost outright (seeds 3, 5 and 11) is the
+    """With 6 or more talon tricks left in Brisque MTD(f) first tests whether either player
+    can force four kings or queens: the value of whole deals won and lost outright (seeds 3, 5 and 11) is the
     same with the tests and without them, and a forced win is found in far fewer nodes
     (seed 11: 72 M without the tests)."""
     from solver.play.dealing import deal

@@ -291,7 +291,8 @@ cdef class Engine:
     def proven_bounds(self):
         """(lo, hi): the raw bounds proven on the value the last exact search was after
         (the root's for :meth:`value`, the move's for :meth:`move_value`) when it stopped;
-        after an interrupt, the answer so far.  ``None`` stands for nothing proven."""
+        after an interrupt, the answer so far.  ``None`` stands for nothing proven (so both
+        after :meth:`load`, until a search proves something)."""
         lo = self.c.budget.proven_lo
         hi = self.c.budget.proven_hi
         return (None if lo <= -INF else lo, None if hi >= INF else hi)
@@ -415,6 +416,10 @@ cdef class Engine:
         self.c.budget.root_tricks = __builtin_popcount(self.root.out) // 2
         self.root.ended = 0
         self.root.win = -1
+        # nothing is proven yet about the new root: the bounds of the last search were
+        # another position's, and Ctrl-C before the next search must not report them
+        self.c.budget.proven_lo = -INF
+        self.c.budget.proven_hi = INF
         self._size_tables(r.talon_len == 0)
         self.loaded = 1
         return 0

@@ -109,10 +109,13 @@ cdef inline int exact_child(Ctx* c, State* s, int mv, State* child) noexcept nog
     child[0] = s[0]
     d = apply_move(c, child, mv)
     child.min_decl = 0   # a move's own value: any declaration may follow it
-    if child.win >= 0:
-        return WIN_RAW if child.win == me else -WIN_RAW
-    if child.ended:
-        return d
+    if child.win >= 0 or child.ended:
+        # no search, so the bounds are this move's exact value, not the last search's
+        # (Ctrl-C landing just after it would give them to this move)
+        v = d if child.win < 0 else (WIN_RAW if child.win == me else -WIN_RAW)
+        c.budget.proven_lo = v
+        c.budget.proven_hi = v
+        return v
     if child.turn == me:
         v = same_mover(d, exact_value(c, child))
         if c.budget.aborted:    # (the bounds proven so far, for the mover: monotone maps)

@@ -141,3 +141,53 @@ def test_ctrl_c_on_brisque_solve_prints_what_was_proven(position, truth):
             )
         return
     raise AssertionError(f"nothing proven after {DELAYS[-1]} s")
+
+
+def test_the_proven_bounds_are_never_another_searchs():
+    """Engine.proven_bounds speak of the position loaded and the move last searched: a new
+    root starts with nothing proven, and a move that ends the deal (no search) is proven
+    exact.  They kept the last MTD(f)'s bounds, so that Ctrl-C landing between two searches
+    gave a move, or a new position, the value of another."""
+    from solver.engine.seam import engine_root
+    from solver.play.dealing import positions_with_talon_left, random_position
+
+    rules = Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35").rules
+    talon = positions_with_talon_left(3, 1, rules)[0]
+    last = random_position(1, rules, rules.tricks_per_deal)
+    last.push(last.legal_moves()[0])  # (the follower's one card ends the deal)
+    eng = Solver(rules).engine
+    eng.load(engine_root(talon))
+    value = eng.value()
+    assert eng.proven_bounds == (value, value)  # (MTD(f) ran: its bounds met)
+    eng.load(engine_root(last))
+    assert eng.proven_bounds == (None, None)
+    eng.load(engine_root(talon))
+    eng.value()
+    eng.load(engine_root(last))
+    [(only, v)] = eng.move_values()
+    assert eng.proven_bounds == (v, v)
+
+
+def test_ctrl_c_before_the_search_proves_nothing(monkeypatch):
+    """Ctrl-C that lands before the engine searches (here as the threads are set) raises a
+    plain KeyboardInterrupt: the bounds of the solve before, of another position, are no
+    answer for this one."""
+    import contextlib
+
+    from solver.engine import api
+    from solver.play.dealing import positions_with_talon_left
+
+    rules = Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35").rules
+    first, second = positions_with_talon_left(3, 2, rules)
+    s = Solver(rules)
+    s.solve(first, every_move=False)
+
+    @contextlib.contextmanager
+    def interrupting(engine, threads):
+        raise KeyboardInterrupt
+        yield
+
+    monkeypatch.setattr(api, "solver_threads", interrupting)
+    with pytest.raises(KeyboardInterrupt) as stop:
+        s.solve(second, every_move=False)
+    assert not isinstance(stop.value, SolveInterrupted)  # (a KeyboardInterrupt too)

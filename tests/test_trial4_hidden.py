@@ -289,3 +289,31 @@ def test_analyse_of_a_known_position_without_sampling_options_is_the_exact_solve
         "exact",
         "pimc",
     ]
+
+
+# ---------------------------------------------------------------- left by the round, fixed after
+@pytest.mark.parametrize("seat", [1.0, True, 2, None, "c"])
+def test_a_seat_is_a_or_b_or_0_or_1_and_nothing_that_equals_them(seat):
+    # Position.view(1.0) and view(True) answered b's view: they compare equal to 1
+    from solver.errors import NotationError
+
+    p = solver.Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35")
+    with pytest.raises(NotationError, match=r"bad player .*expected a or b \(or 0 or 1\)"):
+        p.view(seat)
+    assert p.view(1).bpn() == p.view("b").bpn() == p.view("B").bpn()
+
+
+@pytest.mark.parametrize(
+    ("kw", "error"),
+    [
+        ({"update_every": float("nan")}, "update_every=nan: expected a finite number of seconds"),
+        ({"update_every": -1}, "update_every=-1: expected a finite number of seconds"),
+        ({"on_update": 3}, "on_update=3: expected a function or None"),
+        ({"progress": "x"}, "progress='x': expected a function or None"),
+    ],
+)
+def test_the_progress_hooks_are_checked_before_any_world(kw, error):
+    # a hook that is no function failed at its first call, after the first worlds; nan and
+    # negative intervals were taken
+    with pytest.raises((solver.ArgumentError, ArgumentTypeError), match=error.replace("(", r"\(")):
+        solver.analyse(VIEW, worlds=5, **kw)

@@ -27,7 +27,7 @@ from solver.analysis.worlds import all_worlds, iter_worlds, shuffled_worlds, wor
 from solver.engine.api import shared_solver, solve
 from solver.engine.quick import WorldSearch
 from solver.engine.results import Analysis, Limit, lookup_move_value
-from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
+from solver.errors import ArgumentError, ArgumentTypeError, ImpossiblePositionError, PositionError
 from solver.formats.words import percent
 from solver.model.limits import (
     MAX_SEED,
@@ -326,6 +326,10 @@ def analyse(
     worlds = whole_argument(worlds, "worlds", 1, MAX_WORLDS, "worlds")
     batch = whole_argument(batch, "batch", 1, MAX_WORLDS, "worlds")
     workers = whole_argument(workers, "workers", 1, MAX_WORKERS, "worker processes")
+    update_every = finite_argument(update_every, "update_every", "seconds")
+    for name, hook in (("progress", progress), ("on_update", on_update)):
+        if hook is not None and not callable(hook):  # (it would fail only at its first call)
+            raise ArgumentTypeError(f"{name}={short_value(hook)}: expected a function or None")
     if time_limit is not None:
         time_limit = seconds_argument(time_limit, "time_limit")
     seed = whole_argument(seed, "seed", -MAX_SEED - 1, MAX_SEED)  # (the answers' seed: an integer)

@@ -11,6 +11,7 @@ builds itself from the parts and derives what BPN leaves implicit.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -54,17 +55,19 @@ OPTIONAL_KEYS = (
 )
 
 
-def seat(text: int | str) -> int:
+def seat(text: object) -> int:
     """``'a'``/``'b'`` (or 0/1) to 0/1.
 
     >>> seat("B"), seat(0)
     (1, 0)
     """
-    if text in (0, 1):
+    # whole numbers only: 1.0 and True compare equal to 1 but are no seat
+    if not isinstance(text, bool) and isinstance(text, numbers.Integral) and text in (0, 1):
         return int(text)
-    t = str(text).strip().lower()
+    t = text.strip().lower() if isinstance(text, str) else None
     if t not in ("a", "b"):
-        raise NotationError(f"bad player {short(str(text))}: expected a or b")
+        shown = text if isinstance(text, str) else repr(text)
+        raise NotationError(f"bad player {short(shown)}: expected a or b (or 0 or 1)")
     return SEATS.index(t)
 
 

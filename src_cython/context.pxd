@@ -99,7 +99,9 @@ cdef enum:
     ETC_MIN_TALON = 4       # enhanced transposition cutoffs only this far from the talon's end
     KILLER_PLIES = 34       # killer moves are kept per number of cards played (0 to 33)
     SCRATCH_GEN = 0x8000    # the table generation's bit for a search kept apart (game_win_tests)
-    ABDADA_MIN_TALON = 2    # a parallel solve's threads share out the moves this far from it
+    ABDADA_MIN_TALON = 6    # a parallel solve's threads share out the moves this far from it
+                            # (talon cards; nearer the end the busy marks cost more than
+                            # they save: BENCHMARKS.md, Simplified ABDADA's reach)
     MAX_THREADS = 64
     MAX_TALON = 32
     MAX_PV = 200            # the longest principal variation (Engine.pv; a deal has 16 tricks)

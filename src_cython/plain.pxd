@@ -40,13 +40,21 @@ cdef inline int plain_marriages(Ctx* c, State* s) noexcept nogil:
     return <int>((pairs & 1) | ((pairs >> 7) & 2) | ((pairs >> 14) & 4) | ((pairs >> 21) & 8))
 
 
+cdef inline uint32_t merge_zero_cards(uint32_t cand, uint32_t live) noexcept nogil:
+    """cand without the cards equivalent to a lower one of cand: a 7, 8 or 9 (no points)
+    whose nearest lower live card of its suit is also in cand (moves.pxd merge_equivalent,
+    for two masks)."""
+    cdef uint32_t c7 = cand & 0x01010101u, c8 = cand & 0x02020202u, c9 = cand & 0x04040404u
+    return cand & ~((c8 & (c7 << 1)) | (c9 & ((c8 << 1) | ((c7 << 2) & ~(live << 1)))))
+
+
 cdef inline int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int marr, int alpha,
                     int beta) noexcept nogil:
     """Fail-soft alpha-beta value, for the player on lead holding ``lead``, of plain card
     play to the end of the deal (see plain_marriages): a small search on two masks, where
     the general search would spend most of its nodes.  ``marr``: suits (bits 0-3) whose
     marriage may still be declared; the leader declares his at once."""
-    cdef uint32_t legal, la
+    cdef uint32_t legal, la, zero
     cdef int a, b, g, v, best = -INF, worst, total, alpha0, best_card = -1, first = -1
     cdef int forced = c.rules.draws or c.rules.forced_start    # following is obligatory (final phase)
     cdef int decl = 0, suit, tag
@@ -82,7 +90,7 @@ cdef inline int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int marr, int
                 beta = e.hi
             first = e.card
     alpha0 = alpha
-    la = lead
+    la = lead if c.rules.tricks_obj else merge_zero_cards(lead, lead | follow)
     if first >= 0:
         la &= ~((<uint32_t>1) << first)
     while la or first >= 0:
@@ -93,10 +101,20 @@ cdef inline int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int marr, int
             a = __builtin_ctz(la)
             la &= la - 1
         legal = follow_cards(follow, a, c.root.trump, c.rules.must_beat) if forced else follow
+        if not c.rules.tricks_obj:
+            legal = merge_zero_cards(legal, lead | follow)
         worst = INF
-        while legal:
-            b = __builtin_ctz(legal)
-            legal &= legal - 1
+        # replies without points first (only a discard mixes suits: else the mask order
+        # is already the cheapest first)
+        zero = legal & 0x07070707u
+        legal &= ~0x07070707u
+        while zero or legal:
+            if zero:
+                b = __builtin_ctz(zero)
+                zero &= zero - 1
+            else:
+                b = __builtin_ctz(legal)
+                legal &= legal - 1
             g = card_gain(c, a, b)
             if leader_wins(a, b, c.root.trump):
                 v = g + plain_play(c, lead & ~((<uint32_t>1) << a), follow & ~((<uint32_t>1) << b),

@@ -13,7 +13,8 @@ from solver.bench.suites import SUITES, positions, run
 
 # The total node count of the final-phase and deep suites with the default build.  It
 # changes exactly when the search changes: then check the change, and write the new one.
-SIGNATURE = 9219537  # (8155362 before the final-phase tables were cut to fit the L2 cache)
+SIGNATURE = 8343583  # (9219537 before plain play merged its 7s, 8s and 9s; 8155362 before the
+# final-phase tables were cut to fit the L2 cache)
 
 
 def test_the_signature_of_the_default_build():

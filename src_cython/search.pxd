@@ -377,6 +377,7 @@ cdef inline int quartet_tests(Ctx* c, State* s, int* lo, int* hi) noexcept nogil
             lo[0] = WIN_RAW     # (the only value from WIN_THRESHOLD up)
             return 1
         hi[0] = g
+        c.budget.proven_hi = g      # (kept if the second test is interrupted)
     if quartet_reachable(c, s, 1 - s.turn):
         g = search(c, s, -WIN_THRESHOLD, 1 - WIN_THRESHOLD)
         if c.budget.aborted:

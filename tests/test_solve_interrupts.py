@@ -191,3 +191,38 @@ def test_ctrl_c_before_the_search_proves_nothing(monkeypatch):
     with pytest.raises(KeyboardInterrupt) as stop:
         s.solve(second, every_move=False)
     assert not isinstance(stop.value, SolveInterrupted)  # (a KeyboardInterrupt too)
+
+
+def test_a_budget_spent_in_the_second_game_win_test_keeps_the_first_tests_bound():
+    """Whole deal 6: both players might still hold four kings or queens, so the exact solve
+    first tests whether the player to move can force a game win (no: an upper bound), then
+    whether his opponent can (no: a lower bound).  A budget spent inside the second test
+    keeps the first test's bound (it was dropped)."""
+    from solver.engine.seam import engine_root
+    from solver.play.dealing import deal
+
+    eng = Solver(table_bits=20).engine
+    root = engine_root(deal(6, "brisque"))
+
+    def bounds_after(nodes: int) -> tuple[int | None, int | None]:
+        eng.clear()
+        eng.load(root)
+        eng.set_limits(nodes=nodes)
+        eng.value()
+        assert eng.aborted
+        bounds: tuple[int | None, int | None] = eng.proven_bounds
+        eng.clear_limits()
+        return bounds
+
+    # the fewest nodes with which both tests end: then both bounds are proven
+    lo, hi = 1, 2_000_000
+    assert bounds_after(hi)[0] is not None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if bounds_after(mid)[0] is not None:
+            hi = mid
+        else:
+            lo = mid + 1
+    both = bounds_after(lo)
+    assert both[0] is not None and both[1] is not None and both[0] < both[1]
+    assert bounds_after(lo - 1) == (None, both[1])

@@ -30,6 +30,7 @@ from solver.model.limits import (
     MAX_TREE_NODES,
     MAX_WORKERS,
     MAX_WORLDS,
+    readable_bytes,
 )
 
 # Only what every command needs is imported here: each command imports the modules it uses
@@ -77,7 +78,8 @@ _LONG = re.compile(rf"'[^'\s]{{{LONG_WORD - 1},}}'|\S{{{LONG_WORD + 1},}}")
 def _option_words(message: str) -> str:
     """``message`` with the library's argument names as the command's options, and any
     overlong word (a huge input quoted whole) cut with :func:`~solver.model.limits.short`.
-    What the message quotes is the input as given: ``bad move 'seed=3'`` stays as it is.
+    What the message quotes is the input as given: ``bad move 'seed=3'`` stays as it is,
+    and a byte that was no UTF-8 is shown as the byte (``'\\xff'``, not ``'\\udcff'``).
 
     >>> _option_words("worlds=5: too few; win_worth='0': expected more")
     '--worlds 5: too few; --win-worth 0: expected more'
@@ -95,7 +97,8 @@ def _option_words(message: str) -> str:
         word = m.group(0)
         return short(word[1:-1] if word[0] == word[-1] == "'" else word, LONG_WORD // 2)
 
-    message = _ARGUMENT_OR_QUOTED.sub(option, message)
+    # (every error of a command comes through here: the one place for bytes any quote holds)
+    message = _ARGUMENT_OR_QUOTED.sub(option, readable_bytes(message))
     return _LONG.sub(cut, message)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import re
 
 from solver.errors import ArgumentError
 
@@ -53,16 +54,42 @@ def whole_number(text: str | int, low: int, high: int, signed: bool = False) -> 
     return n
 
 
+# A byte that was no UTF-8, as Python's surrogateescape smuggles it into a str (sys.argv,
+# file names): U+DC80..U+DCFF, raw or as repr writes it (an even run of backslashes before
+# the escape is escaped backslashes, not the escape's own).
+_SMUGGLED_BYTE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])|([\udc80-\udcff])")
+
+
+def readable_bytes(text: str) -> str:
+    r"""``text`` (a message, a repr) with each undecodable input byte written as the byte
+    (``\xff``) instead of Python's surrogate escape (``\udcff``).
+
+    >>> readable_bytes(repr("K\udcffD"))
+    "'K\\xffD'"
+    """
+
+    def byte(m: re.Match[str]) -> str:
+        if m.group(3) is not None:
+            return f"\\x{ord(m.group(3)) - 0xDC00:02x}"
+        return f"{m.group(1)}\\x{m.group(2)}"
+
+    return _SMUGGLED_BYTE.sub(byte, text)
+
+
 def short(text: str, width: int = 40) -> str:
-    """``repr(text)``, cut in the middle when longer than ``width`` (for error messages).
+    r"""``repr(text)``, cut in the middle when longer than ``width`` (for error messages);
+    an undecodable input byte is shown as the byte (:func:`readable_bytes`).
 
     >>> short("9" * 100, 12)
     "'99999...99999' (100 characters)"
+    >>> short("\udcff")
+    "'\\xff'"
     """
     if len(text) <= width:
-        return repr(text)
+        return readable_bytes(repr(text))
     half = (width - 2) // 2
-    return f"{text[:half]!r}"[:-1] + "..." + f"{text[-half:]!r}"[1:] + f" ({len(text)} characters)"
+    cut = f"{text[:half]!r}"[:-1] + "..." + f"{text[-half:]!r}"[1:]
+    return readable_bytes(cut) + f" ({len(text)} characters)"
 
 
 def short_value(value: object, width: int = 40) -> str:

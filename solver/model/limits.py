@@ -20,7 +20,7 @@ import numbers
 import operator
 import re
 
-from solver.errors import ArgumentError
+from solver.errors import ArgumentError, ArgumentTypeError
 
 MAX_SCORE = 5000  # points of one player in one deal (real deals stay under a few hundred)
 MAX_GAME_TOTAL = 1_000_000  # match totals before the deal (game=)
@@ -166,6 +166,22 @@ def seconds_argument(value: object, name: str = "seconds") -> float:
     return f
 
 
+def flag_argument(value: object, name: str) -> bool:
+    """A function's argument ``name``, True or False itself: a truthy ``"yes"`` or ``1`` is
+    an :class:`~solver.errors.ArgumentTypeError` quoting it (``"no"`` would be truthy too).
+
+    >>> flag_argument(True, "strategies")
+    True
+    >>> flag_argument("yes", "strategies")
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentTypeError: strategies='yes': expected True or False
+    """
+    if not isinstance(value, bool):
+        raise ArgumentTypeError(f"{name}={short_value(value)}: expected True or False")
+    return value
+
+
 def finite_argument(value: object, name: str, unit: str, low: float = 0.0) -> float:
     """A function's argument ``name``, a finite number (not a bool) of ``unit`` at least
     ``low``, as a float; an :class:`~solver.errors.ArgumentError` quoting it otherwise.
@@ -203,6 +219,8 @@ __all__ = [
     "MAX_WORKERS",
     "MAX_WORLDS",
     "finite_argument",
+    "flag_argument",
+    "readable_bytes",
     "seconds_argument",
     "short",
     "short_value",

@@ -1294,6 +1294,9 @@ def _options_of_method(method: str) -> None:
         raise BrisqueCommandError(f"{names}: this option is for --method equilibrium only")
 
 
+ID_WIDTH = 10  # the least width of brisque puzzles' id column (wider for a longer id)
+
+
 @main.command("puzzles")
 @click.argument(
     "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, allow_dash=True)
@@ -1344,6 +1347,9 @@ def puzzles_cmd(
         )
     solved = failed = unchecked = 0
     records = [item for item in items if not isinstance(item, PuzzleError)]
+    # (every record is read before the first line: the id column fits the longest id, so
+    # that the columns after it line up however long an id is)
+    id_width = max([ID_WIDTH, *(len(r.id) for r in records)])
     progress = StatusLine(_on_terminal(quiet, as_json))
     with _executor(scheduler, workers) as executor:
         checked = check_records(records, workers=workers, executor=executor)
@@ -1382,11 +1388,11 @@ def puzzles_cmd(
                 if verdict.ok and not verdict.checked:
                     status, detail = "--   ", "  not checked: no bm, am, pv, v or ev"
                 if a is None:  # not even solvable: an impossible position
-                    click.echo(f"{status} {item.id:<10} {item.source}{detail}")
+                    click.echo(f"{status} {item.id:<{id_width}} {item.source}{detail}")
                     continue
                 shown = f"{a.value:+.2f}" if a.method == "pimc" else f"{a.value:+d}"
                 click.echo(
-                    f"{status} {item.id:<10} best {' '.join(str(m) for m in a.best):<14} value {shown}{detail}"
+                    f"{status} {item.id:<{id_width}} best {' '.join(str(m) for m in a.best):<14} value {shown}{detail}"
                 )
     total = solved + failed  # (the records checked: an unchecked one states nothing to solve)
     if not as_json:

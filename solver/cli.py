@@ -1558,12 +1558,24 @@ def line_cmd(
         steps, interrupted = stop.steps, True
     finally:
         status.end()
-    _print_line(p, steps, view, as_json, interrupted)
     if interrupted:
-        from solver.formats.words import plural
+        _line_interrupted(p, steps, len(moves), view, as_json)
+    _print_line(p, steps, view, as_json)
 
-        click.echo(f"interrupted after {len(steps)} of {plural(len(moves), 'move')}", err=True)
-        _interrupted_exit()
+
+def _line_interrupted(p: Position, steps: list[Step], moves: int, view: str, as_json: bool) -> NoReturn:
+    """The end of ``brisque line`` after Ctrl-C: the moves judged so far (with --json, an
+    object marked interrupted, even with none), what was cut short, and exit 130."""
+    from solver.formats.words import plural
+
+    if steps or as_json:
+        _print_line(p, steps, view, as_json, interrupted=True)
+        click.echo(f"interrupted after {len(steps)} of {plural(moves, 'move')}", err=True)
+    else:  # (a table with a head and no row would read as a line of no moves)
+        click.echo(
+            f"interrupted before the first move was analysed ({plural(moves, 'move')} given)", err=True
+        )
+    _interrupted_exit()
 
 
 def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interrupted: bool = False) -> None:

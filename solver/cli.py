@@ -30,6 +30,7 @@ from solver.model.limits import (
     MAX_TREE_NODES,
     MAX_WORKERS,
     MAX_WORLDS,
+    MIN_OWN_WORLDS,
     readable_bytes,
 )
 
@@ -166,9 +167,6 @@ NODES = whole(1, MAX_BUDGET)
 WORLDS = whole(1, MAX_WORLDS)
 WORKERS = whole(1, MAX_WORKERS)
 DEPTH = whole(1, MAX_DEPTH)
-# the fewest worlds brisque line --view own takes: solver.analysis.line.MIN_OWN_WORLDS (not
-# imported here, for a quick start; tests/test_new_user_findings.py checks they agree)
-OWN_WORLDS = 10
 
 SCHEDULER_HELP = (
     "Run the work on a Dask cluster: its scheduler's address (tcp://host:8786), or local:N "
@@ -1443,7 +1441,7 @@ def puzzles_cmd(
     type=WORLDS,
     default=100,
     show_default=True,
-    help=f"Worlds per move with --view own (at least {OWN_WORLDS}: fewer say nothing of the "
+    help=f"Worlds per move with --view own (at least {MIN_OWN_WORLDS}: fewer say nothing of the "
     "noise), and for positions with hidden cards.",
 )
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the sampled worlds.")
@@ -1492,9 +1490,9 @@ def line_cmd(
         record_file = records_alias
     if not record_file and _given("deal_index"):
         raise BrisqueCommandError(f"--deal {deal_index} picks a record of a --record FILE: add --record")
-    if view == "own" and worlds < OWN_WORLDS:
+    if view == "own" and worlds < MIN_OWN_WORLDS:
         raise BrisqueCommandError(
-            f"--worlds {worlds}: --view own needs at least {OWN_WORLDS} worlds a move "
+            f"--worlds {worlds}: --view own needs at least {MIN_OWN_WORLDS} worlds a move "
             "(fewer say nothing of the noise)"
         )
     if record_file:

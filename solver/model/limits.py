@@ -31,6 +31,7 @@ MAX_DECLARED = 16  # declarations made at the current turn (declared=)
 MAX_CARDS = 32  # any count of cards
 MAX_BUDGET = 10**15  # nodes of a search budget
 MAX_WORLDS = 10**9  # worlds of one sampled analysis (pimc:N, --worlds)
+MIN_OWN_WORLDS = 10  # worlds a move for brisque line --view own (fewer say nothing of the noise)
 MAX_DEPTH = 20  # tricks of look-ahead of a depth-limited search (a deal has at most 16)
 MAX_WORKERS = 256  # worker processes of one analysis (the command line's --workers too)
 MAX_TABLE_BITS = 28  # a transposition table of 2**N entries (the engine's largest)
@@ -218,6 +219,7 @@ __all__ = [
     "MAX_TRICKS",
     "MAX_WORKERS",
     "MAX_WORLDS",
+    "MIN_OWN_WORLDS",
     "finite_argument",
     "flag_argument",
     "readable_bytes",

@@ -30,6 +30,8 @@ from solver.model.limits import (
     MAX_TREE_NODES,
     MAX_WORKERS,
     MAX_WORLDS,
+    MIN_OWN_WORLDS,
+    readable_bytes,
 )
 
 # Only what every command needs is imported here: each command imports the modules it uses
@@ -77,7 +79,8 @@ _LONG = re.compile(rf"'[^'\s]{{{LONG_WORD - 1},}}'|\S{{{LONG_WORD + 1},}}")
 def _option_words(message: str) -> str:
     """``message`` with the library's argument names as the command's options, and any
     overlong word (a huge input quoted whole) cut with :func:`~solver.model.limits.short`.
-    What the message quotes is the input as given: ``bad move 'seed=3'`` stays as it is.
+    What the message quotes is the input as given: ``bad move 'seed=3'`` stays as it is,
+    and a byte that was no UTF-8 is shown as the byte (``'\\xff'``, not ``'\\udcff'``).
 
     >>> _option_words("worlds=5: too few; win_worth='0': expected more")
     '--worlds 5: too few; --win-worth 0: expected more'
@@ -95,7 +98,8 @@ def _option_words(message: str) -> str:
         word = m.group(0)
         return short(word[1:-1] if word[0] == word[-1] == "'" else word, LONG_WORD // 2)
 
-    message = _ARGUMENT_OR_QUOTED.sub(option, message)
+    # (every error of a command comes through here: the one place for bytes any quote holds)
+    message = _ARGUMENT_OR_QUOTED.sub(option, readable_bytes(message))
     return _LONG.sub(cut, message)
 
 
@@ -163,9 +167,6 @@ NODES = whole(1, MAX_BUDGET)
 WORLDS = whole(1, MAX_WORLDS)
 WORKERS = whole(1, MAX_WORKERS)
 DEPTH = whole(1, MAX_DEPTH)
-# the fewest worlds brisque line --view own takes: solver.analysis.line.MIN_OWN_WORLDS (not
-# imported here, for a quick start; tests/test_new_user_findings.py checks they agree)
-OWN_WORLDS = 10
 
 SCHEDULER_HELP = (
     "Run the work on a Dask cluster: its scheduler's address (tcp://host:8786), or local:N "
@@ -1291,6 +1292,9 @@ def _options_of_method(method: str) -> None:
         raise BrisqueCommandError(f"{names}: this option is for --method equilibrium only")
 
 
+ID_WIDTH = 10  # the least width of brisque puzzles' id column (wider for a longer id)
+
+
 @main.command("puzzles")
 @click.argument(
     "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, allow_dash=True)
@@ -1341,6 +1345,9 @@ def puzzles_cmd(
         )
     solved = failed = unchecked = 0
     records = [item for item in items if not isinstance(item, PuzzleError)]
+    # (every record is read before the first line: the id column fits the longest id, so
+    # that the columns after it line up however long an id is)
+    id_width = max([ID_WIDTH, *(len(r.id) for r in records)])
     progress = StatusLine(_on_terminal(quiet, as_json))
     with _executor(scheduler, workers) as executor:
         checked = check_records(records, workers=workers, executor=executor)
@@ -1379,11 +1386,11 @@ def puzzles_cmd(
                 if verdict.ok and not verdict.checked:
                     status, detail = "--   ", "  not checked: no bm, am, pv, v or ev"
                 if a is None:  # not even solvable: an impossible position
-                    click.echo(f"{status} {item.id:<10} {item.source}{detail}")
+                    click.echo(f"{status} {item.id:<{id_width}} {item.source}{detail}")
                     continue
                 shown = f"{a.value:+.2f}" if a.method == "pimc" else f"{a.value:+d}"
                 click.echo(
-                    f"{status} {item.id:<10} best {' '.join(str(m) for m in a.best):<14} value {shown}{detail}"
+                    f"{status} {item.id:<{id_width}} best {' '.join(str(m) for m in a.best):<14} value {shown}{detail}"
                 )
     total = solved + failed  # (the records checked: an unchecked one states nothing to solve)
     if not as_json:
@@ -1434,7 +1441,7 @@ def puzzles_cmd(
     type=WORLDS,
     default=100,
     show_default=True,
-    help=f"Worlds per move with --view own (at least {OWN_WORLDS}: fewer say nothing of the "
+    help=f"Worlds per move with --view own (at least {MIN_OWN_WORLDS}: fewer say nothing of the "
     "noise), and for positions with hidden cards.",
 )
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the sampled worlds.")
@@ -1483,9 +1490,9 @@ def line_cmd(
         record_file = records_alias
     if not record_file and _given("deal_index"):
         raise BrisqueCommandError(f"--deal {deal_index} picks a record of a --record FILE: add --record")
-    if view == "own" and worlds < OWN_WORLDS:
+    if view == "own" and worlds < MIN_OWN_WORLDS:
         raise BrisqueCommandError(
-            f"--worlds {worlds}: --view own needs at least {OWN_WORLDS} worlds a move "
+            f"--worlds {worlds}: --view own needs at least {MIN_OWN_WORLDS} worlds a move "
             "(fewer say nothing of the noise)"
         )
     if record_file:
@@ -1549,12 +1556,24 @@ def line_cmd(
         steps, interrupted = stop.steps, True
     finally:
         status.end()
-    _print_line(p, steps, view, as_json, interrupted)
     if interrupted:
-        from solver.formats.words import plural
+        _line_interrupted(p, steps, len(moves), view, as_json)
+    _print_line(p, steps, view, as_json)
 
-        click.echo(f"interrupted after {len(steps)} of {plural(len(moves), 'move')}", err=True)
-        _interrupted_exit()
+
+def _line_interrupted(p: Position, steps: list[Step], moves: int, view: str, as_json: bool) -> NoReturn:
+    """The end of ``brisque line`` after Ctrl-C: the moves judged so far (with --json, an
+    object marked interrupted, even with none), what was cut short, and exit 130."""
+    from solver.formats.words import plural
+
+    if steps or as_json:
+        _print_line(p, steps, view, as_json, interrupted=True)
+        click.echo(f"interrupted after {len(steps)} of {plural(moves, 'move')}", err=True)
+    else:  # (a table with a head and no row would read as a line of no moves)
+        click.echo(
+            f"interrupted before the first move was analysed ({plural(moves, 'move')} given)", err=True
+        )
+    _interrupted_exit()
 
 
 def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interrupted: bool = False) -> None:

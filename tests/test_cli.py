@@ -145,3 +145,15 @@ def test_help_and_version(run):
     assert r.exit_code == 0 and "show" in r.stdout and "deal" in r.stdout
     r = run("--version")
     assert r.exit_code == 0 and "brisque" in r.stdout
+
+
+def test_undecodable_bytes_are_quoted_as_bytes(run):
+    # a shell's $'\xff' reaches Python as the surrogate escape '\udcff': quote the byte
+    bad = NOTATION_EXAMPLES[0].replace(" a ", " a\udcff ").replace(" b ", " b\udcff ")
+    r = run("solve", bad)
+    assert r.exit_code == 2
+    assert "\\xff" in r.stderr
+    assert "udcff" not in r.stderr
+    r = run("solve", "--seconds", "\udcfe5", NOTATION_EXAMPLES[0])
+    assert r.exit_code == 2
+    assert "'\\xfe5'" in r.stderr and "udcfe" not in r.stderr

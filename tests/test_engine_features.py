@@ -380,6 +380,19 @@ def test_a_deep_guess_keeps_the_whole_deal_exact():
     assert on.engine.value() == off.engine.value() == -WIN_RAW
 
 
+def with_and_without_win_tests(p: Position, table_bits: int) -> tuple[dict[bool, int], dict[bool, int]]:
+    """The value of Brisque position ``p`` and the nodes it took, each keyed by whether the
+    game-win tests were on: two fresh engines, so that neither answer helps the other."""
+    values, nodes = {}, {}
+    for tests in (True, False):
+        eng = Solver(Rules(), table_bits).engine
+        eng.set_features(win_tests=tests)
+        eng.load(engine_root(p))
+        values[tests] = eng.value()
+        nodes[tests] = eng.nodes
+    return values, nodes
+
+
 def test_the_game_win_tests_keep_a_later_position_exact():
     """From 6 talon tricks left: a position with 7 left whose game is lost outright
     (benchmarks/results/win-tests-k7.jsonl, seed 13) gets the same value with the tests and
@@ -387,13 +400,7 @@ def test_the_game_win_tests_keep_a_later_position_exact():
     from solver.play.dealing import positions_with_talon_left
 
     p = positions_with_talon_left(7, 1, Rules(), first_seed=13)[0]
-    nodes, values = {}, {}
-    for tests in (True, False):
-        eng = Solver(Rules(), 20).engine
-        eng.set_features(win_tests=tests)
-        eng.load(engine_root(p))
-        values[tests] = eng.value()
-        nodes[tests] = eng.nodes
+    values, nodes = with_and_without_win_tests(p, 20)
     assert values[True] == values[False] == -WIN_RAW
     assert nodes[True] * 10 < nodes[False]
 
@@ -406,14 +413,7 @@ def test_the_game_win_tests_keep_whole_deals_exact(seed):
     (seed 11: 72 M without the tests)."""
     from solver.play.dealing import deal
 
-    nodes = {}
-    values = {}
-    for tests in (True, False):
-        eng = Solver(Rules(), 20).engine
-        eng.set_features(win_tests=tests)
-        eng.load(engine_root(deal(seed, Rules())))
-        values[tests] = eng.value()
-        nodes[tests] = eng.nodes
+    values, nodes = with_and_without_win_tests(deal(seed, Rules()), 20)
     assert values[True] == values[False] and is_raw_game_win(values[True])
     assert nodes[True] < nodes[False]
     if seed == 11:
@@ -427,13 +427,6 @@ def test_the_game_win_tests_leave_the_margin_search_as_it_was():
     own cost, well under a million nodes here), where sharing the table cost up to 1.5 times."""
     from solver.play.dealing import deal
 
-    nodes = {}
-    values = {}
-    for tests in (True, False):
-        eng = Solver(Rules(), 22).engine
-        eng.set_features(win_tests=tests)
-        eng.load(engine_root(deal(21, Rules())))
-        values[tests] = eng.value()
-        nodes[tests] = eng.nodes
+    values, nodes = with_and_without_win_tests(deal(21, Rules()), 22)
     assert values[True] == values[False] == 20
     assert 0 < nodes[True] - nodes[False] < 1_000_000

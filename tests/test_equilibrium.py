@@ -258,6 +258,13 @@ def test_the_command_line_answers_and_refuses(tmp_path):
     assert bad.returncode == 2 and b"outside the equilibrium" in bad.stderr and b"Traceback" not in bad.stderr
 
 
+@pytest.mark.parametrize("flag", ["yes", "no", 1, None])
+def test_strategies_must_be_true_or_false(flag):
+    # (any truthy value used to count: "no" asked for the strategies)
+    with pytest.raises(ArgumentError, match=rf"strategies={flag!r}: expected True or False"):
+        equilibrium(shown(petite_ending(1), 0), strategies=flag)
+
+
 def test_an_answer_more_exploitable_than_asked_is_refused(monkeypatch):
     import solver.analysis.subgame as subgame
 

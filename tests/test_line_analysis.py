@@ -198,6 +198,22 @@ def test_cli_line_json():
         assert row["loss"] == row["best_value"] - row["value"] >= 0
 
 
+def test_cli_line_interrupted_before_its_first_move_says_so(monkeypatch):
+    import solver.analysis.line as line
+
+    def interrupted(*args, **kwargs):  # (Ctrl-C as the first move is being judged)
+        raise line.LineInterrupted([])
+
+    monkeypatch.setattr(line, "analyse_line", interrupted)
+    res = run("line", FP, "QD", "9C")
+    assert res.exit_code == 130
+    assert res.stdout == ""  # (no table with no row)
+    assert res.stderr == "interrupted before the first move was analysed (2 moves given)\n"
+    res = run("line", FP, "QD", "9C", "--json")  # (a script still gets its object, marked)
+    assert res.exit_code == 130
+    assert json.loads(res.stdout)["steps"] == [] and json.loads(res.stdout)["interrupted"] is True
+
+
 def test_cli_line_illegal_move():
     res = run("line", FP, "QD", "9D")
     assert res.exit_code == 2

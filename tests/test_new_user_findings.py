@@ -300,14 +300,24 @@ def test_an_option_that_would_be_ignored_is_an_error_naming_it(args, expected):
 
 def test_line_own_view_says_how_many_worlds_it_needs(tmp_path):
     # defect 4: --view own --worlds 5 was refused as "worlds=5" while the help said 1 or more
-    from solver.analysis.line import MIN_OWN_WORLDS
-    from solver.cli import OWN_WORLDS
+    import re
+    from pathlib import Path
 
-    assert OWN_WORLDS == MIN_OWN_WORLDS
+    import solver
+    from solver.model.limits import MIN_OWN_WORLDS
+
+    # one number, set once (the command line's check and help and the library's read it)
+    package = Path(solver.__file__).parent
+    settings = [
+        f.relative_to(package).as_posix()
+        for f in package.rglob("*.py")
+        if re.search(r"^\w*OWN_WORLDS\b\s*(:[^=]*)?=", f.read_text(encoding="utf-8"), re.M)
+    ]
+    assert settings == ["model/limits.py"]
     records = tmp_path / "deals.jsonl"
     brisque("match", "greedy", "random", "--deals", "1", "--records", str(records), "-q")
     r = brisque("line", "--record", str(records), "--view", "own", "--worlds", "5")
-    assert r.returncode == 2 and "--worlds 5: --view own needs at least 10 worlds" in r.stderr
+    assert r.returncode == 2 and f"--worlds 5: --view own needs at least {MIN_OWN_WORLDS} worlds" in r.stderr
     assert "worlds=" not in r.stderr
     assert f"at least {MIN_OWN_WORLDS}" in brisque("line", "--help").stdout
 

@@ -341,3 +341,19 @@ def test_an_exact_tail_ends_where_no_hidden_decision_is_left():
         "python_petite_brisque", {"position": ending(1, "petite", 2).view(0).bpn(), "exact_tail": True}
     )
     pyspiel.random_sim_test(view, num_sims=3, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("action", [200, -1, 34, 112])
+def test_an_action_that_is_no_move_has_no_name(action):
+    # (as leduc_poker's "Unknown action", not a made-up name such as 'move200')
+    from solver.errors import ArgumentError
+
+    state = pyspiel.load_game("python_petite_brisque").new_initial_state()
+    with pytest.raises(ArgumentError, match=rf"chance action {action} is no card: expected 0 to 31"):
+        state.action_to_string(pyspiel.PlayerId.CHANCE, action)
+    _into(state, 0, random.Random(1))
+    assert state.action_to_string(33) == "pass" and state.action_to_string(111) == "+bp"
+    with pytest.raises(
+        ArgumentError, match=rf"action {action} is no move: expected 0 to 33 \(.*\) or 40 to 111"
+    ):
+        state.action_to_string(action)

@@ -313,6 +313,18 @@ def test_cli_puzzles_impossible_position_is_a_failure_not_a_crash(tmp_path):
     assert out[-1] == "1/2 solved"
 
 
+def test_cli_puzzles_lines_up_long_ids(tmp_path):
+    f = tmp_path / "ids.bpd"
+    long_id = "brisque-endgame-with-a-long-name-0042"
+    records = [FP_RECORD, FP_RECORD.replace("fp-001", long_id), FP_RECORD.replace("v 44", "v 45")]
+    f.write_text("\n".join(records) + "\n", encoding="utf-8")
+    res = run("puzzles", "-q", f)
+    lines = res.stdout.splitlines()[:3]
+    assert [ln.split()[:2] for ln in lines] == [["ok", "fp-001"], ["ok", long_id], ["FAIL", "fp-001"]]
+    assert len({ln.index(" best ") for ln in lines}) == 1, lines  # (one column, after the longest id)
+    assert f"{long_id} best" in lines[1]
+
+
 # ---------------------------------------------------------------------------- check_record
 def _first(name: str) -> Record:
     return read_bpd(str(POSITIONS / name))[0]

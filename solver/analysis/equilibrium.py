@@ -37,7 +37,7 @@ from solver.analysis.public import (
 )
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.errors import ArgumentError, ArgumentTypeError, PositionError
-from solver.model.limits import short_value
+from solver.model.limits import flag_argument, short_value
 from solver.model.moves import Move, move
 from solver.model.position import SEATS, Position, as_position
 
@@ -140,6 +140,7 @@ def equilibrium(
     t0 = time.perf_counter()
     p = as_position(position)
     rank = RankingRule.parse(win_worth)
+    strategies = flag_argument(strategies, "strategies")
     if not 0 < max_exploitability < float("inf"):
         raise ArgumentError(f"max_exploitability={max_exploitability!r}: expected a number of points above 0")
     _check(p)

@@ -22,7 +22,7 @@ from solver.errors import (
     PositionError,
 )
 from solver.formats.words import plural
-from solver.model.limits import short_value
+from solver.model.limits import MIN_OWN_WORLDS, short_value
 from solver.model.moves import Move, parse_move, parse_moves
 from solver.model.position import SEATS, Position, as_position
 from solver.model.value import Value
@@ -80,7 +80,6 @@ class Step:
 
 
 MISTAKE_Z = 2.0  # a loss from one's own information counts beyond this many standard errors
-MIN_OWN_WORLDS = 10  # fewer sampled worlds say nothing about the noise
 
 
 class LineInterrupted(KeyboardInterrupt):

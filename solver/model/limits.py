@@ -18,8 +18,9 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import re
 
-from solver.errors import ArgumentError
+from solver.errors import ArgumentError, ArgumentTypeError
 
 MAX_SCORE = 5000  # points of one player in one deal (real deals stay under a few hundred)
 MAX_GAME_TOTAL = 1_000_000  # match totals before the deal (game=)
@@ -30,6 +31,7 @@ MAX_DECLARED = 16  # declarations made at the current turn (declared=)
 MAX_CARDS = 32  # any count of cards
 MAX_BUDGET = 10**15  # nodes of a search budget
 MAX_WORLDS = 10**9  # worlds of one sampled analysis (pimc:N, --worlds)
+MIN_OWN_WORLDS = 10  # worlds a move for brisque line --view own (fewer say nothing of the noise)
 MAX_DEPTH = 20  # tricks of look-ahead of a depth-limited search (a deal has at most 16)
 MAX_WORKERS = 256  # worker processes of one analysis (the command line's --workers too)
 MAX_TABLE_BITS = 28  # a transposition table of 2**N entries (the engine's largest)
@@ -53,16 +55,42 @@ def whole_number(text: str | int, low: int, high: int, signed: bool = False) -> 
     return n
 
 
+# A byte that was no UTF-8, as Python's surrogateescape smuggles it into a str (sys.argv,
+# file names): U+DC80..U+DCFF, raw or as repr writes it (an even run of backslashes before
+# the escape is escaped backslashes, not the escape's own).
+_SMUGGLED_BYTE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])|([\udc80-\udcff])")
+
+
+def readable_bytes(text: str) -> str:
+    r"""``text`` (a message, a repr) with each undecodable input byte written as the byte
+    (``\xff``) instead of Python's surrogate escape (``\udcff``).
+
+    >>> readable_bytes(repr("K\udcffD"))
+    "'K\\xffD'"
+    """
+
+    def byte(m: re.Match[str]) -> str:
+        if m.group(3) is not None:
+            return f"\\x{ord(m.group(3)) - 0xDC00:02x}"
+        return f"{m.group(1)}\\x{m.group(2)}"
+
+    return _SMUGGLED_BYTE.sub(byte, text)
+
+
 def short(text: str, width: int = 40) -> str:
-    """``repr(text)``, cut in the middle when longer than ``width`` (for error messages).
+    r"""``repr(text)``, cut in the middle when longer than ``width`` (for error messages);
+    an undecodable input byte is shown as the byte (:func:`readable_bytes`).
 
     >>> short("9" * 100, 12)
     "'99999...99999' (100 characters)"
+    >>> short("\udcff")
+    "'\\xff'"
     """
     if len(text) <= width:
-        return repr(text)
+        return readable_bytes(repr(text))
     half = (width - 2) // 2
-    return f"{text[:half]!r}"[:-1] + "..." + f"{text[-half:]!r}"[1:] + f" ({len(text)} characters)"
+    cut = f"{text[:half]!r}"[:-1] + "..." + f"{text[-half:]!r}"[1:]
+    return readable_bytes(cut) + f" ({len(text)} characters)"
 
 
 def short_value(value: object, width: int = 40) -> str:
@@ -139,6 +167,22 @@ def seconds_argument(value: object, name: str = "seconds") -> float:
     return f
 
 
+def flag_argument(value: object, name: str) -> bool:
+    """A function's argument ``name``, True or False itself: a truthy ``"yes"`` or ``1`` is
+    an :class:`~solver.errors.ArgumentTypeError` quoting it (``"no"`` would be truthy too).
+
+    >>> flag_argument(True, "strategies")
+    True
+    >>> flag_argument("yes", "strategies")
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentTypeError: strategies='yes': expected True or False
+    """
+    if not isinstance(value, bool):
+        raise ArgumentTypeError(f"{name}={short_value(value)}: expected True or False")
+    return value
+
+
 def finite_argument(value: object, name: str, unit: str, low: float = 0.0) -> float:
     """A function's argument ``name``, a finite number (not a bool) of ``unit`` at least
     ``low``, as a float; an :class:`~solver.errors.ArgumentError` quoting it otherwise.
@@ -175,7 +219,10 @@ __all__ = [
     "MAX_TRICKS",
     "MAX_WORKERS",
     "MAX_WORLDS",
+    "MIN_OWN_WORLDS",
     "finite_argument",
+    "flag_argument",
+    "readable_bytes",
     "seconds_argument",
     "short",
     "short_value",

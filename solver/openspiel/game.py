@@ -30,12 +30,12 @@ import pyspiel
 from solver.analysis.public import no_hidden_decision, public_view
 from solver.analysis.ranking import RankingRule
 from solver.engine.api import solve
-from solver.errors import IllegalMoveError, NotationError, PositionError
+from solver.errors import ArgumentError, IllegalMoveError, NotationError, PositionError
 from solver.model.bits import cards_of
 from solver.model.bpn import SEATS
 from solver.model.cards import card_str
 from solver.model.melds import MELDS, game_melds
-from solver.model.moves import DECLARE_BASE, Move
+from solver.model.moves import DECLARE_BASE, EXCHANGE_CODE, PASS_CODE, Move, move
 from solver.model.position import Position
 from solver.model.rules import Rules
 from solver.native.constants import WIN_VALUE
@@ -63,6 +63,18 @@ def _encode(text: str) -> str:
 def _decode(text: str) -> str:
     """The inverse of :func:`_encode` (a text given as it is passes unchanged)."""
     return text.translate(_DECODING)
+
+
+def _move_name(action: int) -> str:
+    """The move ``action`` as BPN writes it; an action that is no move is an error (as
+    leduc_poker's "Unknown action"), not a made-up name such as Move's ``move200``."""
+    try:
+        return str(move(action))
+    except KeyError:
+        raise ArgumentError(
+            f"action {action} is no move: expected 0 to {PASS_CODE} (cards 0-31, x {EXCHANGE_CODE}, "
+            f"pass {PASS_CODE}) or {DECLARE_BASE} to {NUM_ACTIONS - 1} (declarations)"
+        ) from None
 
 
 def max_moves(rules: Rules) -> int:
@@ -208,8 +220,10 @@ class BrisqueState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):
+            if not 0 <= action < 32:
+                raise ArgumentError(f"chance action {action} is no card: expected 0 to 31 (the cards)")
             return f"deal {card_str(action)}"  # (which slot it fills follows from the history)
-        return str(Move(action))
+        return _move_name(action)
 
     def is_terminal(self) -> bool:
         if self.position is None:

@@ -57,7 +57,7 @@ cdef inline int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int marr, int
     cdef uint32_t legal, la, zero
     cdef int a, b, g, v, best = -INF, worst, total, alpha0, best_card = -1, first = -1
     cdef int forced = c.rules.draws or c.rules.forced_start    # following is obligatory (final phase)
-    cdef int decl = 0, suit, tag
+    cdef int decl = 0, suit, tag, merge
     cdef int32_t lo, hi
     cdef uint64_t key = 0
     cdef PlainEntry* e = NULL
@@ -90,7 +90,8 @@ cdef inline int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int marr, int
                 beta = e.hi
             first = e.card
     alpha0 = alpha
-    la = lead if c.rules.tricks_obj else merge_zero_cards(lead, lead | follow)
+    merge = c.features.merge_equal     # (7s, 8s and 9s are alike under either objective)
+    la = merge_zero_cards(lead, lead | follow) if merge else lead
     if first >= 0:
         la &= ~((<uint32_t>1) << first)
     while la or first >= 0:
@@ -101,7 +102,7 @@ cdef inline int plain_play(Ctx* c, uint32_t lead, uint32_t follow, int marr, int
             a = __builtin_ctz(la)
             la &= la - 1
         legal = follow_cards(follow, a, c.root.trump, c.rules.must_beat) if forced else follow
-        if not c.rules.tricks_obj:
+        if merge:
             legal = merge_zero_cards(legal, lead | follow)
         worst = INF
         # replies without points first (only a discard mixes suits: else the mask order

@@ -271,6 +271,9 @@ def test_an_answer_more_exploitable_than_asked_is_refused(monkeypatch):
     p = shown(petite_ending(1), 0)
     with pytest.raises(ArgumentError, match="max_exploitability=0"):
         equilibrium(p, max_exploitability=0)
+    for bad, quoted in (("x", "'x'"), (True, "True"), (float("nan"), "nan")):
+        with pytest.raises(ArgumentError, match=f"max_exploitability={quoted}: expected a number"):
+            equilibrium(p, max_exploitability=bad)  # type: ignore[arg-type]
     real = subgame.solve_public
 
     def sloppy(*args, **kwargs):  # (the program's answer, made worse than it is)

@@ -22,6 +22,7 @@ players' best-response gains against it, in points.
 
 from __future__ import annotations
 
+import numbers
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -141,8 +142,12 @@ def equilibrium(
     p = as_position(position)
     rank = RankingRule.parse(win_worth)
     strategies = flag_argument(strategies, "strategies")
-    if not 0 < max_exploitability < float("inf"):
-        raise ArgumentError(f"max_exploitability={max_exploitability!r}: expected a number of points above 0")
+    given: object = max_exploitability  # (callers without type checks pass anything)
+    real = isinstance(given, numbers.Real) and not isinstance(given, bool)
+    if not (real and 0 < max_exploitability < float("inf")):  # (a string was a bare TypeError)
+        raise ArgumentError(
+            f"max_exploitability={short_value(max_exploitability)}: expected a number of points above 0"
+        )
     _check(p)
     from solver.analysis.subgame import solve_public  # (numpy and scipy: only when solving)
 

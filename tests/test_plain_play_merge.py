@@ -53,13 +53,6 @@ ALL_OFF = dict(
 )
 
 
-def _mask(cards) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
 def zero_heavy(seed: int, rules: str) -> Position:
     """A final-phase position of 3 to 6 cards each (Petite: 5), dealt mostly from the 7s,
     8s and 9s, sometimes with a marriage or two; the rest of the pack is out."""
@@ -87,8 +80,8 @@ def zero_heavy(seed: int, rules: str) -> Position:
         for h in (0, 1):
             if len(hands[h]) < n:
                 hands[h].append(deck.pop(0))
-    h = [_mask(hands[0]), _mask(hands[1])]
-    out = _mask(deck)
+    h = [sum(1 << c for c in hands[0]), sum(1 << c for c in hands[1])]
+    out = sum(1 << c for c in deck)
     pts = points_of(out)
     a_pts = rng.randint(0, pts)
     done = len(deck) // 2

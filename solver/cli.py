@@ -959,7 +959,7 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
     "--seconds",
     type=SECONDS,
     default=None,
-    help="CPU-time budget in seconds, as --nodes.",
+    help="Time budget in seconds (real time), as --nodes.",
 )
 @click.option(
     "--depth",

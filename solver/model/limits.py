@@ -37,7 +37,7 @@ MAX_WORKERS = 256  # worker processes of one analysis (the command line's --work
 MAX_TABLE_BITS = 28  # a transposition table of 2**N entries (the engine's largest)
 MAX_PLIES = 1000  # moves below a position in a solution tree (a deal has far fewer)
 MAX_TREE_NODES = 10**7  # nodes of a solution tree (brisque tree --max-nodes)
-MAX_SECONDS = 10**9  # CPU seconds of a search budget (31 years; the engine's clock overflows near 9e12)
+MAX_SECONDS = 10**9  # seconds of a search budget (31 years; the engine's clock overflows near 9e12)
 MAX_SEED = 2**63 - 1  # seeds of deals and samples: 64-bit integers (the command line's from 0)
 
 

@@ -439,9 +439,13 @@ def _first_argument(argv: list[str], command: click.Command | None) -> str | Non
 
 def _json_error(argv: list[str], message: str, command: click.Command | None = None) -> None:
     """With --json, an error is also a JSON object on standard output, as a bad line of a
-    batch gets: {"bpn": ..., "error": ...} (the bpn when the command has one)."""
+    batch gets: {"bpn": ..., "error": ...} (the bpn when the command has one, as given but
+    for a byte that is no UTF-8, written ``\\xff`` as the message quotes it: the object is
+    valid Unicode, which a lone surrogate ``\\udcff`` is not)."""
     if "--json" not in argv:
         return
+    from solver.model.limits import unicode_text
+
     error: dict[str, str] = {}
     if argv and argv[0] in BPN_COMMANDS:
         if command is not None:  # (the BPN argument as given, even a malformed one)
@@ -449,7 +453,7 @@ def _json_error(argv: list[str], message: str, command: click.Command | None = N
         else:
             bpn = next((a for a in argv[1:] if " " in a or a == "-"), None)  # (a BPN has spaces)
         if bpn is not None:
-            error["bpn"] = bpn
+            error["bpn"] = unicode_text(bpn)
     error["error"] = message
     click.echo(json.dumps(error))
 
@@ -800,7 +804,8 @@ def _stdin_line(raw: bytes, number: int) -> Iterator[tuple[str | None, str | Non
     try:
         line = raw.decode("utf-8").lstrip("\ufeff").strip()  # (a byte-order mark is no text)
     except UnicodeDecodeError as exc:
-        text = raw.decode("utf-8", errors="replace").strip()
+        # (each byte that is no UTF-8 as \xff, as a BPN argument's is: docs/notation.md, "Errors")
+        text = raw.decode("utf-8", errors="backslashreplace").strip()
         yield None, json.dumps({"bpn": text, "error": f"line {number} is not UTF-8 text ({exc.reason})"})
         return
     if line and not line.startswith("#"):

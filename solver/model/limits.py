@@ -77,6 +77,26 @@ def readable_bytes(text: str) -> str:
     return _SMUGGLED_BYTE.sub(byte, text)
 
 
+def unicode_text(text: str) -> str:
+    r"""``text`` as valid Unicode, for JSON that any strict parser reads: each undecodable
+    input byte that Python's surrogate escape smuggled in (``\udcff``: a lone surrogate,
+    which UTF-8 cannot encode) written as the four characters ``\xff``, as error messages
+    quote it (:func:`readable_bytes`); any other lone surrogate as its escape (``\ud800``).
+
+    >>> unicode_text("brisque a\udcff"), unicode_text("\ud800"), unicode_text("K\u2660")
+    ('brisque a\\xff', '\\ud800', 'K♠')
+    """
+    return _LONE_SURROGATE.sub(_escaped_surrogate, text)
+
+
+_LONE_SURROGATE = re.compile("[\\ud800-\\udfff]")
+
+
+def _escaped_surrogate(m: re.Match[str]) -> str:
+    code = ord(m.group(0))
+    return f"\\x{code - 0xDC00:02x}" if code >= 0xDC80 else f"\\u{code:04x}"
+
+
 def short(text: str, width: int = 40) -> str:
     r"""``repr(text)``, cut in the middle when longer than ``width`` (for error messages);
     an undecodable input byte is shown as the byte (:func:`readable_bytes`).
@@ -226,6 +246,7 @@ __all__ = [
     "seconds_argument",
     "short",
     "short_value",
+    "unicode_text",
     "whole_argument",
     "whole_number",
     "whole_or_none",

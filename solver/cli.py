@@ -12,7 +12,7 @@ import re
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -439,9 +439,13 @@ def _first_argument(argv: list[str], command: click.Command | None) -> str | Non
 
 def _json_error(argv: list[str], message: str, command: click.Command | None = None) -> None:
     """With --json, an error is also a JSON object on standard output, as a bad line of a
-    batch gets: {"bpn": ..., "error": ...} (the bpn when the command has one)."""
+    batch gets: {"bpn": ..., "error": ...} (the bpn when the command has one, as given but
+    for a byte that is no UTF-8, written ``\\xff`` as the message quotes it: the object is
+    valid Unicode, which a lone surrogate ``\\udcff`` is not)."""
     if "--json" not in argv:
         return
+    from solver.model.limits import unicode_text
+
     error: dict[str, str] = {}
     if argv and argv[0] in BPN_COMMANDS:
         if command is not None:  # (the BPN argument as given, even a malformed one)
@@ -449,7 +453,7 @@ def _json_error(argv: list[str], message: str, command: click.Command | None = N
         else:
             bpn = next((a for a in argv[1:] if " " in a or a == "-"), None)  # (a BPN has spaces)
         if bpn is not None:
-            error["bpn"] = bpn
+            error["bpn"] = unicode_text(bpn)
     error["error"] = message
     click.echo(json.dumps(error))
 
@@ -800,7 +804,8 @@ def _stdin_line(raw: bytes, number: int) -> Iterator[tuple[str | None, str | Non
     try:
         line = raw.decode("utf-8").lstrip("\ufeff").strip()  # (a byte-order mark is no text)
     except UnicodeDecodeError as exc:
-        text = raw.decode("utf-8", errors="replace").strip()
+        # (each byte that is no UTF-8 as \xff, as a BPN argument's is: docs/notation.md, "Errors")
+        text = raw.decode("utf-8", errors="backslashreplace").strip()
         yield None, json.dumps({"bpn": text, "error": f"line {number} is not UTF-8 text ({exc.reason})"})
         return
     if line and not line.startswith("#"):
@@ -959,7 +964,7 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
     "--seconds",
     type=SECONDS,
     default=None,
-    help="CPU-time budget in seconds, as --nodes.",
+    help="Time budget in seconds (real time), as --nodes.",
 )
 @click.option(
     "--depth",
@@ -1293,6 +1298,7 @@ def _options_of_method(method: str) -> None:
 
 
 ID_WIDTH = 10  # the least width of brisque puzzles' id column (wider for a longer id)
+VALUE_WIDTH = 7  # the least width of its value column ('-120.00'; wider for a longer value)
 
 
 @main.command("puzzles")
@@ -1318,7 +1324,8 @@ def puzzles_cmd(
     by sampling with the record's worlds and seed.  bm and am moves must be legal;
     a pv must be legal and, with every card known, keep the value at each move
     (with hidden cards: its first move one of the best).  FILE "-" reads standard
-    input.  Prints a line per record and a summary ("58/60 solved"); a record with
+    input, each record answered as soon as it is checked.  Prints a line per record
+    (status, id, value, best moves) and a summary ("58/60 solved"); a record with
     none of bm, am, pv, v, ev is solved but not checked ("--", counted apart).
     Exits 1 when any record fails or is malformed (a malformed line is reported
     with its file and line, and the others still run).
@@ -1331,38 +1338,53 @@ def puzzles_cmd(
     """
     from solver.analysis.puzzles import check_records
     from solver.errors import PuzzleError
-    from solver.formats.bpd import read_bpd, read_bpd_lines
+    from solver.formats.bpd import Record, iter_bpd_lines, read_bpd
 
-    items = []
-    for path in files:
+    def read(path: str) -> Iterator[Record | PuzzleError]:
         try:
-            items.extend(read_bpd_lines(sys.stdin.buffer, "stdin") if path == "-" else read_bpd(path))
+            yield from iter_bpd_lines(sys.stdin.buffer, "stdin") if path == "-" else read_bpd(path)
         except OSError as exc:
             raise BrisqueCommandError(f"cannot read {path!r}: {exc.strerror}") from None
-    if not items:
-        raise BrisqueCommandError(
+
+    def nothing_read() -> BrisqueCommandError:
+        return BrisqueCommandError(
             f"no puzzle records in {', '.join(files)}: expected lines 'BPN ; op operand ; ...'"
         )
-    solved = failed = unchecked = 0
-    records = [item for item in items if not isinstance(item, PuzzleError)]
-    # (every record is read before the first line: the id column fits the longest id, so
-    # that the columns after it line up however long an id is)
-    id_width = max([ID_WIDTH, *(len(r.id) for r in records)])
+
+    # Files are read whole first, so that the id column fits the longest id and the columns
+    # after it line up however long an id is.  Standard input is checked as it is read (a
+    # pipe's first lines are answered before it ends): there the id column is ID_WIDTH
+    # wide, and wider from the first longer id on.
+    streamed = "-" in files
+    items: Iterable[Record | PuzzleError]
+    if streamed:
+        items = (item for path in files for item in read(path))
+        id_width, total_text = ID_WIDTH, ""
+    else:
+        items = [item for path in files for item in read(path)]
+        if not items:
+            raise nothing_read()
+        id_width = max([ID_WIDTH, *(len(r.id) for r in items if isinstance(r, Record))])
+        total_text = f"/{len(items)}"
+    value_width = VALUE_WIDTH
+    solved = failed = unchecked = done = 0
     progress = StatusLine(_on_terminal(quiet, as_json))
+
+    def started(r: Record) -> None:
+        progress.show(f"[{done + 1}{total_text}] {r.id}")
+
     with _executor(scheduler, workers) as executor:
-        checked = check_records(records, workers=workers, executor=executor)
-        for i, item in enumerate(items, 1):
+        for item, verdict in check_records(items, workers=workers, executor=executor, before=started):
+            done += 1
+            progress.clear()  # (wiped before the record's line)
             if isinstance(item, PuzzleError):
                 failed += 1
-                progress.clear()
                 if as_json:  # (with its source, file:line, as a record that could be read)
                     click.echo(json.dumps({"source": item.source, "ok": False, "error": str(item)}))
                 else:
                     click.echo(f"ERROR  {item}")
                 continue
-            progress.show(f"[{i}/{len(items)}] {item.id}")
-            _, verdict = next(checked)
-            progress.clear()  # (wiped before the record's line)
+            id_width = max(id_width, len(item.id))  # (streamed: from the first longer id on)
             if isinstance(verdict, str):  # a record the solver refused: the others still run
                 failed += 1
                 click.echo(
@@ -1388,10 +1410,14 @@ def puzzles_cmd(
                 if a is None:  # not even solvable: an impossible position
                     click.echo(f"{status} {item.id:<{id_width}} {item.source}{detail}")
                     continue
+                # the value before the best moves, whose number varies (one to a whole hand
+                # and its declarations): the last column, it pushes nothing out of line
                 shown = f"{a.value:+.2f}" if a.method == "pimc" else f"{a.value:+d}"
-                click.echo(
-                    f"{status} {item.id:<{id_width}} best {' '.join(str(m) for m in a.best):<14} value {shown}{detail}"
-                )
+                value_width = max(value_width, len(shown))
+                best = " ".join(str(m) for m in a.best)
+                click.echo(f"{status} {item.id:<{id_width}} value {shown:<{value_width}} best {best}{detail}")
+    if not done:  # (standard input that held no record)
+        raise nothing_read()
     total = solved + failed  # (the records checked: an unchecked one states nothing to solve)
     if not as_json:
         apart = f", {unchecked} not checked (no bm, am, pv, v or ev)" if unchecked else ""

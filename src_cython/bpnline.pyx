@@ -753,6 +753,7 @@ cdef class LineLane:
         engine._load(&root)
         engine.c.budget.node_limit = 0
         engine.c.budget.deadline = 0
+        engine.c.budget.wall_deadline = 0
         engine.c.budget.depth_limit = -1
         engine.c.budget.aborted = 0
         engine._watch()

@@ -2,6 +2,7 @@
 # table entries, and the search context ``Ctx`` made of a few sub-structs.
 from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint32_t, uint64_t
 from libc.time cimport clock_t
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from constants cimport N_MELDS
 
@@ -269,7 +270,8 @@ ctypedef struct Horizon:
 
 ctypedef struct Budget:
     uint64_t node_limit       # 0: none
-    clock_t deadline          # 0: none
+    clock_t deadline          # 0: none (CPU time, clock())
+    double wall_deadline      # 0: none (real time, monotonic_seconds())
     int aborted
     int depth_limit           # tricks from the root to the horizon, -1: exact search
     int root_tricks
@@ -293,3 +295,10 @@ ctypedef struct Ctx:
     Horizon horizon
     int killers[KILLER_PLIES][2]   # per number of cards played: two recent cutoff moves
     uint64_t nodes
+
+
+cdef inline double monotonic_seconds() noexcept nogil:
+    """Real time in seconds on the monotonic clock (a budget's wall-clock deadline)."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9

@@ -39,7 +39,7 @@ cdef extern from "pythread.h":
 
 from bounds cimport horizon_features, horizon_level
 from context cimport (HORIZON_LEVELS, SCRATCH_GEN, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_PV, MAX_TALON, MAX_THREADS, MAXMOVES, PLAIN_TABLE_BITS, SHORT_TABLE_BITS, Ctx, EngineRules,
-                      Entry, PlainEntry, Root, State, Tables, brisque_table_alloc)
+                      Entry, PlainEntry, Root, State, Tables, brisque_table_alloc, monotonic_seconds)
 from moves cimport apply_move, gen_moves, mark_declared, meld_declared
 from parallel cimport exact_child, exact_value
 from search cimport child_value, guess_depth, mtdf, reaches, search
@@ -196,6 +196,7 @@ cdef class Engine:
         memset(self.c.killers, 0xFF, sizeof(self.c.killers))
         self.c.budget.node_limit = 0
         self.c.budget.deadline = 0
+        self.c.budget.wall_deadline = 0
         self.c.budget.aborted = 0
         self.c.budget.depth_limit = -1
         self.c.budget.taint = 0
@@ -226,13 +227,15 @@ cdef class Engine:
             self.c.tables.helper_ftable[i] = NULL
             self.c.tables.helper_ptable[i] = NULL
 
-    def set_limits(self, nodes=0, double seconds=0.0, int depth=-1):
-        """Budget for the next searches: at most ``nodes`` more nodes and ``seconds`` of CPU
-        time (0: no limit); ``depth`` tricks to the horizon evaluation (-1: exact search;
-        there is no horizon once the talon is gone).
+    def set_limits(self, nodes=0, double seconds=0.0, int depth=-1, double wall_seconds=0.0):
+        """Budget for the next searches: at most ``nodes`` more nodes, ``seconds`` of CPU
+        time and ``wall_seconds`` of real time from now (0: no limit; a loaded machine gives
+        a search less CPU time than real time); ``depth`` tricks to the horizon evaluation
+        (-1: exact search; there is no horizon once the talon is gone).
         A search that runs out of budget returns with :attr:`aborted` set."""
         self.c.budget.node_limit = self.c.nodes + <uint64_t>nodes if nodes else 0
         self.c.budget.deadline = clock() + <clock_t>(seconds * CLOCKS_PER_SEC) if seconds > 0 else 0
+        self.c.budget.wall_deadline = monotonic_seconds() + wall_seconds if wall_seconds > 0 else 0
         self.c.budget.depth_limit = depth
         self.c.budget.aborted = 0
 
@@ -284,6 +287,7 @@ cdef class Engine:
     def clear_limits(self):
         self.c.budget.node_limit = 0
         self.c.budget.deadline = 0
+        self.c.budget.wall_deadline = 0
         self.c.budget.depth_limit = -1
         self.c.budget.aborted = 0
 

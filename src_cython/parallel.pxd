@@ -44,7 +44,7 @@ cdef inline int worth_threads(Ctx* c, State* s) noexcept nogil:
     search of the talon phase with enough of the talon left to take a while (and the
     helpers' tables allocated, by Engine.set_threads)."""
     return (c.features.threads > 1 and c.tables.helper_ptable[c.features.threads - 2] != NULL and c.budget.node_limit == 0 and c.budget.deadline == 0
-            and c.budget.depth_limit < 0 and c.budget.stop == NULL and c.rules.draws
+            and c.budget.wall_deadline == 0            and c.budget.depth_limit < 0 and c.budget.stop == NULL and c.rules.draws
             and s.turnup >= 0 and c.root.talon_len - s.talon_idx >= PARALLEL_MIN_TALON)
 
 

@@ -9,7 +9,8 @@ from bounds cimport bound_cutoff, horizon_value, talon_tricks_left
 from cards cimport __builtin_popcount
 from constants cimport WIN_RAW, WIN_THRESHOLD
 from context cimport (ABDADA_MIN_TALON, ETC_MIN_TALON, EXACT_DEPTH, INF, KILLER_PLIES, MAXMOVES, SCRATCH_GEN, SIGNAL_INTERVAL, STOP_INTERVAL, Ctx, Entry,
-                     State, brisque_clear_busy, brisque_flag, brisque_is_busy, brisque_set_busy)
+                     State, brisque_clear_busy, brisque_flag, brisque_is_busy, brisque_set_busy,
+                     monotonic_seconds)
 from moves cimport apply_move, gen_moves, is_last_trick_plain, last_trick
 from plain cimport plain_marriages, plain_play
 from tables cimport bucket_of, make_key, merge_result, mix64, node_key, probe, store, victim, weight
@@ -108,8 +109,10 @@ cdef inline int out_of_budget(Ctx* c) noexcept nogil:
             return 1
     if c.budget.node_limit and c.nodes > c.budget.node_limit:
         c.budget.aborted = 1
-    elif c.budget.deadline and (c.nodes & 4095) == 0 and clock() > c.budget.deadline:
-        c.budget.aborted = 1
+    elif (c.nodes & 4095) == 0 and (c.budget.deadline or c.budget.wall_deadline != 0):
+        if (c.budget.deadline and clock() > c.budget.deadline) or (
+                c.budget.wall_deadline != 0 and monotonic_seconds() > c.budget.wall_deadline):
+            c.budget.aborted = 1
     return c.budget.aborted
 
 

@@ -81,3 +81,76 @@ def test_ctrl_c_prints_the_answer_so_far_and_exits_130(tmp_path: Path):
     assert "Traceback" not in err
     answer = json.loads(out)
     assert answer["stopped"] == "interrupted" and 0 < answer["worlds"] < 100000
+
+
+# ------------------------------------------- a time limit with the exact world search
+# trick 5 of deal 4 seen by a: each world's exact solve takes some 0.3 s (CPU) here
+MIDDLE = "brisque K8.K7..T9/?6 QC 11 A.9.TKQJ7.8 - a 11:19 tricks=1:3"
+
+
+def _bound(seconds: float) -> float:
+    """Issue 13: ``--seconds S`` ends within S plus 10%, plus start-up (2 s, generous)."""
+    return seconds * 1.1 + 2.0
+
+
+def test_the_exact_world_search_holds_a_time_limit_and_drops_the_world_it_stops():
+    t0 = time.perf_counter()
+    a = analyse(MIDDLE, worlds=1000, seed=1, time_limit=1.5, world_search="exact")
+    elapsed = time.perf_counter() - t0
+    assert elapsed < _bound(1.5), elapsed
+    assert a.stopped == "time" and 1 <= a.worlds < 1000 and a.world_method == "exact"
+    # the worlds counted are the first ones of the seeded stream, each solved to the end: the
+    # world the deadline stopped is not among them (its values would be a search's, unproven)
+    again = analyse(MIDDLE, worlds=a.worlds, seed=1, world_search="exact")
+    assert [(m.move, m.value) for m in again.moves] == [(m.move, m.value) for m in a.moves]
+
+
+def test_a_whole_deal_exact_world_stops_at_the_deadline():
+    """A whole deal's world takes a minute to solve exactly: the time limit stops it (the
+    sampler used to finish it, 60 to 80 s past a limit of half a second), and with not one
+    world solved the answer is an error that says so."""
+    from solver import ArgumentError
+
+    t0 = time.perf_counter()
+    with pytest.raises(ArgumentError) as info:
+        analyse(EARLY, worlds=10, seed=1, time_limit=0.5, world_search="exact")
+    assert time.perf_counter() - t0 < _bound(0.5)
+    message = str(info.value)
+    assert message.startswith("time_limit=0.5: no world was solved in that time")
+    assert "world_search='quick'" in message
+
+
+def test_a_world_stopped_by_its_time_is_dropped():
+    from solver.analysis.sampling import _solve_worlds
+    from solver.engine.results import Limit
+
+    world = deal(4).bpn()  # (every card known: the whole deal)
+    assert _solve_worlds(("brisque", [world], Limit(seconds=0.05), True)) == []
+
+
+def test_the_engine_stops_at_a_real_time_budget():
+    """``wall_seconds``: real time, whatever CPU time the search got (a budget in seconds of
+    a solve is both, so that a loaded machine does not stretch it)."""
+    from solver.engine.api import Solver
+
+    s = Solver()
+    s.load(deal(4))
+    s.engine.set_limits(wall_seconds=0.2)
+    t0 = time.perf_counter()
+    s.engine.value()
+    assert s.engine.aborted and time.perf_counter() - t0 < 2.0
+    s.engine.clear_limits()
+    assert not s.engine.aborted
+
+
+def test_brisque_analyse_exact_world_search_ends_within_its_seconds(tmp_path: Path):
+    cmd = [sys.executable, "-m", "solver.cli", "analyse", EARLY.bpn(), "--world-search", "exact"]
+    t0 = time.perf_counter()
+    r = subprocess.run(
+        [*cmd, "--seconds", "1", "--json"], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert time.perf_counter() - t0 < _bound(1.0)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    error = json.loads(r.stdout)["error"]
+    assert error.startswith("--seconds 1: no world was solved in that time"), error
+    assert "--world-search quick" in error and error in r.stderr

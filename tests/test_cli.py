@@ -157,3 +157,39 @@ def test_undecodable_bytes_are_quoted_as_bytes(run):
     r = run("solve", "--seconds", "\udcfe5", NOTATION_EXAMPLES[0])
     assert r.exit_code == 2
     assert "'\\xfe5'" in r.stderr and "udcfe" not in r.stderr
+
+
+def _strict_json(text: str) -> dict:
+    """``text`` read by a strict JSON reader: valid Unicode, which a lone surrogate (the
+    escape "\\udcff") is not: re-encoded as UTF-8 it would raise."""
+    obj = json.loads(text, strict=True)
+    json.dumps(obj, ensure_ascii=False).encode("utf-8")  # (UnicodeEncodeError on a lone surrogate)
+    return obj
+
+
+def test_the_json_error_writes_a_byte_that_is_no_utf8_as_the_message_does(tmp_path):
+    """The --json error object's "bpn" is the argument as given, but a byte that is no UTF-8
+    is written as the four characters \\xff, as the message quotes it (it was the surrogate
+    escape \\udcff, which strict JSON readers refuse); a line of "solve -" likewise (it was
+    U+FFFD there)."""
+    import subprocess
+    import sys
+
+    bad = NOTATION_EXAMPLES[0].replace(" b ", " b\xff ").encode("latin-1")  # (a shell's $'\xff')
+    r = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "solve", bad, "--json"], capture_output=True, cwd=tmp_path
+    )
+    assert r.returncode == 2 and b"Traceback" not in r.stderr
+    obj = _strict_json(r.stdout.decode("utf-8"))
+    assert obj["bpn"] == NOTATION_EXAMPLES[0].replace(" b ", " b\\xff ")
+    assert obj["error"] == "bad turn field 'b\\xff': expected a or b"
+    r = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "solve", "-"],
+        input=bad + b"\n",
+        capture_output=True,
+        cwd=tmp_path,
+    )
+    assert r.returncode == 1 and b"Traceback" not in r.stderr
+    obj = _strict_json(r.stdout.decode("utf-8"))
+    assert obj["bpn"] == NOTATION_EXAMPLES[0].replace(" b ", " b\\xff ")
+    assert obj["error"] == "line 1 is not UTF-8 text (invalid start byte)"

@@ -248,3 +248,48 @@ def test_petite_example():
     assert p.problems() == [] and p.bpn() == b
     p.push("9S")
     assert [str(m) for m in p.legal_moves()] == ["KD"]  # no spade: must trump
+
+
+# ---------------------------------------------------------------- void= and shown=: each seat once
+VOID_BASE = "petite A..J.K/?3 8D 21 KJ.T.Q. - a 13:6 tricks=1:1"  # docs/notation.md's void example
+
+
+@pytest.mark.parametrize(
+    "field, expected",
+    [
+        ("void=b:D,b:H", "seat b is given twice: expected each seat once, with all its suits (void=b:HD)"),
+        (
+            "void=a:S,b:D,a:H",
+            "seat a is given twice: expected each seat once, with all its suits (void=a:SH,b:D)",
+        ),
+        ("void=b:DD", "suit D is given twice for b: expected each suit once (void=b:D)"),
+        ("void=b:d♦", "suit D is given twice for b: expected each suit once (void=b:D)"),
+        ("shown=a:AS,a:KC", "seat a is given twice: expected each seat once, with all its cards"),
+        ("shown=a:ASAS", "AS is given twice for a: expected each card once"),
+    ],
+)
+def test_a_seat_or_a_suit_named_twice_is_malformed_not_merged(field, expected):
+    """A strict parser reads one spelling of a fact (as a card listed twice in a hand is an
+    error): ``void=b:D,b:H`` was read as ``void=b:HD`` without a word."""
+    with pytest.raises(BPNError) as info:
+        Position(f"{VOID_BASE} {field}")
+    assert str(info.value) == f"bad optional field {field!r}: {expected}"
+
+
+@pytest.mark.parametrize(
+    "field, canonical",
+    [("void=b:HD", "void=b:HD"), ("void=b:DH", "void=b:HD"), ("void=b:h,a:s", "void=a:S,b:H")],
+)
+def test_void_takes_its_seats_and_suits_in_any_order_once_each(field, canonical):
+    assert Position(f"{VOID_BASE} {field}").bpn() == f"{VOID_BASE} {canonical}"
+
+
+def test_brisque_show_refuses_a_seat_named_twice_in_void():
+    from click.testing import CliRunner
+
+    from solver.cli import main
+
+    r = CliRunner().invoke(main, ["show", f"{VOID_BASE} void=b:D,b:H"])
+    assert r.exit_code == 2 and isinstance(r.exception, SystemExit)
+    assert "bad optional field 'void=b:D,b:H': seat b is given twice" in r.output
+    assert "Traceback" not in r.output

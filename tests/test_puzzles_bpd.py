@@ -321,8 +321,8 @@ def test_cli_puzzles_lines_up_long_ids(tmp_path):
     res = run("puzzles", "-q", f)
     lines = res.stdout.splitlines()[:3]
     assert [ln.split()[:2] for ln in lines] == [["ok", "fp-001"], ["ok", long_id], ["FAIL", "fp-001"]]
-    assert len({ln.index(" best ") for ln in lines}) == 1, lines  # (one column, after the longest id)
-    assert f"{long_id} best" in lines[1]
+    assert len({ln.index(" value ") for ln in lines}) == 1, lines  # (one column, after the longest id)
+    assert f"{long_id} value" in lines[1]
 
 
 # ---------------------------------------------------------------------------- check_record
@@ -546,3 +546,93 @@ def test_cli_puzzles_failure_line_and_exit_code(tmp_path):
     assert out[1].startswith("ok")
     assert out[-1] == "1/2 solved"
     assert re.fullmatch(r"\d+/\d+ solved", out[-1])
+
+
+def test_cli_puzzles_keeps_its_columns_however_many_best_moves(tmp_path):
+    """The best moves number from one to a whole hand and its declarations: they come last,
+    so that a line with five or more of them (b's five here: 15 characters) pushes no column
+    out of line; a 14-wide best column before the value did."""
+    few = next(r for r in read_bpd(str(POSITIONS / "brisque-endgames.bpd")) if len(solve(r.bpn).best) == 1)
+    f = tmp_path / "best.bpd"
+    records = [FP_RECORD, format_record(few), FP_RECORD.replace("v 44", "v 45")]
+    f.write_text("\n".join(records) + "\n", encoding="utf-8")
+    lines = run("puzzles", "-q", f).stdout.splitlines()[:3]
+    assert [ln.split()[0] for ln in lines] == ["ok", "ok", "FAIL"]
+    assert len({ln.index(" value ") for ln in lines}) == 1, lines
+    assert len({ln.index(" best ") for ln in lines}) == 1, lines
+    assert lines[0].endswith(" value +44     best 7S 9D 7C AC +mD"), lines[0]
+    assert lines[2].endswith("best 7S 9D 7C AC +mD  v 45: the value is 44"), lines[2]
+
+
+def _line_within(stream, seconds: float) -> str | None:
+    """The next line of ``stream`` if it comes within ``seconds``, else None."""
+    import select
+
+    ready, _, _ = select.select([stream], [], [], seconds)
+    return stream.readline() if ready else None
+
+
+def test_cli_puzzles_from_a_pipe_answers_each_record_before_the_input_ends(tmp_path):
+    """``brisque puzzles -`` checks each record as it is read: a pipe that writes one record
+    and waits gets that record's line at once (it used to read to the end first, to size the
+    id column); a longer id later widens the column from there on."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", "puzzles", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write(f'{FP} ; id "one" ; v 44\n')
+        proc.stdin.flush()
+        first = _line_within(proc.stdout, 60)  # (stdin still open: the pipe has not ended)
+        assert first is not None, "no line before the end of the input"
+        assert first.split() == ["ok", "one", "value", "+44", "best", "7S", "9D", "7C", "AC", "+mD"]
+        assert first.index(" value ") == len("ok    ") + 10  # (the id column: 10 wide)
+        long_id = "a-record-with-a-long-identifier"
+        more = f'not a record\n{FP} ; id "{long_id}" ; v 45\n{FP} ; id "two" ; bm +mD\n'
+        out, err = proc.communicate(more, timeout=120)  # (and the end of the input)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+    rest = out.splitlines()
+    assert rest[0].startswith("ERROR  stdin:2: bad BPN 'not a record'")
+    assert rest[1].startswith(f"FAIL  {long_id} value +44 ") and rest[1].endswith("v 45: the value is 44")
+    assert rest[2].startswith("ok    two ") and rest[2].index(" value ") == rest[1].index(" value ")
+    assert rest[-1] == "2/4 solved" and proc.returncode == 1 and "Traceback" not in err
+
+
+def test_check_records_with_an_executor_gives_each_verdict_before_the_next_record_is_read():
+    """With an executor, records from an iterator (a pipe) are read and sent in a thread:
+    the first verdict comes while the reader still waits for the second record."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from solver.analysis.puzzles import check_records
+
+    released = threading.Event()
+    bad = PuzzleError("stdin:2: not a record")
+
+    def records():
+        yield parse_record(f'{FP} ; id "one" ; v 44')
+        yield bad
+        assert released.wait(60), "the first verdict waited for the next record"
+        yield parse_record(f'{FP} ; id "two" ; v 45')
+
+    seen = []
+    with ThreadPoolExecutor(2) as pool:
+        verdicts = check_records(records(), executor=pool, before=lambda r: seen.append(r.id))
+        r, v = next(verdicts)
+        assert not released.is_set() and r.id == "one" and v.ok
+        assert next(verdicts) == (bad, "stdin:2: not a record")
+        released.set()
+        (r, v), *more = list(verdicts)
+    assert r.id == "two" and not v.ok and more == []
+    assert seen == ["one", "two"]

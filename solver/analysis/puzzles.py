@@ -21,16 +21,16 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
-from solver.analysis.executors import as_executor
+from solver.analysis.executors import as_executor, executor_width
 from solver.analysis.sampling import SampledAnalysis, analyse
 from solver.engine.api import shared_solver, solve
 from solver.engine.results import Analysis
-from solver.errors import PositionError
+from solver.errors import PositionError, PuzzleError
 from solver.formats.bpd import Record
 from solver.model.moves import Move
 from solver.model.position import SEATS, Position
@@ -158,13 +158,41 @@ def _checked(r: Record) -> Verdict | str:
         return f"{r.source}: {exc}"
 
 
+@overload
 def check_records(
-    records: Iterable[Record], workers: int = 1, executor: Executor | Any = None
-) -> Iterator[tuple[Record, Verdict | str]]:
+    records: Iterable[Record],
+    workers: int = 1,
+    executor: Executor | Any = None,
+    before: Callable[[Record], object] | None = None,
+) -> Iterator[tuple[Record, Verdict | str]]: ...
+
+
+@overload
+def check_records(
+    records: Iterable[Record | PuzzleError],
+    workers: int = 1,
+    executor: Executor | Any = None,
+    before: Callable[[Record], object] | None = None,
+) -> Iterator[tuple[Record | PuzzleError, Verdict | str]]: ...
+
+
+def check_records(
+    records: Iterable[Record | PuzzleError],
+    workers: int = 1,
+    executor: Executor | Any = None,
+    before: Callable[[Record], object] | None = None,
+) -> Iterator[tuple[Record | PuzzleError, Verdict | str]]:
     """Each record with its verdict (or why the solver refused it), in order.  Without an
     executor they are checked here (a sampled record with ``workers`` processes); with one
     (any ``concurrent.futures`` executor, or a ``dask.distributed`` client) each record is
-    a task.
+    a task.  A :class:`~solver.errors.PuzzleError` among the records (a malformed line, as
+    :func:`~solver.formats.bpd.read_bpd` gives it in its place) comes back in its place with
+    its message.  ``before(record)`` runs before a record's verdict is awaited (progress).
+
+    Records are read as they are checked: from an iterator (a pipe's lines,
+    :func:`~solver.formats.bpd.iter_bpd_lines`) each verdict comes out as soon as it is
+    known, not when the input ends; with an executor they are read and sent to it in a
+    thread, a few ahead per worker, so that a verdict does not wait for the next line.
 
     >>> from solver.formats.bpd import parse_record
     >>> r = parse_record("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 ; v 44")
@@ -174,13 +202,83 @@ def check_records(
     ex = as_executor(executor)
     if ex is None:
         for r in records:
+            if not isinstance(r, Record):
+                yield r, str(r)
+                continue
+            if before is not None:
+                before(r)
             try:
                 yield r, check_record(r, workers=workers)
             except Exception as exc:  # (as in the tasks)
                 yield r, f"{r.source}: {exc}"
         return
-    rs = list(records)
-    yield from zip(rs, ex.map(_checked, rs), strict=True)
+    if isinstance(records, Sequence):  # (all known: every record a task at once)
+        tasks = [r for r in records if isinstance(r, Record)]
+        verdicts = iter(ex.map(_checked, tasks))
+        for r in records:
+            if not isinstance(r, Record):
+                yield r, str(r)
+                continue
+            if before is not None:
+                before(r)
+            yield r, next(verdicts)
+        return
+    yield from _streamed(records, ex, before)
+
+
+_END = object()  # (the end of the records, in _streamed's queue)
+
+
+def _streamed(
+    records: Iterable[Record | PuzzleError], ex: Executor, before: Callable[[Record], object] | None
+) -> Iterator[tuple[Record | PuzzleError, Verdict | str]]:
+    """:func:`check_records` with an executor on records read as they come: a thread reads
+    them and sends each to ``ex`` (at most a few ahead per worker), and the verdicts come
+    back here in order, each as soon as its task is done, while the thread may be waiting
+    for the next record."""
+    import queue
+    import threading
+
+    ahead: queue.Queue[tuple[object, Any]] = queue.Queue(maxsize=4 * (executor_width(ex) or 2))
+    stop = threading.Event()
+
+    def put(item: tuple[object, Any]) -> bool:
+        while not stop.is_set():
+            try:
+                ahead.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def read() -> None:
+        try:
+            for r in records:
+                task = ex.submit(_checked, r) if isinstance(r, Record) else None
+                if not put((r, task)):
+                    return  # (the verdicts are no longer wanted)
+        except BaseException as exc:  # (reading failed: raised where the verdicts are wanted)
+            put((_END, exc))
+            return
+        put((_END, None))
+
+    threading.Thread(target=read, name="brisque-records", daemon=True).start()
+    try:
+        while True:
+            r, task = ahead.get()
+            if r is _END:
+                if task is not None:
+                    raise task
+                return
+            assert isinstance(r, Record | PuzzleError)
+            if isinstance(r, PuzzleError):
+                yield r, str(r)
+                continue
+            if before is not None:
+                before(r)
+            yield r, task.result()
+    finally:
+        stop.set()  # (the thread stops at its next record; one waiting for input is a daemon)
 
 
 __all__ = ["EXPECTATIONS", "Verdict", "check_record", "check_records"]

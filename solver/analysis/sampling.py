@@ -42,6 +42,7 @@ from solver.model.moves import Move, move, parse_move
 from solver.model.position import SEATS, Position, as_position
 from solver.model.value import Value
 
+MIN_WORLD_SECONDS = 1e-6  # the time left given to a world at the deadline (a Limit needs some)
 WORLD_TABLE_BITS = 16  # small enough to clear for every world (results then never
 # depend on which worker solved which world before)
 
@@ -187,7 +188,9 @@ MAX_TASK_WORLDS = 100  # worlds per task sent to a worker
 
 def _solve_worlds(task: tuple[str, list[str], Limit | None, bool]) -> list[WorldResult]:
     """Worker: solve each world (BPN) for every root move (within ``limit``, with the
-    fitted or the hand-made horizon); returns ({move: value}, nodes) for each."""
+    fitted or the hand-made horizon); returns ({move: value}, nodes) for each world solved.
+    A world whose search ran out of the limit's time (an exact search under a time limit,
+    :func:`_world_limit`) is left out: its values are not what the search stands for."""
     rules_text, bpns, limit, fitted = task
     from solver.model.rules import Rules
 
@@ -197,8 +200,21 @@ def _solve_worlds(task: tuple[str, list[str], Limit | None, bool]) -> list[World
     for bpn in bpns:
         solver.engine.clear()
         a = solver.solve(Position(bpn), every_move=True, pv=False, limit=limit)
+        if a.stopped == "budget":
+            continue
         out.append(({int(m.move): m.value for m in a.moves}, a.nodes))
     return out
+
+
+def _world_limit(ws: WorldSearch, lim: Limit | None, deadline: float | None) -> Limit | None:
+    """The limit of the next world: ``lim``, but for ``world_search="exact"`` under a time
+    limit the time left (real time, :class:`~solver.engine.results.Limit`), so that the
+    deadline holds however long a world's exact solve would take (a world it stops is
+    dropped by :func:`_solve_worlds`).  The quick search's exact worlds (the last talon
+    tricks) take milliseconds and depth-limited ones are bounded: they keep their limit."""
+    if deadline is None or lim is not None or ws.kind != "exact":
+        return lim
+    return Limit(seconds=max(deadline - time.perf_counter(), MIN_WORLD_SECONDS))
 
 
 @overload
@@ -268,7 +284,9 @@ def analyse(
     (10, 'worlds', 6)
 
     ``worlds``: how many worlds to sample (all are enumerated when there are no more).
-    ``time_limit``: stop after this many seconds (at a batch boundary).
+    ``time_limit``: stop after this many seconds (at a batch boundary); with
+    ``world_search="exact"`` a world's solve stops at the deadline too, and that world is
+    dropped (``worlds`` counts the worlds solved; none solved is an ArgumentError).
     ``separation``: stop when the best move leads the runner-up by this many standard
     errors of their paired difference (after at least 2 batches).
     ``workers`` processes, or any ``concurrent.futures`` ``executor`` the caller passes (or a
@@ -381,22 +399,31 @@ def analyse(
     checked = 0  # the separation rule looks at fixed counts of worlds: every ``batch``
     last_update = t0
     numbers: list[dict[int, int]] = []  # the ranking numbers of the worlds, for the separation rule
+    drawn = 0  # the worlds drawn: those solved, and those an exact search left at the deadline
     try:
         while len(results) < wanted:
             if executor is None:
                 # in process, one world at a time under a time limit (so that it holds)
                 step = 1 if deadline is not None else size
                 round_worlds = list(itertools.islice(source, min(step, wanted - len(results))))
-                results.extend(_solve_worlds((rules_text, [w.bpn() for w in round_worlds], lim, ws.fitted)))
+                world_lim = _world_limit(ws, lim, deadline)
+                results.extend(
+                    _solve_worlds((rules_text, [w.bpn() for w in round_worlds], world_lim, ws.fitted))
+                )
+                drawn += len(round_worlds)
             else:
                 # a task per worker and round (all of them without a stopping rule)
                 width = 2 * max(workers, 2) if (deadline is None and separation is None) else workers
                 task_size = size if deadline is None else 1
                 round_worlds = list(itertools.islice(source, min(width * task_size, wanted - len(results))))
                 chunks = [round_worlds[i : i + task_size] for i in range(0, len(round_worlds), task_size)]
-                tasks = [(rules_text, [w.bpn() for w in ch], lim, ws.fitted) for ch in chunks]
+                world_lim = _world_limit(ws, lim, deadline)  # (counted from when a worker starts it)
+                tasks = [(rules_text, [w.bpn() for w in ch], world_lim, ws.fitted) for ch in chunks]
                 for part in executor.map(_solve_worlds, tasks):
                     results.extend(part)
+                drawn += len(round_worlds)
+            if not round_worlds:  # (every world drawn, some left at the deadline)
+                break
             if separation is not None:
                 # each world's ranking numbers once, as it arrives (checks reuse them)
                 numbers.extend({m: rank.number(r[0][m], p) for m in legal} for r in results[len(numbers) :])
@@ -414,7 +441,7 @@ def analyse(
                     break
             if progress is not None:
                 progress(len(results), wanted)
-            if on_update is not None and time.perf_counter() - last_update >= update_every:
+            if on_update is not None and results and time.perf_counter() - last_update >= update_every:
                 last_update = time.perf_counter()
                 on_update(_summarise(p, legal, results, False, seed, t0, described, stopped, rank))
             if deadline is not None and len(results) < wanted and time.perf_counter() >= deadline:
@@ -434,6 +461,14 @@ def analyse(
     finally:
         if own_pool is not None:
             own_pool.shutdown()
+    if drawn > len(results) and stopped in ("worlds", "enumerated"):
+        stopped = "time"  # (worlds left unsolved at the deadline: neither all asked for nor all)
+    if not results and time_limit is not None:  # (every world drawn was left at the deadline)
+        raise ArgumentError(
+            f"time_limit={time_limit:g}: no world was solved in that time (world_search='exact' "
+            f"solves each world exactly, which can take long before the last talon tricks): give "
+            f"more time, or world_search='quick'"
+        )
     return _summarise(
         p,
         legal,

@@ -378,7 +378,7 @@ def solve(
 ) -> Analysis:
     """Solve a perfect-information position.
 
-    Exact by default.  A budget (``nodes``, CPU ``seconds``, or a ``Limit``) makes it stop
+    Exact by default.  A budget (``nodes``, ``seconds`` of real time, or a ``Limit``) makes it stop
     early: the answer then has ``exact=False``, proven ``lower``/``upper`` bounds for the
     position and for every move searched, and the best move found.  ``depth=N`` searches N
     tricks and evaluates the horizon with a heuristic (``docs/solver.md``).

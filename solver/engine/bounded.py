@@ -2,7 +2,7 @@
 
 Two modes, both driven from Python over the compiled engine:
 
-* **budget** (nodes and/or CPU seconds): after a one-trick look-ahead (always run: every
+* **budget** (nodes and/or seconds of real time): after a one-trick look-ahead (always run: every
   move gets an estimate) and the two-trick guesses of the exact solve, the moves are
   solved one after the other, the most promising first, by MTD(f) zero-window tests with
   all the budget left.  Each test that finishes proves a bound on its move; the estimate of
@@ -194,7 +194,12 @@ def _narrow(
             left = deadline - time.perf_counter() if deadline else 0.0
             if (budget and used >= budget) or (deadline and left <= 0):
                 return
-            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, depth=eng.guess_depth(m))
+            eng.set_limits(
+                nodes=budget - used if budget else 0,
+                seconds=left,
+                wall_seconds=left,
+                depth=eng.guess_depth(m),
+            )
             taint = eng.taint
             v = eng.child_search(m, -TRIVIAL, TRIVIAL)
             if eng.aborted:
@@ -215,7 +220,7 @@ def _narrow(
                 beta = best_lo + 1  # does it beat the best so far?
             else:
                 beta = g + 1 if g <= lo[m] else min(g, hi[m])
-            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, depth=-1)
+            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=-1)
             v = eng.child_search(m, beta - 1, beta)
             if eng.aborted:
                 return
@@ -252,7 +257,7 @@ def _deepen(
             if (budget and used >= budget) or (deadline and left <= 0):
                 complete = False
                 break
-            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, depth=depth)
+            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=depth)
             taint = eng.taint
             try:
                 v = eng.child_search(m, -TRIVIAL, TRIVIAL)

@@ -35,7 +35,7 @@ Stop = Literal["solved", "budget", "depth", "interrupted"]
 
 @dataclass(frozen=True, kw_only=True)
 class Limit:
-    """A budget for one solve: nodes, CPU seconds, and/or a depth in tricks to a heuristic
+    """A budget for one solve: nodes, seconds (real time), and/or a depth in tricks to a heuristic
     horizon.  With no field set the search is exact and unbounded.
 
     >>> Limit(nodes=100_000).bounded

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from solver.errors import NotationError, PuzzleError
@@ -205,24 +205,28 @@ def read_bpd_lines(lines: Iterable[bytes], name: str) -> list[Record | PuzzleErr
     >>> [r.source for r in read_bpd_lines([b"# two\\n", b"petite 9...Q7/.8.K.J JD 21 Q.Q9.9. - a 3:3 tricks=1:1\\n"], "stdin")]
     ['stdin:2']
     """
-    out: list[Record | PuzzleError] = []
+    return list(iter_bpd_lines(lines, name))
+
+
+def iter_bpd_lines(lines: Iterable[bytes], name: str) -> Iterator[Record | PuzzleError]:
+    """The records of :func:`read_bpd_lines` one at a time, each as soon as its line is
+    read: a pipe's records can be checked while the next ones are still being written."""
     for no, raw in enumerate(lines, 1):
         try:  # line by line: one bad byte costs its line, not the file
             line = raw.decode("utf-8").lstrip("\ufeff")  # (a byte-order mark is no text)
         except UnicodeDecodeError as exc:
             bad = PuzzleError(f"{name}:{no}: the line is not UTF-8 text ({exc.reason} at byte {exc.start})")
             bad.source = f"{name}:{no}"
-            out.append(bad)
+            yield bad
             continue
         try:
             rec = parse_record(line, f"{name}:{no}")
         except PuzzleError as exc:
             exc.source = f"{name}:{no}"  # (a script lines the error up with the file, as a record)
-            out.append(exc)
+            yield exc
             continue
         if rec is not None:
-            out.append(rec)
-    return out
+            yield rec
 
 
 def write_bpd(path: str, records: list[Record], header: str = "") -> None:
@@ -234,4 +238,13 @@ def write_bpd(path: str, records: list[Record], header: str = "") -> None:
             f.write(format_record(r) + "\n")
 
 
-__all__ = ["OPCODES", "Record", "format_record", "parse_record", "read_bpd", "read_bpd_lines", "write_bpd"]
+__all__ = [
+    "OPCODES",
+    "Record",
+    "format_record",
+    "iter_bpd_lines",
+    "parse_record",
+    "read_bpd",
+    "read_bpd_lines",
+    "write_bpd",
+]

@@ -368,21 +368,40 @@ def format_bpn(p: BPNFields) -> str:
 
 
 def _parse_voids(extra: str, value: str) -> list[int]:
-    """``a:S,b:DH`` to a suit mask per seat."""
-    voids = [0, 0]
+    """``a:S,b:DH`` to a suit mask per seat: each seat at most once, each of its suits once
+    (``b:D,b:H`` and ``b:DD`` are refused, not merged: the strict parser reads one spelling
+    of the fact, and a repeat is a mistake of whoever wrote it)."""
+    parts: list[tuple[int, str]] = []
     for part in value.split(","):
         who, colon, suits = part.partition(":")
         try:
             if not colon or not suits:
                 raise NotationError("no suits")
-            i = seat(who)
-            for letter in suits:
-                voids[i] |= 1 << parse_suit(letter)
+            parts.append((seat(who), "".join(SUITS[parse_suit(letter)] for letter in suits)))
         except NotationError:
             raise BPNError(
                 f"bad optional field {short(extra)}: expected void=SEAT:SUITS[,SEAT:SUITS], "
                 f"e.g. void=b:D or void=a:S,b:DH"
             ) from None
+    voids = [0, 0]
+    for i, suits in parts:
+        voids[i] |= sum(1 << SUITS.index(x) for x in set(suits))
+    # (the value as it should have been written, for the errors below)
+    merged = ",".join(f"{SEATS[i]}:{_suits(voids[i])}" for i in (0, 1) if voids[i])
+    seats = [i for i, _ in parts]
+    for i in (0, 1):
+        if seats.count(i) > 1:
+            raise BPNError(
+                f"bad optional field {short(extra)}: seat {SEATS[i]} is given twice: expected each "
+                f"seat once, with all its suits (void={merged})"
+            )
+    for i, suits in parts:
+        twice = next((x for x in SUITS if suits.count(x) > 1), None)
+        if twice is not None:
+            raise BPNError(
+                f"bad optional field {short(extra)}: suit {twice} is given twice for {SEATS[i]}: "
+                f"expected each suit once (void={merged})"
+            )
     return voids
 
 
@@ -402,18 +421,31 @@ def implied_shown(p: BPNFields, i: int) -> int:
 def _parse_shown(extra: str, value: str) -> list[int]:
     """``b:KHQHJS`` (cards, no separator) to a card mask per seat."""
     shown = [0, 0]
+    given = [False, False]
     for part in value.split(","):
         who, colon, cards = part.partition(":")
         try:
             if not colon or not cards:
                 raise NotationError("no cards")
             i = seat(who)
-            for c in parse_cards(cards):
-                shown[i] |= 1 << c
+            listed = parse_cards(cards)
         except NotationError:
             raise BPNError(
                 f"bad optional field {short(extra)}: expected shown=SEAT:CARDS[,SEAT:CARDS], e.g. shown=b:KHQHJS"
             ) from None
+        if given[i]:  # (as void=: each seat once, each card once)
+            raise BPNError(
+                f"bad optional field {short(extra)}: seat {SEATS[i]} is given twice: expected each "
+                f"seat once, with all its cards"
+            )
+        given[i] = True
+        for c in listed:
+            if shown[i] >> c & 1:
+                raise BPNError(
+                    f"bad optional field {short(extra)}: {card_str(c)} is given twice for {SEATS[i]}: "
+                    f"expected each card once"
+                )
+            shown[i] |= 1 << c
     return shown
 
 

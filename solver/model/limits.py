@@ -37,7 +37,7 @@ MAX_WORKERS = 256  # worker processes of one analysis (the command line's --work
 MAX_TABLE_BITS = 28  # a transposition table of 2**N entries (the engine's largest)
 MAX_PLIES = 1000  # moves below a position in a solution tree (a deal has far fewer)
 MAX_TREE_NODES = 10**7  # nodes of a solution tree (brisque tree --max-nodes)
-MAX_SECONDS = 10**9  # CPU seconds of a search budget (31 years; the engine's clock overflows near 9e12)
+MAX_SECONDS = 10**9  # seconds of a search budget (31 years; the engine's clock overflows near 9e12)
 MAX_SEED = 2**63 - 1  # seeds of deals and samples: 64-bit integers (the command line's from 0)
 
 
@@ -75,6 +75,26 @@ def readable_bytes(text: str) -> str:
         return f"{m.group(1)}\\x{m.group(2)}"
 
     return _SMUGGLED_BYTE.sub(byte, text)
+
+
+def unicode_text(text: str) -> str:
+    r"""``text`` as valid Unicode, for JSON that any strict parser reads: each undecodable
+    input byte that Python's surrogate escape smuggled in (``\udcff``: a lone surrogate,
+    which UTF-8 cannot encode) written as the four characters ``\xff``, as error messages
+    quote it (:func:`readable_bytes`); any other lone surrogate as its escape (``\ud800``).
+
+    >>> unicode_text("brisque a\udcff"), unicode_text("\ud800"), unicode_text("K\u2660")
+    ('brisque a\\xff', '\\ud800', 'K♠')
+    """
+    return _LONE_SURROGATE.sub(_escaped_surrogate, text)
+
+
+_LONE_SURROGATE = re.compile("[\\ud800-\\udfff]")
+
+
+def _escaped_surrogate(m: re.Match[str]) -> str:
+    code = ord(m.group(0))
+    return f"\\x{code - 0xDC00:02x}" if code >= 0xDC80 else f"\\u{code:04x}"
 
 
 def short(text: str, width: int = 40) -> str:
@@ -226,6 +246,7 @@ __all__ = [
     "seconds_argument",
     "short",
     "short_value",
+    "unicode_text",
     "whole_argument",
     "whole_number",
     "whole_or_none",

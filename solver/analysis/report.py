@@ -47,7 +47,11 @@ def pv_by_trick(start: Position, line: list[Move]) -> list[str]:
         if out.win is not None:
             rows.append(f"  end: {SEATS[out.win]} wins the game")
         else:
-            rows.append(f"  end: score {out.score[0]}:{out.score[1]}, tricks {out.tricks[0]}:{out.tricks[1]}")
+            tricks = f"tricks {out.tricks[0]}:{out.tricks[1]}"
+            if start.rules.game == "brisque" and start.tricks == [0, 0] and start.completed:
+                # a Brisque BPN need not record the tricks taken: then only this line's are known
+                tricks = f"tricks in this line {out.tricks[0]}:{out.tricks[1]}"
+            rows.append(f"  end: score {out.score[0]}:{out.score[1]}, {tricks}")
     return rows
 
 

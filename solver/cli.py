@@ -1901,7 +1901,15 @@ def match_cmd(
     type=click.Path(exists=True, dir_okay=False),
     help="A saved run (the --json of an earlier bench): each figure beside it, as a ratio.",
 )
-def bench_cmd(suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: str | None) -> None:
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="No progress lines on standard error (written a line a step, also to a file or pipe, as a log).",
+)
+def bench_cmd(
+    suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: str | None, quiet: bool
+) -> None:
     """Run the standard benchmarks from the installed package and print their figures.
 
     The standard suites, run by default (about a minute): final-phase (every
@@ -1946,7 +1954,11 @@ def bench_cmd(suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: s
         except ArgumentError as exc:
             raise BrisqueCommandError(f"cannot compare with {compare_to!r}: {exc}") from None
 
-    result = run(list(suites) or None, quick=quick, progress=lambda line: click.echo(line, err=True))
+    result = run(
+        list(suites) or None,
+        quick=quick,
+        progress=None if quiet else (lambda line: click.echo(line, err=True)),
+    )
     if old is not None:
         try:
             result["compare"] = compare(result, old)

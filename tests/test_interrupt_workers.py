@@ -138,3 +138,57 @@ def test_workers_ignore_ctrl_c_and_end_with_the_command():
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):  # (no process left in its group)
         os.killpg(proc.pid, 0)
+
+
+def test_tree_reports_its_progress_and_says_how_long_it_takes():
+    from solver.analysis.tree import solution_tree
+
+    seen: list[tuple[int, int]] = []
+    g = solution_tree(
+        "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35",
+        depth=2,
+        progress=lambda solved, nodes: seen.append((solved, nodes)),
+    )
+    assert seen[0] == (0, 1) and [s for s, _ in seen] == list(range(len(seen)))
+    assert len(seen) == 1 + g.out_degree(g.graph["root"])  # the root, then each child
+    help_text = subprocess.run(
+        [*BRISQUE, "tree", "--help"], cwd=OUTSIDE, text=True, capture_output=True, timeout=20
+    ).stdout
+    assert "minutes a position" in help_text and "--quiet" in help_text
+
+
+def test_tree_shows_progress_on_a_terminal():
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        proc = subprocess.run(
+            [
+                *BRISQUE,
+                "tree",
+                "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35",
+                "--format",
+                "json",
+            ],
+            cwd=OUTSIDE,
+            stdout=subprocess.PIPE,
+            stderr=follower,
+            timeout=20,
+        )
+        os.close(follower)
+        follower = -1
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(leader)
+        if follower >= 0:
+            os.close(follower)
+    assert proc.returncode == 0 and json.loads(proc.stdout)
+    assert b"solving position 1 (1 position in the tree so far)" in shown

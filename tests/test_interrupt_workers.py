@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -31,13 +32,27 @@ def start(args: list[str], **kw) -> subprocess.Popen[str]:
 
 
 def interrupt(proc: subprocess.Popen[str], timeout: float = 20) -> tuple[str, str]:
+    """SIGINT to ``proc``; what it writes after what was read (read through the pipes' own
+    buffers: ``communicate`` would skip what a ``readline`` had buffered)."""
+    assert proc.stdout is not None and proc.stderr is not None
     proc.send_signal(signal.SIGINT)
+    texts: dict[str, str] = {}
+    readers = [
+        threading.Thread(target=lambda k=k, f=f: texts.__setitem__(k, f.read()), daemon=True)
+        for k, f in (("out", proc.stdout), ("err", proc.stderr))
+    ]
+    for t in readers:
+        t.start()
     try:
-        out, err = proc.communicate(timeout=timeout)
+        proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
-        proc.communicate()
+        proc.wait()
         pytest.fail("the command did not end after Ctrl-C")
+    for t in readers:
+        t.join(timeout=5)
+    assert set(texts) == {"out", "err"}, "a pipe left open after the command ended (a worker alive?)"
+    out, err = texts["out"], texts["err"]
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "InvalidStateError" not in err, err
     return out, err

@@ -11,6 +11,7 @@ A line that fails gives ``{"bpn": ..., "error": ...}`` and the others still run.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from itertools import islice
@@ -25,6 +26,7 @@ from solver.model.limits import short
 from solver.model.position import Position
 
 CHUNK_LINES = 200  # lines a task: enough that a task's overhead (a cluster's ms) is small
+PART_SECONDS = 0.05  # the longest answers wait in a worker for a slow solve after them
 
 
 class Budget(TypedDict, total=False):
@@ -99,6 +101,38 @@ def solve_chunk(
     return [solve_line(line, table_bits, budget) for line in lines]
 
 
+class _Slow(BaseException):
+    """A slow solve is next and answers are kept: they go back first (:func:`solve_part`).
+    (Not an Exception: :func:`solve_line` answers those as the line's error.)"""
+
+
+def solve_part(
+    lines: list[str], table_bits: int = DEFAULT_TABLE_BITS, budget: Budget | None = None
+) -> list[tuple[str, bool]]:
+    """:func:`solve_line` of the first lines: all of them, or those before a slow solve
+    (one that is not of the native lane, :func:`solver.engine.batchline.fast_answer`, or
+    that comes after ``PART_SECONDS`` of work), which the caller sends again.  A task of
+    our own worker processes: answers a worker has are never held back by a long solve,
+    so that Ctrl-C keeps them.
+
+    >>> len(solve_part(["brisque x", "brisque y"]))  # (an error takes the slow path too)
+    1
+    """
+    out: list[tuple[str, bool]] = []
+    t0 = time.monotonic()
+
+    def before_slow() -> None:
+        if out and (_exact(budget) or time.monotonic() - t0 > PART_SECONDS):
+            raise _Slow
+
+    for line in lines:
+        try:
+            out.append(solve_line(line, table_bits, budget, before_slow))
+        except _Slow:
+            break
+    return out
+
+
 def solve_lines(
     lines: Iterable[str],
     table_bits: int = DEFAULT_TABLE_BITS,
@@ -123,7 +157,7 @@ def solve_lines(
     own = None
     if ex is None:
         own = ex = worker_pool(workers)
-    try:
+    if own is None:  # (a cluster: whole chunks, in order)
         chunks = iter(lambda: list(islice(it, chunk)), [])
         ahead: list[Any] = []
         depth = 4 * (executor_width(ex) or 2)
@@ -133,9 +167,59 @@ def solve_lines(
                 yield from ahead.pop(0).result()
         for f in ahead:
             yield from f.result()
+        return
+    # our own processes: each chunk answers up to its first slow line, the rest is sent
+    # again at once (in its place); on Ctrl-C the answers finished in order are kept
+    queue: list[tuple[list[str], Any]] = []  # (lines, future of their answers), in order
+    try:
+        chunks = iter(lambda: list(islice(it, chunk)), [])
+        depth = 4 * workers
+        for part in chunks:
+            queue.append((part, ex.submit(solve_part, part, table_bits, budget)))
+            while len(queue) >= depth:
+                yield from _next_answers(queue, ex, table_bits, budget, before_slow)
+        while queue:
+            yield from _next_answers(queue, ex, table_bits, budget, before_slow)
+    except KeyboardInterrupt:
+        stop_pool(own, wait=False)  # (the workers ignore Ctrl-C: they end here, at once)
+        own = None
+        try:
+            while queue and queue[0][1].done() and not queue[0][1].cancelled():
+                if queue[0][1].exception() is not None:
+                    break
+                lines_, fut = queue.pop(0)
+                answers = fut.result()
+                yield from answers
+                if len(answers) < len(lines_):
+                    break
+        except KeyboardInterrupt:  # (a second Ctrl-C: what is out stands)
+            pass
+        raise
     finally:
         if own is not None:
             stop_pool(own, wait=False)  # (every answer is out, or the run was stopped)
 
 
-__all__ = ["CHUNK_LINES", "Budget", "solve_chunk", "solve_line", "solve_lines"]
+def _next_answers(
+    queue: list[tuple[list[str], Any]],
+    ex: Executor,
+    table_bits: int,
+    budget: Budget | None,
+    before_slow: Callable[[], object] | None,
+) -> list[tuple[str, bool]]:
+    """The answers of the first chunk in ``queue`` (waited for, the answers given before
+    it written out first: ``before_slow``): those it gave, its other lines sent again in
+    its place."""
+    lines, fut = queue[0]
+    if before_slow is not None and not fut.done():
+        before_slow()
+    answers: list[tuple[str, bool]] = fut.result()
+    rest = lines[len(answers) :]
+    if rest:
+        queue[0] = (rest, ex.submit(solve_part, rest, table_bits, budget))
+    else:
+        queue.pop(0)
+    return answers
+
+
+__all__ = ["CHUNK_LINES", "Budget", "solve_chunk", "solve_line", "solve_lines", "solve_part"]

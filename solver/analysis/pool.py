@@ -22,7 +22,11 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
@@ -61,13 +65,64 @@ def stop_pool(pool: ProcessPoolExecutor, wait: bool = True) -> None:
     if wait:
         pool.shutdown()
         return
-    processes = list(getattr(pool, "_processes", {}).values())  # (no public way to end them)
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # (no public way to end them)
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in processes:
         if proc.is_alive():
             proc.kill()  # (SIGKILL: a worker that has not yet reset its handlers prints nothing)
     for proc in processes:
         proc.join(timeout=1)
+    if manager is not None:  # (its thread settles every future: the results sent are kept)
+        manager.join(timeout=1)
 
 
-__all__ = ["stop_pool", "worker_pool"]
+class InOrder(Generic[T]):
+    """The results of ``fn`` on each task, submitted to ``executor`` at once and taken in
+    order; :meth:`stop` on an interrupt, then :meth:`finished` for the tasks that ended.
+
+    ``Executor.map`` alone loses, on Ctrl-C, every result finished after one still running,
+    and its generator, closed later, cancels futures from this thread while the pool's own
+    thread may be setting them (``InvalidStateError`` printed by that thread).
+
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(2) as ex:
+    ...     tasks = InOrder(ex, abs, [-1, -2, 3])
+    ...     first = next(iter(tasks))
+    ...     tasks.stop(ex, own=False)
+    ...     first, sorted(tasks.finished())
+    (1, [2, 3])
+    """
+
+    def __init__(self, executor: Executor, fn: Callable[..., T], tasks: Iterable[Any]) -> None:
+        self.futures: list[Future[T]] = [executor.submit(fn, t) for t in tasks]
+        self.taken = 0  # the results given out, in order
+
+    def __iter__(self) -> Iterator[T]:
+        while self.taken < len(self.futures):
+            result = self.futures[self.taken].result()
+            self.taken += 1
+            yield result
+
+    def stop(self, executor: Executor, own: bool) -> None:
+        """End the work: our own pool's workers at once (:func:`stop_pool`: its futures
+        are left to its thread), another executor's tasks not yet started cancelled."""
+        if own and isinstance(executor, ProcessPoolExecutor):
+            stop_pool(executor, wait=False)
+        else:
+            for f in self.futures[self.taken :]:
+                f.cancel()
+
+    def finished(self) -> list[T]:
+        """After :meth:`stop`: the results of the tasks that ended, not yet given out, in
+        the order of the tasks (those that failed or were cut short left out)."""
+        out = [
+            f.result()
+            for f in self.futures[self.taken :]
+            if f.done() and not f.cancelled() and f.exception() is None
+        ]
+        self.taken = len(self.futures)
+        return out
+
+
+__all__ = ["InOrder", "stop_pool", "worker_pool"]

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.executors import as_executor, executor_width
@@ -41,6 +41,9 @@ from solver.model.limits import (
 from solver.model.moves import Move, move, parse_move
 from solver.model.position import SEATS, Position, as_position
 from solver.model.value import Value
+
+if TYPE_CHECKING:
+    from solver.analysis.pool import InOrder
 
 MIN_WORLD_SECONDS = 1e-6  # the time left given to a world at the deadline (a Limit needs some)
 WORLD_TABLE_BITS = 16  # small enough to clear for every world (results then never
@@ -183,7 +186,10 @@ class SampledAnalysis:
         return json.dumps(self.to_dict())
 
 
-MAX_TASK_WORLDS = 100  # worlds per task sent to a worker
+MAX_TASK_WORLDS = 100  # worlds per task sent to a worker (of a cluster)
+# worlds per task sent to our own worker processes: a task takes a fraction of a second
+# even on a loaded machine, so that Ctrl-C finds tasks finished (a task cut short is lost)
+OWN_TASK_WORLDS = 20
 
 
 def _solve_worlds(task: tuple[str, list[str], Limit | None, bool]) -> list[WorldResult]:
@@ -387,7 +393,8 @@ def analyse(
     if time_limit is None and separation is None and (executor is not None or workers > 1):
         # nothing needs intermediate results: a few large tasks per worker cost less
         # (at most MAX_TASK_WORLDS, so that an interrupt keeps the worlds solved so far)
-        size = max(batch, min(MAX_TASK_WORLDS, -(-wanted // (2 * max(workers, 2)))))
+        cap = MAX_TASK_WORLDS if executor is not None else OWN_TASK_WORLDS
+        size = max(batch, min(cap, -(-wanted // (2 * max(workers, 2)))))
     deadline = t0 + time_limit if time_limit is not None else None
     own_pool = None
     if executor is None and workers > 1:
@@ -400,6 +407,7 @@ def analyse(
     last_update = t0
     numbers: list[dict[int, int]] = []  # the ranking numbers of the worlds, for the separation rule
     drawn = 0  # the worlds drawn: those solved, and those an exact search left at the deadline
+    in_order: InOrder[list[WorldResult]] | None = None  # (the tasks of a round on an executor)
     try:
         while len(results) < wanted:
             if executor is None:
@@ -419,8 +427,12 @@ def analyse(
                 chunks = [round_worlds[i : i + task_size] for i in range(0, len(round_worlds), task_size)]
                 world_lim = _world_limit(ws, lim, deadline)  # (counted from when a worker starts it)
                 tasks = [(rules_text, [w.bpn() for w in ch], world_lim, ws.fitted) for ch in chunks]
-                for part in executor.map(_solve_worlds, tasks):
+                from solver.analysis.pool import InOrder
+
+                in_order = InOrder(executor, _solve_worlds, tasks)
+                for part in in_order:
                     results.extend(part)
+                in_order = None
                 drawn += len(round_worlds)
             if not round_worlds:  # (every world drawn, some left at the deadline)
                 break
@@ -448,9 +460,17 @@ def analyse(
                 stopped = "time"
                 break
     except KeyboardInterrupt:
-        if own_pool is not None:
+        if in_order is not None and executor is not None:
             # at once, with or without an answer: the workers ignore Ctrl-C, and the orderly
-            # shutdown of ``finally`` would wait for every task queued (minutes of worlds)
+            # shutdown of ``finally`` would wait for every task queued (minutes of worlds);
+            # the tasks finished meanwhile count, in whatever order they ended
+            in_order.stop(executor, own=own_pool is not None)
+            own_pool = None
+            try:
+                results.extend(w for part in in_order.finished() for w in part)
+            except KeyboardInterrupt:  # (a second Ctrl-C: what is taken stands)
+                pass
+        if own_pool is not None:
             from solver.analysis.pool import stop_pool
 
             stop_pool(own_pool, wait=False)

@@ -12,6 +12,7 @@ player who makes it and ``best`` marking the moves that keep the value.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, BinaryIO
 
 from solver.engine.api import solve
@@ -26,9 +27,17 @@ FORMATS = ("graphml", "gexf", "json", "dot")
 
 
 def solution_tree(
-    position: Position | str, depth: int = 2, max_nodes: int = 2000, best_only: bool = False
+    position: Position | str,
+    depth: int = 2,
+    max_nodes: int = 2000,
+    best_only: bool = False,
+    progress: Callable[[int, int], object] | None = None,
 ) -> nx.DiGraph[str]:
     """The tree of every legal move (or only the best ones) ``depth`` moves deep.
+
+    Each position above the last level is solved exactly (every move): from a whole deal or
+    an early trick that takes minutes a position.  ``progress`` gets, before each solve, the
+    positions solved so far and the positions in the tree.
 
     Stops expanding at ``max_nodes`` nodes: the graph's ``truncated`` attribute then says so.
     ``depth`` (moves, from 1) and ``max_nodes`` (from 2) are whole numbers, or an
@@ -45,6 +54,7 @@ def solution_tree(
     g.graph.update(root=root.bpn(), depth=depth, truncated=False)
     frontier = [(root, 0)]
     seen: set[str] = set()
+    solved = 0
     while frontier:
         p, d = frontier.pop(0)
         key = p.bpn()
@@ -54,7 +64,10 @@ def solution_tree(
         _add_node(g, p)
         if p.is_over() or d >= depth:
             continue
+        if progress is not None:
+            progress(solved, g.number_of_nodes())
         a = solve(p, pv=False)
+        solved += 1
         g.nodes[key]["value"] = int(a.value)  # graph files take plain ints
         best = {int(m) for m in a.best}
         for mv in a.moves:

@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.analysis.executors import as_executor
 from solver.errors import ArgumentError
@@ -39,6 +38,9 @@ from solver.model.rules import Rules
 from solver.model.value import Value
 from solver.play.dealing import deal, play_deal
 from solver.play.players import Player, make_player
+
+if TYPE_CHECKING:
+    from solver.analysis.pool import InOrder
 
 Z95 = 1.959963984540054
 
@@ -211,33 +213,49 @@ def run_match(
     records: list[MatchRecord] = []
     spent = [0.0, 0.0]  # thinking time of the first and the second player
     interrupted = False
+    done = 0
+
+    def take(pair: list[tuple[MatchRecord, list[float]]]) -> None:
+        nonlocal done
+        for rec, seconds in pair:
+            records.append(rec)
+            first = "ab".index(rec["first_at"])
+            spent[0] += seconds[first]
+            spent[1] += seconds[1 - first]
+        done += 1
+        if on_pair is not None:
+            on_pair([rec for rec, _ in pair])
+        if progress is not None:
+            progress(done, deals)
+
+    in_order: InOrder[list[list[tuple[MatchRecord, list[float]]]]] | None = None
     try:
         if executor is None:
-            results: Iterator[list[tuple[MatchRecord, list[float]]]] = map(_play_pair, tasks)
+            for pair in map(_play_pair, tasks):
+                take(pair)
         else:
             # a passed executor (a cluster) gets pairs in chunks; our own pool one pair a
             # task, so that Ctrl-C keeps every pair played
             size = pairs_per_task(deals) if own is None else 1
             chunks = [tasks[k : k + size] for k in range(0, len(tasks), size)]
-            results = chain.from_iterable(executor.map(_play_pairs, chunks))
-        for i, pair in enumerate(results, 1):
-            for rec, seconds in pair:
-                records.append(rec)
-                first = "ab".index(rec["first_at"])
-                spent[0] += seconds[first]
-                spent[1] += seconds[1 - first]
-            if on_pair is not None:
-                on_pair([rec for rec, _ in pair])
-            if progress is not None:
-                progress(i, deals)
-    except KeyboardInterrupt:
-        if own is not None:
-            # at once, with or without a pair played: the workers ignore Ctrl-C, and the
-            # orderly shutdown of ``finally`` would wait for every pair queued
-            from solver.analysis.pool import stop_pool
+            from solver.analysis.pool import InOrder  # (its import costs 20 ms: only when used)
 
-            stop_pool(own, wait=False)
+            in_order = InOrder(executor, _play_pairs, chunks)
+            for part in in_order:
+                for pair in part:
+                    take(pair)
+    except KeyboardInterrupt:
+        if in_order is not None and executor is not None:
+            # at once: the workers ignore Ctrl-C, and the orderly shutdown of ``finally``
+            # would wait for every pair queued; the pairs finished meanwhile count too
+            in_order.stop(executor, own=own is not None)
             own = None
+            try:
+                for part in in_order.finished():
+                    for pair in part:
+                        take(pair)
+            except KeyboardInterrupt:  # (a second Ctrl-C: what is taken stands)
+                pass
         if not records:
             raise
         interrupted = True  # the deal pairs played so far

@@ -1,0 +1,209 @@
+"""Ctrl-C with worker processes keeps what was finished, as with one process, and never
+prints a traceback (``match``, ``analyse``, ``solve -`` with ``--workers 2``; ``puzzles``
+ends with the summary so far).  Each test runs the real command and sends SIGINT to it
+alone, as the terminal does to the whole group: the workers ignore it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+BRISQUE = [sys.executable, "-m", "solver.cli"]
+OUTSIDE = tempfile.gettempdir()  # (from the checkout, python -m would find the unbuilt source)
+ROOT = Path(__file__).resolve().parent.parent
+HIDDEN = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
+
+
+def start(args: list[str], **kw) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [*BRISQUE, *args], cwd=OUTSIDE, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw
+    )
+
+
+def interrupt(proc: subprocess.Popen[str], timeout: float = 20) -> tuple[str, str]:
+    """SIGINT to ``proc``; what it writes after what was read (read through the pipes' own
+    buffers: ``communicate`` would skip what a ``readline`` had buffered)."""
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.send_signal(signal.SIGINT)
+    texts: dict[str, str] = {}
+    readers = [
+        threading.Thread(target=lambda k=k, f=f: texts.__setitem__(k, f.read()), daemon=True)
+        for k, f in (("out", proc.stdout), ("err", proc.stderr))
+    ]
+    for t in readers:
+        t.start()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        pytest.fail("the command did not end after Ctrl-C")
+    for t in readers:
+        t.join(timeout=5)
+    assert set(texts) == {"out", "err"}, "a pipe left open after the command ended (a worker alive?)"
+    out, err = texts["out"], texts["err"]
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "InvalidStateError" not in err, err
+    return out, err
+
+
+def wait_for(check, timeout: float = 20) -> None:
+    end = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < end, "no progress in time"
+        time.sleep(0.05)
+
+
+def test_ctrl_c_on_a_match_with_workers_keeps_the_pairs_played(tmp_path):
+    for attempt in range(3):  # (the defect was a race: several times)
+        records = tmp_path / f"records{attempt}.jsonl"
+        proc = start(
+            ["match", "pimc:2", "greedy", "--deals", "20", "--workers", "2", "--records", str(records)]
+        )
+        # one deal pair (two records) written: it must be counted in the summary
+        wait_for(lambda records=records: records.exists() and len(records.read_text().splitlines()) >= 2)
+        out, err = interrupt(proc)
+        m = re.search(r"interrupted after (\d+) of 20 deal pairs", err)
+        assert m and int(m.group(1)) >= 1, err
+        assert "mean margin" in out
+
+
+def test_ctrl_c_on_analyse_with_workers_gives_the_worlds_solved():
+    for _ in range(2):
+        proc = start(["analyse", HIDDEN, "--worlds", "100000", "--workers", "2", "--json"])
+        time.sleep(4)  # (a task is at most 20 worlds: some hundreds are solved by then)
+        out, _ = interrupt(proc)
+        answer = json.loads(out)
+        assert answer.get("stopped") == "interrupted", out
+        assert answer["worlds"] > 0
+
+
+def test_ctrl_c_on_a_batch_with_workers_keeps_the_quick_answers():
+    """A chunk of quick lines before a long solve: its answers go out before the long one."""
+    quick = [
+        "brisque 7.7.8./J9..9. C 0 ATKQ8.ATKQJ98.ATKQJ7.ATKQJ987 - a 68:50 tricks=9:4 "
+        "final=2:1 exchanged=a void=b:H taken=TC"
+    ] * 150
+    whole = "brisque 8.J9.8.Q9/AKQ.8.J7. TC KHTD7SKDKCTSQHQDADTHAHJSAC9S7C8CJC9D7H - - a 0:0"
+    for _ in range(2):
+        proc = start(["solve", "-", "--workers", "2"], stdin=subprocess.PIPE)
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("\n".join([*quick, whole, whole]) + "\n")
+        proc.stdin.close()
+        proc.stdin = None  # (communicate: nothing more to send)
+        got = [proc.stdout.readline() for _ in range(150)]  # (written while the deals are solved)
+        assert all(json.loads(line)["value"] == 6 for line in got)
+        out, err = interrupt(proc)
+        assert out == "", out  # (the whole deals were not finished)
+        assert "interrupted" in err
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_on_puzzles_prints_the_summary_so_far(tmp_path, as_json):
+    text = (ROOT / "positions" / "brisque-endgames.bpd").read_text()
+    text += (ROOT / "positions" / "hidden-cards.bpd").read_text()
+    big = tmp_path / "big.bpd"
+    big.write_text(text * 20)
+    proc = start(["puzzles", str(big), *(["--json"] if as_json else [])])
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # (a record checked)
+    assert first
+    out, err = interrupt(proc)
+    lines = [first, *out.splitlines()]
+    m = re.search(r"interrupted after (\d+) records? of (\d+)", err)
+    assert m, err
+    done = int(m.group(1))
+    assert len(lines) == done + 1  # every record checked, then the summary
+    if as_json:
+        summary = json.loads(lines[-1])
+        assert summary["summary"] is True and summary["interrupted"] is True
+        assert summary["total"] + summary["unchecked"] == done
+        assert "error" not in summary
+    else:
+        assert re.fullmatch(r"\d+/\d+ solved so far.*", lines[-1]), lines[-1]
+
+
+def test_workers_ignore_ctrl_c_and_end_with_the_command():
+    """SIGINT to the whole group (a terminal's Ctrl-C): the parent alone decides, and no
+    worker outlives it."""
+    proc = start(
+        ["analyse", HIDDEN, "--worlds", "100000", "--workers", "2", "--json"], start_new_session=True
+    )
+    time.sleep(3)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("the command did not end after Ctrl-C")
+    assert proc.returncode == 130
+    assert "Traceback" not in err, err
+    assert json.loads(out).get("worlds", 0) > 0, out
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):  # (no process left in its group)
+        os.killpg(proc.pid, 0)
+
+
+def test_tree_reports_its_progress_and_says_how_long_it_takes():
+    from solver.analysis.tree import solution_tree
+
+    seen: list[tuple[int, int]] = []
+    g = solution_tree(
+        "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35",
+        depth=2,
+        progress=lambda solved, nodes: seen.append((solved, nodes)),
+    )
+    assert seen[0] == (0, 1) and [s for s, _ in seen] == list(range(len(seen)))
+    assert len(seen) == 1 + g.out_degree(g.graph["root"])  # the root, then each child
+    help_text = subprocess.run(
+        [*BRISQUE, "tree", "--help"], cwd=OUTSIDE, text=True, capture_output=True, timeout=20
+    ).stdout
+    assert "minutes a position" in help_text and "--quiet" in help_text
+
+
+def test_tree_shows_progress_on_a_terminal():
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        proc = subprocess.run(
+            [
+                *BRISQUE,
+                "tree",
+                "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35",
+                "--format",
+                "json",
+            ],
+            cwd=OUTSIDE,
+            stdout=subprocess.PIPE,
+            stderr=follower,
+            timeout=20,
+        )
+        os.close(follower)
+        follower = -1
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(leader)
+        if follower >= 0:
+            os.close(follower)
+    assert proc.returncode == 0 and json.loads(proc.stdout)
+    assert b"solving position 1 (1 position in the tree so far)" in shown

@@ -1605,15 +1605,17 @@ def _line_interrupted(p: Position, steps: list[Step], moves: int, view: str, as_
 def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interrupted: bool = False) -> None:
     """The answer of ``brisque line``: a table, or one JSON object (marked ``interrupted``
     when Ctrl-C cut the line short)."""
-    from solver.analysis.line import MISTAKE_Z, losses_by_player
+    from solver.analysis.line import MISTAKE_Z, games_given_up, losses_by_player
 
     losses = losses_by_player(steps)
+    games = games_given_up(steps)
     if as_json:
         out: dict[str, Any] = {
             "bpn": p.bpn(),
             "view": view,
             "steps": [s.to_dict() for s in steps],
             "loss": losses,
+            "games_given_up": games,
         }
         if interrupted:  # (a script must not take the moves judged so far for the whole line)
             out["interrupted"] = True
@@ -1630,18 +1632,29 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
     for s in steps:
         mark = "" if s.exact else "  (estimate)"
         flag = "  <-- mistake" if s.mistake else ""
-        loss = f"{s.loss:>7g}"
+        if s.game is not None:  # (a game won is no number of points: say what was lost)
+            flag = f"  <-- {s.game}"
+        shown = f"{s.loss:g}"  # (a game event's: its ranking number, kept out of the totals)
+        loss = f"{shown:>7}"
         if own:
             noise = f"{s.own_loss:+.1f} +- {s.own_stderr:.1f}" if s.own_loss is not None else ""
-            loss = f"{s.loss:>9g}{noise:>17}"
+            loss = f"{shown:>9}{noise:>17}"
         click.echo(
             f"{s.number:>3} {s.trick:>5} {s.player:>3}  {str(s.move):<6}{fmt(s.move_value):>8}"
             f"{fmt(s.best_value):>8}{loss}  {' '.join(str(m) for m in s.best)}{mark}{flag}"
         )
+    games_text = (  # (kept apart: a game won is no number of points)
+        f"; games given up (not in the totals): a {games['a']}, b {games['b']}"
+        if games["a"] or games["b"]
+        else ""
+    )
     click.echo(
-        f"total double-dummy loss: a {losses['a']:g}, b {losses['b']:g}"
-        if own
-        else f"total loss: a {losses['a']:g}, b {losses['b']:g}"
+        (
+            f"total double-dummy loss: a {losses['a']:g}, b {losses['b']:g}"
+            if own
+            else f"total loss: a {losses['a']:g}, b {losses['b']:g}"
+        )
+        + games_text
     )
     if own:
         mistakes = {seat: sum(1 for s in steps if s.player == seat and s.mistake) for seat in "ab"}

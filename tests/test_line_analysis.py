@@ -298,3 +298,22 @@ def test_line_record_petite(tmp_path):
         a = solve(p, pv=False)
         assert s["value"] == a.move_value(s["move"]) and s["best_value"] == a.value
         p.push(parse_move(s["move"]))
+
+
+# a holds four queens at trick 9 (brisque deal --seed 236 --at 9): QS throws the game away
+FOUR_QUEENS = "brisque Q9.Q.Q.Q8/T7.J.TK9. KH ACAHAD AKJ8.T987.J87.TKJ97 - a 6:39 tricks=2:6"
+
+
+def test_line_names_a_game_given_up_and_keeps_it_out_of_the_point_totals():
+    r = run("line", FOUR_QUEENS, "QS")
+    assert r.exit_code == 0, r.output
+    assert "gives up a won game" in r.output
+    assert "10070" not in r.output and "total loss: a 0, b 0" in r.output
+    assert "games given up (not in the totals): a 1, b 0" in r.output
+    out = json.loads(run("line", FOUR_QUEENS, "QS", "--json").output)
+    step = out["steps"][0]
+    assert step["game"] == "gives up a won game" and step["mistake"] is True
+    assert step["loss"] == 570  # the ranking rule "match": 500 still needed, plus the 70 lost
+    assert out["loss"] == {"a": 0, "b": 0} and out["games_given_up"] == {"a": 1, "b": 0}
+    steps = analyse_line(FOUR_QUEENS, ["QS"])
+    assert losses_by_player(steps) == {"a": 0, "b": 0}

@@ -54,11 +54,17 @@ class Step:
     own_stderr: float | None = None
     own_mistake: bool | None = None
     own_worlds: int | None = None
+    # a game won outright thrown away (or a game lost let in) by this move: the loss is then
+    # in the ranking numbers of :mod:`solver.analysis.ranking` (rule "match"), kept out of
+    # the point totals of :func:`losses_by_player` and counted by :func:`games_given_up`
+    game: str | None = None
 
     @property
     def mistake(self) -> bool:
         """A mistake: from his own information when judged so, else any double-dummy loss."""
-        return self.own_mistake if self.own_mistake is not None else self.loss > 0
+        if self.own_mistake is not None:
+            return self.own_mistake
+        return self.loss > 0 or self.game is not None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -76,6 +82,7 @@ class Step:
             "own_loss": None if self.own_loss is None else round(self.own_loss, 3),
             "own_stderr": None if self.own_stderr is None else round(self.own_stderr, 3),
             "own_worlds": self.own_worlds,
+            "game": self.game,
         }
 
 
@@ -214,6 +221,7 @@ def _play_and_judge(
             else:
                 b = solve(p, pv=False, limit=lim)
                 value, mv_value, best, exact = b.value, b.move_value(m), list(b.best), b.exact
+        loss, game = move_loss(value, mv_value, p)
         own: tuple[float | None, float | None, bool | None, int | None] = (None, None, None, None)
         if view == "own":
             own = own_information_loss(p, m, worlds, seed)
@@ -225,7 +233,8 @@ def _play_and_judge(
                 move=m,
                 move_value=mv_value,
                 best_value=value,
-                loss=value - mv_value,
+                loss=loss,
+                game=game,
                 best=best,
                 exact=exact,
                 bpn=p.bpn(),
@@ -240,11 +249,55 @@ def _play_and_judge(
             progress(i, len(moves))
 
 
+GAVE_UP_WIN = "gives up a won game"
+LET_IN_LOSS = "lets the opponent win the game"
+
+
+def move_loss(best: Value | float, move: Value | float, p: Position) -> tuple[float, str | None]:
+    """(loss, game event) of a move valued ``move`` where the best is valued ``best``.
+
+    Margins subtract.  When either value is a game won outright (the ``+-10000`` marker of
+    exact answers), the loss is taken in the ranking numbers of :mod:`solver.analysis.ranking`
+    (rule ``"match"``: a game won is worth the points its winner still needed), as
+    ``brisque analyse`` ranks moves, and the event is named: :data:`GAVE_UP_WIN` or
+    :data:`LET_IN_LOSS` (``None`` when the move keeps the best outcome).
+
+    >>> p = Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
+    >>> move_loss(Value.game_won(0, pov=0), Value.margin(-70, pov=0), p)
+    (570, 'gives up a won game')
+    """
+    if not (isinstance(best, Value) and isinstance(move, Value)):
+        return best - move, None
+    if best.winner is None and move.winner is None:
+        return best - move, None
+    from solver.analysis.ranking import RankingRule
+
+    rank = RankingRule.parse("match")
+    loss = rank.number(best, p) - rank.number(move, p)
+    if best.won and not move.won:
+        return loss, GAVE_UP_WIN
+    if move.lost and not best.lost:
+        return loss, LET_IN_LOSS
+    return loss, None
+
+
 def losses_by_player(steps: list[Step]) -> dict[str, float]:
-    """The total loss of each player (``a``, ``b``) over the steps of a line."""
+    """The total point loss of each player (``a``, ``b``) over the steps of a line; a move
+    that throws away a game won (or lets a game be lost) is counted apart, by
+    :func:`games_given_up`, not added here."""
     out: dict[str, float] = {"a": 0, "b": 0}
     for s in steps:
-        out[s.player] += s.loss
+        if s.game is None:
+            out[s.player] += s.loss
+    return out
+
+
+def games_given_up(steps: list[Step]) -> dict[str, int]:
+    """How many moves of each player threw away a game won or let a game be lost."""
+    out = {"a": 0, "b": 0}
+    for s in steps:
+        if s.game is not None:
+            out[s.player] += 1
     return out
 
 
@@ -254,7 +307,11 @@ __all__ = [
     "LineInterrupted",
     "Step",
     "analyse_line",
+    "GAVE_UP_WIN",
+    "LET_IN_LOSS",
     "default_limit",
+    "games_given_up",
     "losses_by_player",
+    "move_loss",
     "own_information_loss",
 ]

@@ -1498,6 +1498,9 @@ def line_cmd(
     A double-dummy loss blames a player for not seeing hidden cards.  --view own
     judges each move from what its player knew: the loss over the worlds his view
     allows, flagged as a mistake only beyond two standard errors of the noise.
+    Positions with hidden cards are judged the same way (sampled, beyond two
+    standard errors); a loss between "(estimate)" values is an inaccuracy, a
+    mistake only when the search's bounds prove it.
 
     \b
     Examples:
@@ -1614,7 +1617,7 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
             "bpn": p.bpn(),
             "view": view,
             "steps": [s.to_dict() for s in steps],
-            "loss": losses,
+            "loss": {seat: round(x, 3) if isinstance(x, float) else x for seat, x in losses.items()},
             "games_given_up": games,
         }
         if interrupted:  # (a script must not take the moves judged so far for the whole line)
@@ -1630,9 +1633,15 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
     head += f"{'dd loss':>9}{'own loss':>17}" if own else f"{'loss':>7}"
     click.echo(head + "  best moves")
     for s in steps:
-        mark = "" if s.exact else "  (estimate)"
-        flag = "  <-- mistake" if s.mistake else ""
-        if s.game is not None:  # (a game won is no number of points: say what was lost)
+        mark = (
+            ""
+            if s.exact
+            else f"  (sampled, +- {s.loss_stderr:.1f})"
+            if s.loss_stderr is not None
+            else "  (estimate)"
+        )
+        flag = "  <-- mistake" if s.mistake else "  <-- inaccuracy (estimate)" if s.inaccuracy else ""
+        if s.game is not None and s.mistake:  # (a game won is no number of points: say what was lost)
             flag = f"  <-- {s.game}"
         shown = f"{s.loss:g}"  # (a game event's: its ranking number, kept out of the totals)
         loss = f"{shown:>7}"

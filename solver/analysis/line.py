@@ -58,13 +58,30 @@ class Step:
     # in the ranking numbers of :mod:`solver.analysis.ranking` (rule "match"), kept out of
     # the point totals of :func:`losses_by_player` and counted by :func:`games_given_up`
     game: str | None = None
+    # a sampled judgement (hidden cards): the standard error of the paired loss (0 when every
+    # consistent world was solved); None when the position was searched
+    loss_stderr: float | None = None
+    # a depth-limited estimate whose loss the search's proven bounds confirm
+    proven: bool = False
 
     @property
     def mistake(self) -> bool:
-        """A mistake: from his own information when judged so, else any double-dummy loss."""
+        """A mistake: from his own information when judged so; from sampled values, a loss
+        beyond ``MISTAKE_Z`` standard errors of the paired difference; from an estimate, a
+        loss its proven bounds confirm; else (exact) any loss."""
         if self.own_mistake is not None:
             return self.own_mistake
+        if self.loss_stderr is not None:
+            return self.loss > MISTAKE_Z * self.loss_stderr if self.loss_stderr > 0 else self.loss > 0
+        if not self.exact:
+            return self.proven and (self.loss > 0 or self.game is not None)
         return self.loss > 0 or self.game is not None
+
+    @property
+    def inaccuracy(self) -> bool:
+        """A loss between depth-limited estimates that their bounds do not prove: shown as
+        "inaccuracy (estimate)", not as a mistake."""
+        return not self.exact and self.loss_stderr is None and self.loss > 0 and not self.mistake
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -74,11 +91,13 @@ class Step:
             "move": str(self.move),
             "value": self.move_value,
             "best_value": self.best_value,
-            "loss": self.loss,
+            "loss": round(self.loss, 3) if isinstance(self.loss, float) else self.loss,
+            "loss_stderr": None if self.loss_stderr is None else round(self.loss_stderr, 3),
             "best": [str(m) for m in self.best],
             "exact": self.exact,
             "bpn": self.bpn,
             "mistake": self.mistake,
+            "inaccuracy": self.inaccuracy,
             "own_loss": None if self.own_loss is None else round(self.own_loss, 3),
             "own_stderr": None if self.own_stderr is None else round(self.own_stderr, 3),
             "own_worlds": self.own_worlds,
@@ -190,7 +209,7 @@ def _play_and_judge(
     progress: Callable[[int, int], object] | None,
 ) -> None:
     """The loop of :func:`analyse_line`: appends a step for each move (kept on Ctrl-C)."""
-    from solver.analysis.sampling import analyse
+    from solver.analysis.sampling import SampledAnalysis, analyse
 
     for i, text in enumerate(moves, 1):
         m = parse_move(text) if isinstance(text, str) else text
@@ -206,11 +225,15 @@ def _play_and_judge(
             raise IllegalMoveError(f"move {i} ({m}) is not legal in {p.bpn()!r}; legal: {legal}")
         value: Value | float
         mv_value: Value | float
+        stderr: float | None = None
+        proven = False
         if p.has_hidden:
             a = analyse(p, worlds=worlds, seed=seed)
             if getattr(a, "stopped", None) == "interrupted":
                 raise KeyboardInterrupt
             value, mv_value, best, exact = a.value, a.move_value(m), list(a.best), a.method == "exact"
+            if isinstance(a, SampledAnalysis):  # (judged against its noise, as --view own is)
+                _, stderr = a.paired_loss(m)
         else:
             lim = limit if limit is not None else (default_limit(p) if auto_limit else None)
             if lim is None or not lim.bounded:
@@ -221,6 +244,10 @@ def _play_and_judge(
             else:
                 b = solve(p, pv=False, limit=lim)
                 value, mv_value, best, exact = b.value, b.move_value(m), list(b.best), b.exact
+                mine = next(mv for mv in b.moves if mv.move == m)
+                lows = [mv.lower for mv in b.moves if mv.lower is not None]
+                # proven: some move's proven lower bound beats this move's proven upper bound
+                proven = exact or (mine.upper is not None and bool(lows) and max(lows) > mine.upper)
         loss, game = move_loss(value, mv_value, p)
         own: tuple[float | None, float | None, bool | None, int | None] = (None, None, None, None)
         if view == "own":
@@ -235,6 +262,8 @@ def _play_and_judge(
                 best_value=value,
                 loss=loss,
                 game=game,
+                loss_stderr=stderr,
+                proven=proven,
                 best=best,
                 exact=exact,
                 bpn=p.bpn(),

@@ -1609,6 +1609,7 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
     """The answer of ``brisque line``: a table, or one JSON object (marked ``interrupted``
     when Ctrl-C cut the line short)."""
     from solver.analysis.line import MISTAKE_Z, games_given_up, losses_by_player
+    from solver.formats.numbers import json_number
 
     losses = losses_by_player(steps)
     games = games_given_up(steps)
@@ -1617,7 +1618,7 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
             "bpn": p.bpn(),
             "view": view,
             "steps": [s.to_dict() for s in steps],
-            "loss": {seat: round(x, 3) if isinstance(x, float) else x for seat, x in losses.items()},
+            "loss": {seat: json_number(x) for seat, x in losses.items()},
             "games_given_up": games,
         }
         if interrupted:  # (a script must not take the moves judged so far for the whole line)
@@ -1893,9 +1894,11 @@ def match_cmd(
             click.echo(f"records: {records_path}")
     else:
         # (interrupted: a script must not take the pairs played so far for the match asked)
-        click.echo(
-            json.dumps({**s, **result.timing, **({"interrupted": True} if result.interrupted else {})})
-        )
+        from solver.formats.numbers import json_number
+
+        rounded = {"mean_margin": json_number(s["mean_margin"]), "ci95": [json_number(x) for x in s["ci95"]]}
+        extra = {"interrupted": True} if result.interrupted else {}
+        click.echo(json.dumps({**s, **rounded, **result.timing, **extra}))
     if result.interrupted:
         click.echo(f"interrupted after {s['pairs']} of {plural(deals, 'deal pair')}", err=True)
         _interrupted_exit()

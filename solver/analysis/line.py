@@ -21,6 +21,7 @@ from solver.errors import (
     IllegalMoveError,
     PositionError,
 )
+from solver.formats.numbers import json_number
 from solver.formats.words import plural
 from solver.model.limits import MIN_OWN_WORLDS, short_value
 from solver.model.moves import Move, parse_move, parse_moves
@@ -89,17 +90,17 @@ class Step:
             "trick": self.trick,
             "player": self.player,
             "move": str(self.move),
-            "value": self.move_value,
-            "best_value": self.best_value,
-            "loss": round(self.loss, 3) if isinstance(self.loss, float) else self.loss,
-            "loss_stderr": None if self.loss_stderr is None else round(self.loss_stderr, 3),
+            "value": json_number(self.move_value),
+            "best_value": json_number(self.best_value),
+            "loss": json_number(self.loss),
+            "loss_stderr": json_number(self.loss_stderr),
             "best": [str(m) for m in self.best],
             "exact": self.exact,
             "bpn": self.bpn,
             "mistake": self.mistake,
             "inaccuracy": self.inaccuracy,
-            "own_loss": None if self.own_loss is None else round(self.own_loss, 3),
-            "own_stderr": None if self.own_stderr is None else round(self.own_stderr, 3),
+            "own_loss": json_number(self.own_loss),
+            "own_stderr": json_number(self.own_stderr),
             "own_worlds": self.own_worlds,
             "game": self.game,
         }

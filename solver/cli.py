@@ -1797,7 +1797,7 @@ def match_cmd(
     exact, depth:N or handmade:N (the old default was handmade:3).
 
     Reports, for FIRST, the mean margin per deal over the deal pairs without a
-    game-winning event with its 95% confidence interval (from the pair means), the
+    game-winning event with its 95% confidence interval (Student's t from the pair means), the
     game-winning events of each player, the deals won, lost and drawn with a Wilson
     interval, and each player's thinking time per deal (to compare at equal time).
 

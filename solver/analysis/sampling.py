@@ -351,7 +351,7 @@ def analyse(
             raise ArgumentTypeError(f"{name}={short_value(hook)}: expected a function or None")
     if time_limit is not None:
         time_limit = seconds_argument(time_limit, "time_limit")
-    seed = whole_argument(seed, "seed", -MAX_SEED - 1, MAX_SEED)  # (the answers' seed: an integer)
+    seed = whole_argument(seed, "seed", 0, MAX_SEED)  # (the range of the CLI and .bpd files)
     if separation is not None:
         separation = finite_argument(separation, "separation", "standard errors")
     executor = as_executor(executor)  # (a dask.distributed client too)

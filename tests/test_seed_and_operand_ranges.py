@@ -1,0 +1,50 @@
+"""Operand and seed ranges: a .bpd tolerance below 0 is a malformed record, a negative seed
+is out of range (not "not a whole number"), and the API takes the seeds the CLI and .bpd
+files take: 0 to 2**63 - 1."""
+
+import subprocess
+import sys
+
+import pytest
+
+import solver
+from solver.errors import ArgumentError, PuzzleError
+from solver.formats.bpd import parse_record
+from solver.model.limits import MAX_SEED
+
+V = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
+
+
+def test_negative_evtol_is_a_malformed_record():
+    with pytest.raises(PuzzleError, match=r"evtol '-3'.*out of range"):
+        parse_record(f"{V} ; ev 44 ; evtol -3")
+    assert parse_record(f"{V} ; ev 44 ; evtol 0").float_op("evtol") == 0.0
+
+
+def test_negative_seed_operand_is_out_of_range():
+    with pytest.raises(PuzzleError) as e:
+        parse_record(f"{V} ; bm 9H ; seed -1")
+    assert "'-1' is out of range" in str(e.value) and "not a whole number" not in str(e.value)
+    with pytest.raises(PuzzleError, match="not a whole number"):
+        parse_record(f"{V} ; bm 9H ; seed x1")
+
+
+def test_puzzles_cli_reports_the_operand(tmp_path):
+    f = tmp_path / "bad.bpd"
+    f.write_text(f"{V} ; ev 44 ; evtol -3\n")
+    r = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "puzzles", str(f)], capture_output=True, text=True
+    )
+    out = r.stdout + r.stderr
+    assert r.returncode != 0 and "Traceback" not in out
+    assert "evtol '-3'" in out and "out of range" in out
+
+
+@pytest.mark.parametrize(
+    "call", [lambda s: solver.analyse(V, worlds=5, seed=s), lambda s: solver.deal(seed=s)]
+)
+def test_api_seed_range_is_the_cli_range(call):
+    for bad in (-1, MAX_SEED + 1):
+        with pytest.raises(ArgumentError, match=f"seed={bad}: expected a whole number from 0 to {MAX_SEED}"):
+            call(bad)
+    call(MAX_SEED)

@@ -1245,6 +1245,12 @@ def analyse_cmd(
                 f"{', '.join(given)}: every card of this position is known, so no worlds are "
                 "sampled: the answer is the exact solve (brisque solve takes a budget)"
             )
+        if _given("win_worth") and not _position(bpn, command="analyse").has_hidden:
+            raise BrisqueCommandError(
+                f"--win-worth {win_worth}: every card of this position is known, so no move is ranked "
+                "by sampled values: the answer is the exact solve, where a game won is +-10000 and "
+                "'win' names the winner"
+            )
     with _executor(scheduler, workers) as executor:
         if bpn == "-":
             _json_lines(lambda line: run(line, False)[1], "analysed")

@@ -48,3 +48,26 @@ def test_api_seed_range_is_the_cli_range(call):
         with pytest.raises(ArgumentError, match=f"seed={bad}: expected a whole number from 0 to {MAX_SEED}"):
             call(bad)
     call(MAX_SEED)
+
+
+FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # every card known
+
+
+@pytest.mark.parametrize("worth", ["sentinel", "match", "30"])
+def test_analyse_refuses_win_worth_it_would_not_use(worth):
+    r = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "analyse", FP, "--win-worth", worth],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"--win-worth {worth}" in r.stderr and "every card of this position is known" in r.stderr
+
+
+def test_analyse_takes_win_worth_with_hidden_cards():
+    r = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "analyse", V, "--win-worth", "sentinel", "--worlds", "5"],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stderr

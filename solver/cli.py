@@ -28,9 +28,11 @@ from solver.model.limits import (
     MAX_SEED,
     MAX_TABLE_BITS,
     MAX_TREE_NODES,
+    MAX_TRICKS_PER_DEAL,
     MAX_WORKERS,
     MAX_WORLDS,
     MIN_OWN_WORLDS,
+    PETITE_TRICKS,
     readable_bytes,
 )
 
@@ -139,6 +141,14 @@ class _Whole(click.IntRange):
 
     name = "whole number"
 
+    def __init__(self, lo: int, hi: int | None = None, note: str | None = None):
+        super().__init__(lo, hi)
+        self.note = note  # (a narrower range some uses have, shown in the help beside the range)
+
+    def _describe_range(self) -> str:
+        rng = super()._describe_range()
+        return f"{rng}; {self.note}" if self.note else rng
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and len(value.strip()) > 30:
             from solver.model.limits import short
@@ -155,9 +165,10 @@ class _Whole(click.IntRange):
         return f"a whole number from {self.min} to {self.max}"
 
 
-def whole(lo: int, hi: int | None = None) -> _Whole:
-    """The click type of a whole-number option from ``lo`` to ``hi`` (None: no upper end)."""
-    return _Whole(lo, hi)
+def whole(lo: int, hi: int | None = None, note: str | None = None) -> _Whole:
+    """The click type of a whole-number option from ``lo`` to ``hi`` (None: no upper end);
+    ``note`` says in the help where a use narrows the range (``"--view own: x>=10"``)."""
+    return _Whole(lo, hi, note)
 
 
 # The ranges of the numeric options: big enough for any real use, small enough that no
@@ -689,10 +700,11 @@ def show(
 @click.option(
     "--at",
     "at",
-    type=whole(1, 40),
+    type=whole(1, MAX_TRICKS_PER_DEAL, note=f"Petite Brisque: x<={PETITE_TRICKS}"),
     default=1,
     show_default=True,
-    help="Play on by random legal moves (seeded) until this trick starts.",
+    help=f"Play on by random legal moves (seeded) until this trick starts (at most the deal's "
+    f"tricks: {MAX_TRICKS_PER_DEAL} in Brisque and Briscan, {PETITE_TRICKS} in Petite Brisque).",
 )
 @click.option(
     "--view",
@@ -1470,7 +1482,7 @@ def puzzles_cmd(
 )
 @click.option(
     "--worlds",
-    type=WORLDS,
+    type=whole(1, MAX_WORLDS, note=f"--view own: x>={MIN_OWN_WORLDS}"),
     default=100,
     show_default=True,
     help=f"Worlds per move with --view own (at least {MIN_OWN_WORLDS}: fewer say nothing of the "

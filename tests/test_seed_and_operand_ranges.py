@@ -71,3 +71,36 @@ def test_analyse_takes_win_worth_with_hidden_cards():
         text=True,
     )
     assert r.returncode == 0, r.stderr
+
+
+def test_trick_limits_are_the_rules():
+    from solver.model.limits import MAX_TRICKS_PER_DEAL, PETITE_TRICKS
+    from solver.model.rules import Rules
+
+    assert PETITE_TRICKS == Rules.parse("petite").tricks_per_deal
+    assert MAX_TRICKS_PER_DEAL == max(
+        Rules.parse(g).tricks_per_deal for g in ("brisque", "briscan", "petite")
+    )
+
+
+def _help(*args):
+    r = subprocess.run([sys.executable, "-m", "solver.cli", *args, "--help"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return " ".join(r.stdout.split())
+
+
+def test_help_ranges_tell_the_truth():
+    deal = _help("deal")
+    assert "1<=x<=40" not in deal and "1<=x<=16; Petite Brisque: x<=5" in deal
+    line = _help("line")
+    assert "--view own: x>=10" in line
+    r = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "deal", "--seed", "1", "--at", "17"],
+        capture_output=True,
+        text=True,
+    )
+    assert (
+        r.returncode == 2
+        and "Traceback" not in r.stderr
+        and "'17' is not a whole number from 1 to 16" in r.stderr
+    )

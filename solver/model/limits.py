@@ -27,6 +27,10 @@ MAX_GAME_TOTAL = 1_000_000  # match totals before the deal (game=)
 MAX_TARGET = 1_000_000  # the target option
 MAX_EXCHANGE_POINTS = 1000  # the exchange_points option
 MAX_TRICKS = 16  # tricks of one player (tricks=, final=)
+# the tricks of a deal (Rules.tricks_per_deal; deal --at): 16 in Brisque and Briscan, 5 in
+# Petite Brisque (tests/test_seed_and_operand_ranges.py checks them against the rules)
+MAX_TRICKS_PER_DEAL = 16
+PETITE_TRICKS = 5
 MAX_DECLARED = 16  # declarations made at the current turn (declared=)
 MAX_CARDS = 32  # any count of cards
 MAX_BUDGET = 10**15  # nodes of a search budget
@@ -239,6 +243,8 @@ __all__ = [
     "MAX_TARGET",
     "MAX_TREE_NODES",
     "MAX_TRICKS",
+    "MAX_TRICKS_PER_DEAL",
+    "PETITE_TRICKS",
     "MAX_WORKERS",
     "MAX_WORLDS",
     "MIN_OWN_WORLDS",

@@ -28,9 +28,11 @@ from solver.model.limits import (
     MAX_SEED,
     MAX_TABLE_BITS,
     MAX_TREE_NODES,
+    MAX_TRICKS_PER_DEAL,
     MAX_WORKERS,
     MAX_WORLDS,
     MIN_OWN_WORLDS,
+    PETITE_TRICKS,
     readable_bytes,
 )
 
@@ -139,6 +141,14 @@ class _Whole(click.IntRange):
 
     name = "whole number"
 
+    def __init__(self, lo: int, hi: int | None = None, note: str | None = None):
+        super().__init__(lo, hi)
+        self.note = note  # (a narrower range some uses have, shown in the help beside the range)
+
+    def _describe_range(self) -> str:
+        rng = super()._describe_range()
+        return f"{rng}; {self.note}" if self.note else rng
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and len(value.strip()) > 30:
             from solver.model.limits import short
@@ -155,9 +165,10 @@ class _Whole(click.IntRange):
         return f"a whole number from {self.min} to {self.max}"
 
 
-def whole(lo: int, hi: int | None = None) -> _Whole:
-    """The click type of a whole-number option from ``lo`` to ``hi`` (None: no upper end)."""
-    return _Whole(lo, hi)
+def whole(lo: int, hi: int | None = None, note: str | None = None) -> _Whole:
+    """The click type of a whole-number option from ``lo`` to ``hi`` (None: no upper end);
+    ``note`` says in the help where a use narrows the range (``"--view own: x>=10"``)."""
+    return _Whole(lo, hi, note)
 
 
 # The ranges of the numeric options: big enough for any real use, small enough that no
@@ -689,10 +700,11 @@ def show(
 @click.option(
     "--at",
     "at",
-    type=whole(1, 40),
+    type=whole(1, MAX_TRICKS_PER_DEAL, note=f"Petite Brisque: x<={PETITE_TRICKS}"),
     default=1,
     show_default=True,
-    help="Play on by random legal moves (seeded) until this trick starts.",
+    help=f"Play on by random legal moves (seeded) until this trick starts (at most the deal's "
+    f"tricks: {MAX_TRICKS_PER_DEAL} in Brisque and Briscan, {PETITE_TRICKS} in Petite Brisque).",
 )
 @click.option(
     "--view",
@@ -1245,6 +1257,12 @@ def analyse_cmd(
                 f"{', '.join(given)}: every card of this position is known, so no worlds are "
                 "sampled: the answer is the exact solve (brisque solve takes a budget)"
             )
+        if _given("win_worth") and not _position(bpn, command="analyse").has_hidden:
+            raise BrisqueCommandError(
+                f"--win-worth {win_worth}: every card of this position is known, so no move is ranked "
+                "by sampled values: the answer is the exact solve, where a game won is +-10000 and "
+                "'win' names the winner"
+            )
     with _executor(scheduler, workers) as executor:
         if bpn == "-":
             _json_lines(lambda line: run(line, False)[1], "analysed")
@@ -1491,7 +1509,7 @@ def puzzles_cmd(
 )
 @click.option(
     "--worlds",
-    type=WORLDS,
+    type=whole(1, MAX_WORLDS, note=f"--view own: x>={MIN_OWN_WORLDS}"),
     default=100,
     show_default=True,
     help=f"Worlds per move with --view own (at least {MIN_OWN_WORLDS}: fewer say nothing of the "
@@ -1525,6 +1543,9 @@ def line_cmd(
     A double-dummy loss blames a player for not seeing hidden cards.  --view own
     judges each move from what its player knew: the loss over the worlds his view
     allows, flagged as a mistake only beyond two standard errors of the noise.
+    Positions with hidden cards are judged the same way (sampled, beyond two
+    standard errors); a loss between "(estimate)" values is an inaccuracy, a
+    mistake only when the search's bounds prove it.
 
     \b
     Examples:
@@ -1632,15 +1653,18 @@ def _line_interrupted(p: Position, steps: list[Step], moves: int, view: str, as_
 def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interrupted: bool = False) -> None:
     """The answer of ``brisque line``: a table, or one JSON object (marked ``interrupted``
     when Ctrl-C cut the line short)."""
-    from solver.analysis.line import MISTAKE_Z, losses_by_player
+    from solver.analysis.line import MISTAKE_Z, games_given_up, losses_by_player
+    from solver.formats.numbers import json_number
 
     losses = losses_by_player(steps)
+    games = games_given_up(steps)
     if as_json:
         out: dict[str, Any] = {
             "bpn": p.bpn(),
             "view": view,
             "steps": [s.to_dict() for s in steps],
-            "loss": losses,
+            "loss": {seat: json_number(x) for seat, x in losses.items()},
+            "games_given_up": games,
         }
         if interrupted:  # (a script must not take the moves judged so far for the whole line)
             out["interrupted"] = True
@@ -1655,20 +1679,37 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
     head += f"{'dd loss':>9}{'own loss':>17}" if own else f"{'loss':>7}"
     click.echo(head + "  best moves")
     for s in steps:
-        mark = "" if s.exact else "  (estimate)"
-        flag = "  <-- mistake" if s.mistake else ""
-        loss = f"{s.loss:>7g}"
+        mark = (
+            ""
+            if s.exact
+            else f"  (sampled, +- {s.loss_stderr:.1f})"
+            if s.loss_stderr is not None
+            else "  (estimate)"
+        )
+        flag = "  <-- mistake" if s.mistake else "  <-- inaccuracy (estimate)" if s.inaccuracy else ""
+        if s.game is not None and s.mistake:  # (a game won is no number of points: say what was lost)
+            flag = f"  <-- {s.game}"
+        shown = f"{s.loss:g}"  # (a game event's: its ranking number, kept out of the totals)
+        loss = f"{shown:>7}"
         if own:
             noise = f"{s.own_loss:+.1f} +- {s.own_stderr:.1f}" if s.own_loss is not None else ""
-            loss = f"{s.loss:>9g}{noise:>17}"
+            loss = f"{shown:>9}{noise:>17}"
         click.echo(
             f"{s.number:>3} {s.trick:>5} {s.player:>3}  {str(s.move):<6}{fmt(s.move_value):>8}"
             f"{fmt(s.best_value):>8}{loss}  {' '.join(str(m) for m in s.best)}{mark}{flag}"
         )
+    games_text = (  # (kept apart: a game won is no number of points)
+        f"; games given up (not in the totals): a {games['a']}, b {games['b']}"
+        if games["a"] or games["b"]
+        else ""
+    )
     click.echo(
-        f"total double-dummy loss: a {losses['a']:g}, b {losses['b']:g}"
-        if own
-        else f"total loss: a {losses['a']:g}, b {losses['b']:g}"
+        (
+            f"total double-dummy loss: a {losses['a']:g}, b {losses['b']:g}"
+            if own
+            else f"total loss: a {losses['a']:g}, b {losses['b']:g}"
+        )
+        + games_text
     )
     if own:
         mistakes = {seat: sum(1 for s in steps if s.player == seat and s.mistake) for seat in "ab"}
@@ -1820,7 +1861,7 @@ def match_cmd(
     exact, depth:N or handmade:N (the old default was handmade:3).
 
     Reports, for FIRST, the mean margin per deal over the deal pairs without a
-    game-winning event with its 95% confidence interval (from the pair means), the
+    game-winning event with its 95% confidence interval (Student's t from the pair means), the
     game-winning events of each player, the deals won, lost and drawn with a Wilson
     interval, and each player's thinking time per deal (to compare at equal time).
 
@@ -1917,9 +1958,11 @@ def match_cmd(
             click.echo(f"records: {records_path}")
     else:
         # (interrupted: a script must not take the pairs played so far for the match asked)
-        click.echo(
-            json.dumps({**s, **result.timing, **({"interrupted": True} if result.interrupted else {})})
-        )
+        from solver.formats.numbers import json_number
+
+        rounded = {"mean_margin": json_number(s["mean_margin"]), "ci95": [json_number(x) for x in s["ci95"]]}
+        extra = {"interrupted": True} if result.interrupted else {}
+        click.echo(json.dumps({**s, **rounded, **result.timing, **extra}))
     if result.interrupted:
         click.echo(f"interrupted after {s['pairs']} of {plural(deals, 'deal pair')}", err=True)
         _interrupted_exit()

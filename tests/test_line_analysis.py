@@ -298,3 +298,63 @@ def test_line_record_petite(tmp_path):
         a = solve(p, pv=False)
         assert s["value"] == a.move_value(s["move"]) and s["best_value"] == a.value
         p.push(parse_move(s["move"]))
+
+
+# a holds four queens at trick 9 (brisque deal --seed 236 --at 9): QS throws the game away
+FOUR_QUEENS = "brisque Q9.Q.Q.Q8/T7.J.TK9. KH ACAHAD AKJ8.T987.J87.TKJ97 - a 6:39 tricks=2:6"
+
+
+def test_line_names_a_game_given_up_and_keeps_it_out_of_the_point_totals():
+    r = run("line", FOUR_QUEENS, "QS")
+    assert r.exit_code == 0, r.output
+    assert "gives up a won game" in r.output
+    assert "10070" not in r.output and "total loss: a 0, b 0" in r.output
+    assert "games given up (not in the totals): a 1, b 0" in r.output
+    out = json.loads(run("line", FOUR_QUEENS, "QS", "--json").output)
+    step = out["steps"][0]
+    assert step["game"] == "gives up a won game" and step["mistake"] is True
+    assert step["loss"] == 570  # the ranking rule "match": 500 still needed, plus the 70 lost
+    assert out["loss"] == {"a": 0, "b": 0} and out["games_given_up"] == {"a": 1, "b": 0}
+    steps = analyse_line(FOUR_QUEENS, ["QS"])
+    assert losses_by_player(steps) == {"a": 0, "b": 0}
+
+
+V = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
+
+
+def test_line_sampled_loss_within_the_noise_is_no_mistake():
+    # 9H loses 3.85 over 20 worlds, but the paired difference's standard error is about 4
+    res = run("line", V, "9H", "--worlds", 20, "--json")
+    assert res.exit_code == 0, res.stderr
+    step = json.loads(res.stdout)["steps"][0]
+    assert step["loss"] == 3.85 and step["loss_stderr"] > 3.85 / 2
+    assert step["mistake"] is False and step["inaccuracy"] is False
+    assert json.loads(res.stdout)["loss"]["a"] == 3.85
+    text = run("line", V, "9H", "--worlds", 20).stdout
+    assert "mistake" not in text and "(sampled, +- 4.0)" in text
+
+
+def test_line_sampled_loss_beyond_the_noise_is_a_mistake():
+    steps = analyse_line(V, ["9H"], worlds=20)
+    s = steps[0]
+    s.loss_stderr = s.loss / 3  # (the same loss with a third of the noise)
+    assert s.mistake
+
+
+def test_line_estimate_differences_are_inaccuracies_not_mistakes(match_file):
+    path, _ = match_file
+    d = json.loads(run("line", "--record", path, "--deal", 2, "--json").stdout)
+    estimated = [s for s in d["steps"] if not s["exact"] and s["loss_stderr"] is None]
+    assert any(s["inaccuracy"] for s in estimated)
+    steps = analyse_line(*_record(path, 2))
+    assert all(s.proven for s in steps if not s.exact and s.mistake)
+    text = run("line", "--record", path, "--deal", 2).stdout
+    for row in text.splitlines():
+        if "(estimate)" in row:
+            assert "<-- mistake" not in row or "proven" in row
+    assert "inaccuracy (estimate)" in text
+
+
+def _record(path, i):
+    rec = DealRecord.from_json(Path(path).read_text().splitlines()[i - 1])
+    return rec.start, rec.moves

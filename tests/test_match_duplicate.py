@@ -12,10 +12,12 @@ from solver.cli import main
 from solver.formats.records import DealRecord, record_to_deal, write_records
 from solver.model.position import Position
 from solver.play.dealing import deal
-from solver.play.match import duplicate_summary, run_match, wilson
+from solver.play.match import duplicate_summary, run_match, t95, wilson
 from solver.play.players import make_player
 
 Z = 1.959963984540054
+# Student's t(0.975) for 1 and 2 degrees of freedom (scipy.stats.t.ppf), and the 1.96 of many
+T1, T2 = 12.706204736174698, 4.302652729749464
 
 
 def run(*args):
@@ -60,7 +62,7 @@ def test_summary_against_a_hand_computation(small):
     pair_means = [(a + b) / 2 for a, b in clean]
     mean = sum(pair_means) / len(clean)
     sd = math.sqrt(sum((x - mean) ** 2 for x in pair_means) / (len(clean) - 1))  # sample sd
-    half = Z * sd / math.sqrt(len(clean))
+    half = t95(len(clean) - 1) * sd / math.sqrt(len(clean))
     won = sum(m > 0 for m in margins)
     lost = sum(m < 0 for m in margins)
     s = small.summary
@@ -79,10 +81,10 @@ def test_summary_against_a_hand_computation(small):
 def test_duplicate_summary_hand_made_numbers():
     s = duplicate_summary([[10, -4], [0, 6], [20, 20]])
     # margins 10 -4 0 6 20 20: mean 52/6; pair means 3, 3, 20 (mean 26/3)
-    # sample variance ((17/3)^2 * 2 + (34/3)^2) / 2 = 289/3, sd = 17/sqrt(3), half = Z*17/3
+    # sample variance ((17/3)^2 * 2 + (34/3)^2) / 2 = 289/3, sd = 17/sqrt(3), half = t(2 df)*17/3
     assert s["deals"] == 6 and s["pairs"] == 3
     assert s["mean_margin"] == pytest.approx(26 / 3)
-    assert s["ci95"] == pytest.approx([26 / 3 - Z * 17 / 3, 26 / 3 + Z * 17 / 3])
+    assert s["ci95"] == pytest.approx([26 / 3 - T2 * 17 / 3, 26 / 3 + T2 * 17 / 3])
     assert (s["won"], s["lost"], s["drawn"]) == (4, 1, 1)
     assert s["won_share_ci95"] == pytest.approx([0.29999, 0.90323], abs=1e-4)  # Wilson 4/6
 
@@ -92,9 +94,9 @@ def test_duplicate_summary_docstring_and_equal_pairs():
     assert (s["deals"], s["mean_margin"], s["won"], s["lost"], s["drawn"]) == (4, 3.0, 2, 1, 1)
     assert s["ci95"] == pytest.approx([3.0, 3.0])  # both pair means are 3: no spread
     s = duplicate_summary([[-2, -8], [4, 0]])
-    # pair means -5, 2: sd = 7/sqrt(2), half = Z * 7 / 2
+    # pair means -5, 2: sd = 7/sqrt(2), half = t(1 df) * 7 / 2
     assert s["mean_margin"] == pytest.approx(-1.5)
-    assert s["ci95"] == pytest.approx([-1.5 - Z * 3.5, -1.5 + Z * 3.5])
+    assert s["ci95"] == pytest.approx([-1.5 - T1 * 3.5, -1.5 + T1 * 3.5])
     assert (s["won"], s["lost"], s["drawn"]) == (1, 2, 1)
 
 
@@ -106,7 +108,7 @@ def test_duplicate_summary_reports_game_wins_apart_from_the_margins():
     assert (s["game_wins_first"], s["game_wins_second"]) == (2, 1)
     assert (s["won"], s["lost"]) == (5, 3)  # a game won outright is a deal won
     pm = [10.0, 1.0]
-    half = Z * math.sqrt(sum((x - 5.5) ** 2 for x in pm)) / math.sqrt(2)
+    half = T1 * math.sqrt(sum((x - 5.5) ** 2 for x in pm)) / math.sqrt(2)
     assert s["ci95"] == pytest.approx([5.5 - half, 5.5 + half])
     assert duplicate_summary([[10000, 1]])["mean_margin"] is None
 
@@ -250,7 +252,10 @@ def test_cli_match_json(tmp_path):
     lib = run_match("greedy", "random", 2, seed=8)
     assert s["seconds_per_deal_first"] >= 0 and s["seconds_per_deal_second"] >= 0
     del s["seconds_per_deal_first"], s["seconds_per_deal_second"]
-    assert s == json.loads(json.dumps(lib.summary))
+    expected = json.loads(json.dumps(lib.summary))  # (the JSON rounds values to 3 decimals)
+    expected["mean_margin"] = round(expected["mean_margin"], 3)
+    expected["ci95"] = [round(x, 3) for x in expected["ci95"]]
+    assert s == expected
     written = [json.loads(ln) for ln in records.read_text(encoding="utf-8").splitlines()]
     assert written == lib.records
 
@@ -305,3 +310,27 @@ def test_matches_report_each_players_thinking_time():
     t = m.timing
     assert t["seconds_per_deal_first"] > t["seconds_per_deal_second"] >= 0  # sampling costs more
     assert "seconds_per_deal_first" not in m.summary  # the summary of a seed never changes
+
+
+def test_t95_matches_students_t():
+    # scipy.stats.t.ppf(0.975, df), to 6 decimals
+    known = {
+        1: 12.706205,
+        2: 4.302653,
+        3: 3.182446,
+        10: 2.228139,
+        30: 2.042272,
+        31: 2.039513,
+        50: 2.008559,
+        100: 1.983972,
+        1000: 1.962339,
+    }
+    for df, t in known.items():
+        assert t95(df) == pytest.approx(t, abs=5e-6)
+    assert t95(10**9) == pytest.approx(Z)
+
+
+def test_match_ci_of_three_pairs_uses_students_t():
+    # the pair means 80, 61, 42: a t interval with 2 df is [13.8, 108.2], not [39.5, 82.5]
+    lo, hi = duplicate_summary([[80, 80], [61, 61], [42, 42]])["ci95"]
+    assert lo == pytest.approx(13.80138, abs=1e-4) and hi == pytest.approx(108.19862, abs=1e-4)

@@ -84,9 +84,13 @@ def test_a_line_judged_from_own_information():
             assert s.own_mistake == (s.own_loss > 0)
         d = s.to_dict()
         assert d["mistake"] == s.own_mistake and d["loss"] == s.loss  # double-dummy beside
-    # the double-dummy judgement alone blames every loss
+    # the double-dummy judgement alone blames every exact loss, and an estimate's loss only
+    # when its bounds prove it (else it is an inaccuracy)
     full = analyse_line(rec.start, rec.moves[:10])
-    assert all(s.own_loss is None and s.mistake == (s.loss > 0) for s in full)
+    assert all(s.own_loss is None for s in full)
+    assert all(s.mistake == (s.loss > 0 or s.game is not None) for s in full if s.exact)
+    assert all(s.mistake == (s.proven and s.loss > 0) for s in full if not s.exact and s.game is None)
+    assert all(s.inaccuracy == (s.loss > 0 and not s.mistake) for s in full if not s.exact)
     assert [s.loss for s in full] == [s.loss for s in steps]
     # some move that loses double-dummy is no mistake from what its player could see
     assert any(s.loss > 0 and not s.mistake for s in steps)

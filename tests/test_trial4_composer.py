@@ -124,9 +124,14 @@ def test_deal_answers_in_json_as_the_other_commands_do(args, view):
 
 
 def test_deal_json_error_is_an_object_too():
-    res = brisque("deal", "--seed", "1", "--at", "17", "--json")
+    res = brisque("deal", "--seed", "1", "--at", "17", "--json")  # (past any deal: the option's range)
     assert res.returncode == 2
-    assert json.loads(res.stdout) == {"error": "--at 17: a deal of brisque has 16 tricks"}
+    assert json.loads(res.stdout) == {
+        "error": "Invalid value for '--at': '17' is not a whole number from 1 to 16"
+    }
+    res = brisque("deal", "--seed", "1", "--at", "6", "--rules", "petite", "--json")
+    assert res.returncode == 2
+    assert json.loads(res.stdout) == {"error": "--at 6: a deal of petite has 5 tricks"}
 
 
 # ---- brisque puzzles --json: an unreadable record says where it is

@@ -38,6 +38,7 @@ from solver.analysis.public import (
 )
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.errors import ArgumentError, ArgumentTypeError, PositionError
+from solver.formats.numbers import json_number
 from solver.model.limits import flag_argument, short_value
 from solver.model.moves import Move, move
 from solver.model.position import SEATS, Position, as_position
@@ -56,7 +57,7 @@ class EquilibriumMove:
         return {
             "move": str(self.move),
             "probability": round(self.probability, 6),
-            "value": round(self.value, 4),
+            "value": json_number(self.value),
         }
 
 
@@ -104,13 +105,13 @@ class EquilibriumAnalysis:
             "bpn": self.bpn,
             "turn": self.turn,
             "method": self.method,
-            "game_value": round(self.game_value, 4),
-            "value": None if self.value is None else round(self.value, 4),
+            "game_value": json_number(self.game_value),
+            "value": json_number(self.value),
             "best": [str(m) for m in self.best],
             "moves": [m.to_dict() for m in self.moves],
             "exploitability": round(self.exploitability, 6),
             "pimc_move": None if self.pimc_move is None else str(self.pimc_move),
-            "pimc_loss": None if self.pimc_loss is None else round(self.pimc_loss, 4),
+            "pimc_loss": json_number(self.pimc_loss),
             "pimc_exploitability": None
             if self.pimc_exploitability is None
             else round(self.pimc_exploitability, 4),

@@ -21,6 +21,7 @@ from solver.errors import (
     IllegalMoveError,
     PositionError,
 )
+from solver.formats.numbers import json_number
 from solver.formats.words import plural
 from solver.model.limits import MIN_OWN_WORLDS, short_value
 from solver.model.moves import Move, parse_move, parse_moves
@@ -54,11 +55,34 @@ class Step:
     own_stderr: float | None = None
     own_mistake: bool | None = None
     own_worlds: int | None = None
+    # a game won outright thrown away (or a game lost let in) by this move: the loss is then
+    # in the ranking numbers of :mod:`solver.analysis.ranking` (rule "match"), kept out of
+    # the point totals of :func:`losses_by_player` and counted by :func:`games_given_up`
+    game: str | None = None
+    # a sampled judgement (hidden cards): the standard error of the paired loss (0 when every
+    # consistent world was solved); None when the position was searched
+    loss_stderr: float | None = None
+    # a depth-limited estimate whose loss the search's proven bounds confirm
+    proven: bool = False
 
     @property
     def mistake(self) -> bool:
-        """A mistake: from his own information when judged so, else any double-dummy loss."""
-        return self.own_mistake if self.own_mistake is not None else self.loss > 0
+        """A mistake: from his own information when judged so; from sampled values, a loss
+        beyond ``MISTAKE_Z`` standard errors of the paired difference; from an estimate, a
+        loss its proven bounds confirm; else (exact) any loss."""
+        if self.own_mistake is not None:
+            return self.own_mistake
+        if self.loss_stderr is not None:
+            return self.loss > MISTAKE_Z * self.loss_stderr if self.loss_stderr > 0 else self.loss > 0
+        if not self.exact:
+            return self.proven and (self.loss > 0 or self.game is not None)
+        return self.loss > 0 or self.game is not None
+
+    @property
+    def inaccuracy(self) -> bool:
+        """A loss between depth-limited estimates that their bounds do not prove: shown as
+        "inaccuracy (estimate)", not as a mistake."""
+        return not self.exact and self.loss_stderr is None and self.loss > 0 and not self.mistake
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -66,16 +90,19 @@ class Step:
             "trick": self.trick,
             "player": self.player,
             "move": str(self.move),
-            "value": self.move_value,
-            "best_value": self.best_value,
-            "loss": self.loss,
+            "value": json_number(self.move_value),
+            "best_value": json_number(self.best_value),
+            "loss": json_number(self.loss),
+            "loss_stderr": json_number(self.loss_stderr),
             "best": [str(m) for m in self.best],
             "exact": self.exact,
             "bpn": self.bpn,
             "mistake": self.mistake,
-            "own_loss": None if self.own_loss is None else round(self.own_loss, 3),
-            "own_stderr": None if self.own_stderr is None else round(self.own_stderr, 3),
+            "inaccuracy": self.inaccuracy,
+            "own_loss": json_number(self.own_loss),
+            "own_stderr": json_number(self.own_stderr),
             "own_worlds": self.own_worlds,
+            "game": self.game,
         }
 
 
@@ -183,7 +210,7 @@ def _play_and_judge(
     progress: Callable[[int, int], object] | None,
 ) -> None:
     """The loop of :func:`analyse_line`: appends a step for each move (kept on Ctrl-C)."""
-    from solver.analysis.sampling import analyse
+    from solver.analysis.sampling import SampledAnalysis, analyse
 
     for i, text in enumerate(moves, 1):
         m = parse_move(text) if isinstance(text, str) else text
@@ -199,11 +226,15 @@ def _play_and_judge(
             raise IllegalMoveError(f"move {i} ({m}) is not legal in {p.bpn()!r}; legal: {legal}")
         value: Value | float
         mv_value: Value | float
+        stderr: float | None = None
+        proven = False
         if p.has_hidden:
             a = analyse(p, worlds=worlds, seed=seed)
             if getattr(a, "stopped", None) == "interrupted":
                 raise KeyboardInterrupt
             value, mv_value, best, exact = a.value, a.move_value(m), list(a.best), a.method == "exact"
+            if isinstance(a, SampledAnalysis):  # (judged against its noise, as --view own is)
+                _, stderr = a.paired_loss(m)
         else:
             lim = limit if limit is not None else (default_limit(p) if auto_limit else None)
             if lim is None or not lim.bounded:
@@ -214,6 +245,11 @@ def _play_and_judge(
             else:
                 b = solve(p, pv=False, limit=lim)
                 value, mv_value, best, exact = b.value, b.move_value(m), list(b.best), b.exact
+                mine = next(mv for mv in b.moves if mv.move == m)
+                lows = [mv.lower for mv in b.moves if mv.lower is not None]
+                # proven: some move's proven lower bound beats this move's proven upper bound
+                proven = exact or (mine.upper is not None and bool(lows) and max(lows) > mine.upper)
+        loss, game = move_loss(value, mv_value, p)
         own: tuple[float | None, float | None, bool | None, int | None] = (None, None, None, None)
         if view == "own":
             own = own_information_loss(p, m, worlds, seed)
@@ -225,7 +261,10 @@ def _play_and_judge(
                 move=m,
                 move_value=mv_value,
                 best_value=value,
-                loss=value - mv_value,
+                loss=loss,
+                game=game,
+                loss_stderr=stderr,
+                proven=proven,
                 best=best,
                 exact=exact,
                 bpn=p.bpn(),
@@ -240,11 +279,55 @@ def _play_and_judge(
             progress(i, len(moves))
 
 
+GAVE_UP_WIN = "gives up a won game"
+LET_IN_LOSS = "lets the opponent win the game"
+
+
+def move_loss(best: Value | float, move: Value | float, p: Position) -> tuple[float, str | None]:
+    """(loss, game event) of a move valued ``move`` where the best is valued ``best``.
+
+    Margins subtract.  When either value is a game won outright (the ``+-10000`` marker of
+    exact answers), the loss is taken in the ranking numbers of :mod:`solver.analysis.ranking`
+    (rule ``"match"``: a game won is worth the points its winner still needed), as
+    ``brisque analyse`` ranks moves, and the event is named: :data:`GAVE_UP_WIN` or
+    :data:`LET_IN_LOSS` (``None`` when the move keeps the best outcome).
+
+    >>> p = Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
+    >>> move_loss(Value.game_won(0, pov=0), Value.margin(-70, pov=0), p)
+    (570, 'gives up a won game')
+    """
+    if not (isinstance(best, Value) and isinstance(move, Value)):
+        return best - move, None
+    if best.winner is None and move.winner is None:
+        return best - move, None
+    from solver.analysis.ranking import RankingRule
+
+    rank = RankingRule.parse("match")
+    loss = rank.number(best, p) - rank.number(move, p)
+    if best.won and not move.won:
+        return loss, GAVE_UP_WIN
+    if move.lost and not best.lost:
+        return loss, LET_IN_LOSS
+    return loss, None
+
+
 def losses_by_player(steps: list[Step]) -> dict[str, float]:
-    """The total loss of each player (``a``, ``b``) over the steps of a line."""
+    """The total point loss of each player (``a``, ``b``) over the steps of a line; a move
+    that throws away a game won (or lets a game be lost) is counted apart, by
+    :func:`games_given_up`, not added here."""
     out: dict[str, float] = {"a": 0, "b": 0}
     for s in steps:
-        out[s.player] += s.loss
+        if s.game is None:
+            out[s.player] += s.loss
+    return out
+
+
+def games_given_up(steps: list[Step]) -> dict[str, int]:
+    """How many moves of each player threw away a game won or let a game be lost."""
+    out = {"a": 0, "b": 0}
+    for s in steps:
+        if s.game is not None:
+            out[s.player] += 1
     return out
 
 
@@ -254,7 +337,11 @@ __all__ = [
     "LineInterrupted",
     "Step",
     "analyse_line",
+    "GAVE_UP_WIN",
+    "LET_IN_LOSS",
     "default_limit",
+    "games_given_up",
     "losses_by_player",
+    "move_loss",
     "own_information_loss",
 ]

@@ -32,6 +32,7 @@ from solver.engine.api import shared_solver, solve
 from solver.engine.results import Analysis
 from solver.errors import PositionError, PuzzleError
 from solver.formats.bpd import Record
+from solver.formats.numbers import json_number
 from solver.model.moves import Move
 from solver.model.position import SEATS, Position
 from solver.model.value import Value
@@ -62,7 +63,7 @@ class Verdict:
             "failures": self.failures,
         }
         if a is not None:
-            d.update(method=a.method, value=a.value, best=[str(m) for m in a.best])
+            d.update(method=a.method, value=json_number(a.value), best=[str(m) for m in a.best])
         if self.error:
             d["error"] = self.error
         return d

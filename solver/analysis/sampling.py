@@ -28,6 +28,7 @@ from solver.engine.api import shared_solver, solve
 from solver.engine.quick import WorldSearch
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.errors import ArgumentError, ArgumentTypeError, ImpossiblePositionError, PositionError
+from solver.formats.numbers import json_number
 from solver.formats.words import percent
 from solver.model.limits import (
     MAX_SEED,
@@ -77,12 +78,12 @@ class SampledMove:
     def to_dict(self) -> dict[str, Any]:
         return {
             "move": str(self.move),
-            "value": round(self.value, 3),
-            "stderr": round(self.stderr, 3),
+            "value": json_number(self.value),
+            "stderr": json_number(self.stderr),
             "p_win": round(self.p_win, 6),
             "p_loss": round(self.p_loss, 6),
-            "margin": None if self.margin is None else round(self.margin, 3),
-            "margin_stderr": None if self.margin_stderr is None else round(self.margin_stderr, 3),
+            "margin": json_number(self.margin),
+            "margin_stderr": json_number(self.margin_stderr),
         }
 
     def describe(self, turn: str, with_stderr: bool = True) -> str:
@@ -166,8 +167,8 @@ class SampledAnalysis:
             "bpn": self.bpn,
             "turn": self.turn,
             "method": self.method,
-            "value": round(self.value, 3),
-            "stderr": round(self.stderr, 3),
+            "value": json_number(self.value),
+            "stderr": json_number(self.stderr),
             "best": [str(m) for m in self.best],
             "moves": [m.to_dict() for m in self.moves],
             "pv": [str(m) for m in self.pv],
@@ -356,7 +357,7 @@ def analyse(
             raise ArgumentTypeError(f"{name}={short_value(hook)}: expected a function or None")
     if time_limit is not None:
         time_limit = seconds_argument(time_limit, "time_limit")
-    seed = whole_argument(seed, "seed", -MAX_SEED - 1, MAX_SEED)  # (the answers' seed: an integer)
+    seed = whole_argument(seed, "seed", 0, MAX_SEED)  # (the range of the CLI and .bpd files)
     if separation is not None:
         separation = finite_argument(separation, "separation", "standard errors")
     executor = as_executor(executor)  # (a dask.distributed client too)

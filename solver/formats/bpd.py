@@ -156,11 +156,15 @@ def parse_record(line: str, source: str = "") -> Record | None:
                 value = float(operand.strip())
                 if not math.isfinite(value):
                     raise ValueError(f"{operand.strip()!r} is not a finite number")
+                if op == "evtol" and value < 0:  # (a tolerance: no sampled value is within -3)
+                    raise ValueError(f"{operand.strip()!r} is out of range: a tolerance is 0 or more")
                 rec.ops[op] = value
         except PuzzleError as exc:
             raise PuzzleError(f"{where}{exc}") from None
         except (ValueError, NotationError) as exc:
             kind = "a whole number" if op in INT_OPS else "a number" if op in FLOAT_OPS else "moves"
+            if "out of range" in str(exc):  # (a number all right: say so, not what it is not)
+                raise PuzzleError(f"{where}bad operand for {op} {operand.strip()!r}: {exc}") from None
             raise PuzzleError(
                 f"{where}bad operand for {op} {operand.strip()!r}: expected {kind} ({exc})"
             ) from None

@@ -27,6 +27,10 @@ MAX_GAME_TOTAL = 1_000_000  # match totals before the deal (game=)
 MAX_TARGET = 1_000_000  # the target option
 MAX_EXCHANGE_POINTS = 1000  # the exchange_points option
 MAX_TRICKS = 16  # tricks of one player (tricks=, final=)
+# the tricks of a deal (Rules.tricks_per_deal; deal --at): 16 in Brisque and Briscan, 5 in
+# Petite Brisque (tests/test_seed_and_operand_ranges.py checks them against the rules)
+MAX_TRICKS_PER_DEAL = 16
+PETITE_TRICKS = 5
 MAX_DECLARED = 16  # declarations made at the current turn (declared=)
 MAX_CARDS = 32  # any count of cards
 MAX_BUDGET = 10**15  # nodes of a search budget
@@ -38,16 +42,18 @@ MAX_TABLE_BITS = 28  # a transposition table of 2**N entries (the engine's large
 MAX_PLIES = 1000  # moves below a position in a solution tree (a deal has far fewer)
 MAX_TREE_NODES = 10**7  # nodes of a solution tree (brisque tree --max-nodes)
 MAX_SECONDS = 10**9  # seconds of a search budget (31 years; the engine's clock overflows near 9e12)
-MAX_SEED = 2**63 - 1  # seeds of deals and samples: 64-bit integers (the command line's from 0)
+MAX_SEED = 2**63 - 1  # seeds of deals and samples: 0 to 2**63 - 1 in the API, the CLI and .bpd files
 
 
 def whole_number(text: str | int, low: int, high: int, signed: bool = False) -> int:
     """``text`` as an int in ``low..high``: ASCII digits only (a leading ``-`` when
     ``signed``); raises ValueError saying what was expected."""
     t = text.strip() if isinstance(text, str) else str(text)
-    digits = t[1:] if signed and t.startswith("-") else t
+    digits = t[1:] if t.startswith("-") else t
     if not (digits.isascii() and digits.isdigit()):
         raise ValueError(f"{short(t)} is not a whole number: expected a whole number from {low} to {high}")
+    if t.startswith("-") and not signed:  # (a whole number all the same: below the range)
+        raise ValueError(f"{short(t)} is out of range: expected a whole number from {low} to {high}")
     # (the length first, before int(): no 4300-digit trap; the message only when it fails,
     # since every BPN's numbers come through here)
     if len(digits) > 40 or not low <= (n := int(t)) <= high:
@@ -237,6 +243,8 @@ __all__ = [
     "MAX_TARGET",
     "MAX_TREE_NODES",
     "MAX_TRICKS",
+    "MAX_TRICKS_PER_DEAL",
+    "PETITE_TRICKS",
     "MAX_WORKERS",
     "MAX_WORLDS",
     "MIN_OWN_WORLDS",

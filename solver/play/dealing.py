@@ -31,7 +31,7 @@ def deal(seed: int, rules: Rules | str | None = None, game: tuple[int, int] = (0
     top first.  In Briscan the dealer (b) scores 10 for an honour turned up.  ``seed`` is a
     whole number (an ArgumentError otherwise: a float or a string would shuffle too).
     """
-    seed = whole_argument(seed, "seed", -MAX_SEED - 1, MAX_SEED)
+    seed = whole_argument(seed, "seed", 0, MAX_SEED)  # (the range of the CLI and .bpd)
     cards = list(range(32))
     random.Random(seed).shuffle(cards)
     return deal_cards(cards, rules, game)

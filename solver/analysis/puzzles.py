@@ -202,29 +202,31 @@ def check_records(
     """
     ex = as_executor(executor)
     if ex is None:
-        for r in records:
-            if not isinstance(r, Record):
-                yield r, str(r)
-                continue
-            if before is not None:
-                before(r)
+
+        def here(r: Record) -> object:
             try:
-                yield r, check_record(r, workers=workers)
+                return check_record(r, workers=workers)
             except Exception as exc:  # (as in the tasks)
-                yield r, f"{r.source}: {exc}"
+                return f"{r.source}: {exc}"
+
+        yield from _in_place(records, before, here)
         return
     if isinstance(records, Sequence):  # (all known: every record a task at once)
-        tasks = [r for r in records if isinstance(r, Record)]
-        verdicts = iter(ex.map(_checked, tasks))
-        for r in records:
-            if not isinstance(r, Record):
-                yield r, str(r)
-                continue
-            if before is not None:
-                before(r)
-            yield r, next(verdicts)
+        verdicts = iter(ex.map(_checked, [r for r in records if isinstance(r, Record)]))
+        yield from _in_place(records, before, lambda r: next(verdicts))
         return
     yield from _streamed(records, ex, before)
+
+
+def _in_place(records: Iterable[Any], before: Any, verdict: Any) -> Iterator[tuple[Any, Any]]:
+    """Each record with its verdict, in order; a malformed line's error passes through."""
+    for r in records:
+        if not isinstance(r, Record):
+            yield r, str(r)
+            continue
+        if before is not None:
+            before(r)
+        yield r, verdict(r)
 
 
 _END = object()  # (the end of the records, in _streamed's queue)

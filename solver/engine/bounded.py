@@ -60,10 +60,12 @@ def _finish(
     every_move: bool,
     eng: Engine,
     interrupted: bool = False,
+    ran_out: bool = False,
 ) -> Analysis:
     """The answer from the proven bounds ``lo``/``hi`` and the estimates ``guess`` of the
     moves in ``lo`` (``interrupted``: Ctrl-C stopped the search, so no further search, not
-    even a principal variation's)."""
+    even a principal variation's; ``ran_out``: the node or time budget stopped it, before
+    ``depth``, the depth reached, got to the depth asked for)."""
     moves = []
     for m in legal:
         if m not in lo:
@@ -104,7 +106,7 @@ def _finish(
     line = [best[0]]
     if all_exact and not interrupted:  # the root is still loaded: walk the exact line
         line = [move(m) for m in eng.pv(max(lo.values()))]
-    stopped: Stop = "solved" if all_exact else ("depth" if depth is not None else "budget")
+    stopped: Stop = "solved" if all_exact else ("depth" if depth is not None and not ran_out else "budget")
     if interrupted:
         stopped = "interrupted"
     return Analysis(
@@ -157,7 +159,7 @@ def bounded_solve(
     deadline = t0 + limit.seconds if limit.seconds else None
     # the one-trick look-ahead always runs, whatever the budget (a few hundred nodes): every
     # move gets a real estimate, and the final phase (no horizon there) is solved outright
-    lo, hi, guess, _, stop = _deepen(eng, Limit(depth=1), legal, t0, n0)
+    lo, hi, guess, _, stop, _ = _deepen(eng, Limit(depth=1), legal, t0, n0)
     try:
         if not stop:
             _narrow(eng, legal, lo, hi, guess, budget, deadline, n0, every_move)
@@ -188,8 +190,25 @@ def _narrow(
     A budget that suffices thus costs what the exact solve costs (a test cut short by the
     budget would be work lost, so no test gets a mere slice of it).  Without every move, a
     move is first tested against the best proven value, and dropped when it cannot beat it."""
+    first = True
     for m in sorted(legal, key=lambda m: -guess[m]):
+        if lo[m] < hi[m] and (every_move or first):
+            # the exact solve's own search of the move (Engine.move_value: the game-win
+            # tests early in a deal, then MTD(f) from its guess), with all the budget left
+            first = False
+            used = eng.nodes - n0
+            left = deadline - time.perf_counter() if deadline else 0.0
+            if (budget and used >= budget) or (deadline and left <= 0):
+                return
+            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=-1)
+            v = eng.move_value(m)
+            if not eng.aborted:
+                lo[m] = hi[m] = guess[m] = v
+                continue
+            _keep_proven(eng, m, lo, hi, guess)
+            return
         if lo[m] < hi[m]:  # the exact solve's own guess (Engine.guess_depth)
+            first = False
             used = eng.nodes - n0
             left = deadline - time.perf_counter() if deadline else 0.0
             if (budget and used >= budget) or (deadline and left <= 0):
@@ -231,14 +250,33 @@ def _narrow(
             g = v
 
 
+def _keep_proven(eng: Engine, m: int, lo: Bounds, hi: Bounds, guess: Bounds) -> None:
+    """Tighten the bounds of move ``m`` by what its exact search, stopped by the budget,
+    proved (:attr:`Engine.proven_bounds`, raw for the player to move; nothing proven maps
+    to the trivial +-WIN_RAW, which tightens nothing)."""
+    p_lo, p_hi = eng.proven_bounds
+    if p_lo is not None and p_lo > -WIN_RAW:
+        lo[m] = max(lo[m], p_lo)
+    if p_hi is not None and p_hi < WIN_RAW:
+        hi[m] = min(hi[m], p_hi)
+    if lo[m] >= WIN_THRESHOLD:  # (the only value from WIN_THRESHOLD up, and down)
+        lo[m] = hi[m] = WIN_RAW
+    elif hi[m] <= -WIN_THRESHOLD:
+        lo[m] = hi[m] = -WIN_RAW
+
+
 def _deepen(
     eng: Engine, limit: Limit, legal: list[int], t0: float, n0: int
-) -> tuple[Bounds, Bounds, Bounds, int, bool]:
+) -> tuple[Bounds, Bounds, Bounds, int, bool, bool]:
     """Iterative deepening by tricks to ``limit.depth`` within the budget.
 
-    Returns (lo, hi, guess, depth reached, interrupted): proven bounds (exact for moves
-    whose search never met the horizon) and the heuristic values of the last complete
-    iteration, and whether Ctrl-C stopped it."""
+    The first iteration, the one-trick look-ahead, always runs whatever the budget (a few
+    hundred nodes; in the final phase, which has no horizon, it solves the position
+    exactly): every move gets a real estimate, and a final phase under a budget is exact.
+
+    Returns (lo, hi, guess, depth reached, interrupted, ran out): proven bounds (exact for
+    moves whose search never met the horizon) and the heuristic values of the last
+    complete iteration, whether Ctrl-C stopped it, and whether the budget did."""
     if limit.depth is None:
         raise ArgumentError("iterative deepening needs a limit with a depth")
     budget = limit.nodes or 0
@@ -247,29 +285,36 @@ def _deepen(
     hi = {m: TRIVIAL for m in legal}
     guess = {m: 0 for m in legal}
     reached = 0
+    ran_out = False
     for depth in range(1, limit.depth + 1):
         values: Bounds = {}
         exact: dict[int, bool] = {}
         complete = True
         for m in legal:
-            used = eng.nodes - n0
-            left = deadline - time.perf_counter() if deadline else 0.0
-            if (budget and used >= budget) or (deadline and left <= 0):
-                complete = False
-                break
-            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=depth)
+            if depth == 1:  # the look-ahead: whatever the budget
+                eng.set_limits(depth=depth)
+            else:
+                used = eng.nodes - n0
+                left = deadline - time.perf_counter() if deadline else 0.0
+                if (budget and used >= budget) or (deadline and left <= 0):
+                    complete = False
+                    break
+                eng.set_limits(
+                    nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=depth
+                )
             taint = eng.taint
             try:
                 v = eng.child_search(m, -TRIVIAL, TRIVIAL)
             except KeyboardInterrupt:  # the iterations completed stand
                 eng.clear_limits()
-                return lo, hi, guess, reached, True
+                return lo, hi, guess, reached, True, False
             if eng.aborted:
                 complete = False
                 break
             values[m] = v
             exact[m] = eng.taint == taint
         if not complete:
+            ran_out = True
             break
         reached = depth
         for m in legal:
@@ -279,7 +324,7 @@ def _deepen(
         if all(lo[m] == hi[m] for m in legal):
             break
     eng.clear_limits()
-    return lo, hi, guess, reached, False
+    return lo, hi, guess, reached, False, ran_out
 
 
 def _depth_solve(
@@ -287,14 +332,14 @@ def _depth_solve(
 ) -> Analysis:
     """Iterative deepening to ``limit.depth`` tricks with the horizon evaluation, then the
     game-win guard."""
-    lo, hi, guess, reached, stop = _deepen(eng, limit, legal, t0, n0)
+    lo, hi, guess, reached, stop, ran_out = _deepen(eng, limit, legal, t0, n0)
     try:
         if limit.guard and not (limit.nodes or limit.seconds) and not stop:  # (a budget is a budget)
             _guard_game_wins(eng, p, legal, lo, hi, eng.nodes - n0)
     except KeyboardInterrupt:
         stop = True
     eng.clear_limits()
-    answer = _finish(p, lo, hi, guess, legal, reached, eng.nodes - n0, t0, every_move, eng, stop)
+    answer = _finish(p, lo, hi, guess, legal, reached, eng.nodes - n0, t0, every_move, eng, stop, ran_out)
     if stop:
         raise SolveInterrupted(answer)
     return answer

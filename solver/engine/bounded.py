@@ -3,14 +3,15 @@
 Two modes, both driven from Python over the compiled engine:
 
 * **budget** (nodes and/or seconds of real time): after a one-trick look-ahead (always run: every
-  move gets an estimate) and the two-trick guesses of the exact solve, the moves are
-  solved one after the other, the most promising first, by MTD(f) zero-window tests with
-  all the budget left.  Each test that finishes proves a bound on its move; the estimate of
-  a move is its guess, kept inside the proven bounds.  A budget that suffices costs what
-  the exact solve costs.
+  move gets an estimate), the moves are solved one after the other, the most promising
+  first, each by the exact solve's own search of it (``Engine.move_value``: the game-win
+  tests, then MTD(f) from its guess) with all the budget left.  A search the budget stops
+  keeps the bounds it proved; the estimate of a move is its look-ahead value, kept inside
+  the proven bounds.  A budget that suffices costs what the exact solve costs.
 * **depth** (tricks to a horizon): iterative deepening, every root move searched with a
   full window to the horizon, where a documented heuristic scores the position.  A move
-  whose search never reached the horizon is exact.
+  whose search never reached the horizon is exact.  A node or time budget may stop the deepening,
+  but never its first iteration (so a final phase is exact under any depth).
 
 Ctrl-C in either mode, or in an exact solve (:func:`interrupted_answer`), raises
 :class:`~solver.engine.results.SolveInterrupted` with the answer so far: what was proven
@@ -184,12 +185,14 @@ def _narrow(
     every_move: bool,
 ) -> None:
     """The exact solve's work, within the budget: the moves one after the other, the most
-    promising first, each by MTD(f) zero-window tests from its guess with all the budget
-    left, every test tightening the proven bounds ``lo``/``hi``.
+    promising first, each by the exact solve's own search of it (the game-win tests, then
+    MTD(f) from its guess) with all the budget left; a search the budget stops tightens the
+    proven bounds ``lo``/``hi`` by what it proved.
 
     A budget that suffices thus costs what the exact solve costs (a test cut short by the
-    budget would be work lost, so no test gets a mere slice of it).  Without every move, a
-    move is first tested against the best proven value, and dropped when it cannot beat it."""
+    budget would be work lost, so no test gets a mere slice of it).  Without every move, only
+    the most promising move gets that search; each other one is tested against the best
+    proven value by MTD(f) zero-window tests, and dropped when it cannot beat it."""
     first = True
     for m in sorted(legal, key=lambda m: -guess[m]):
         if lo[m] < hi[m] and (every_move or first):

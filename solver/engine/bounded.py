@@ -204,7 +204,11 @@ def _narrow(
             if (budget and used >= budget) or (deadline and left <= 0):
                 return
             eng.set_limits(nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=-1)
-            v = eng.move_value(m)
+            try:
+                v = eng.move_value(m)
+            except KeyboardInterrupt:  # (what its tests proved stands)
+                _keep_proven(eng, m, lo, hi, guess)
+                raise
             if not eng.aborted:
                 lo[m] = hi[m] = guess[m] = v
                 continue

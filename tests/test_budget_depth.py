@@ -50,6 +50,19 @@ def test_a_budget_that_suffices_is_exact_on_a_game_won_deal(seed):
     a = Solver(p.rules).solve(p, pv=False, limit=Limit(nodes=exact.nodes * 5 // 4))
     assert a.exact and a.value == exact.value, (seed, a.nodes, exact.nodes)
     assert [str(m) for m in a.best] == [str(m) for m in exact.best]
+    # the value alone: the exact solve's search of the root, game-win tests first
+    one = Solver(p.rules).solve(p, pv=False, every_move=False)
+    b = Solver(p.rules).solve(p, pv=False, every_move=False, limit=Limit(nodes=one.nodes * 5 // 4))
+    assert b.exact and b.value == exact.value and b.best and b.moves == [], (seed, b.nodes, one.nodes)
+
+
+def test_a_budget_without_every_move_that_runs_out_gives_proven_bounds():
+    for seed, nodes in ((5, 200), (5, 20_000), (3, 60_000)):
+        p = random_position(seed, "brisque", 1)
+        exact = Solver(p.rules).solve(p, pv=False, every_move=False)
+        a = Solver(p.rules).solve(p, pv=False, every_move=False, limit=Limit(nodes=nodes))
+        assert not a.exact and a.stopped == "budget" and a.best
+        assert a.lower <= exact.value <= a.upper and a.lower <= a.value <= a.upper, (seed, nodes)
 
 
 def test_every_move_of_a_bounded_answer_has_its_bounds():

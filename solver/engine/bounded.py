@@ -62,6 +62,7 @@ def _finish(
     eng: Engine,
     interrupted: bool = False,
     ran_out: bool = False,
+    root: tuple[int, int] | None = None,
 ) -> Analysis:
     """The answer from the proven bounds ``lo``/``hi`` and the estimates ``guess`` of the
     moves in ``lo`` (``interrupted``: Ctrl-C stopped the search, so no further search, not
@@ -95,7 +96,12 @@ def _finish(
     pos_upper = max(mv.upper for mv in moves if mv.upper is not None)
     if len(moves) < len(legal):  # (an interrupted solve: the moves not reached may be better)
         pos_upper = final_value(p, TRIVIAL)
+    if root is not None:  # the bounds a search of the root proved
+        pos_lower = max(pos_lower, final_value(p, root[0]))
+        pos_upper = min(pos_upper, final_value(p, root[1]))
     value = best_mv.value if not all_exact else max(mv.value for mv in moves)
+    if root is not None:  # (the estimate, kept inside what the root's search proved)
+        value = min(max(value, pos_lower), pos_upper)
     if all_exact:
         best = [mv.move for mv in moves if mv.value == value]
     else:  # every move that nothing known tells apart from the best one
@@ -147,10 +153,11 @@ def _exact_value(
 
 
 def bounded_solve(
-    eng: Engine, p: Position, limit: Limit, every_move: bool = True, t0: float | None = None
+    eng: Engine, p: Position, limit: Limit, every_move: bool = True, t0: float | None = None, pv: bool = True
 ) -> Analysis:
     """Solve ``p``, already loaded as the root of ``eng``, within ``limit`` (see the module
-    docstring); ``t0`` is when the caller started the clock."""
+    docstring); ``t0`` is when the caller started the clock; ``pv=False``: an exact value
+    alone comes with its best move, not a whole principal variation (as in the exact solve)."""
     t0 = time.perf_counter() if t0 is None else t0
     n0 = eng.nodes
     legal = [int(m) for m in p.legal_moves()]
@@ -161,16 +168,70 @@ def bounded_solve(
     # the one-trick look-ahead always runs, whatever the budget (a few hundred nodes): every
     # move gets a real estimate, and the final phase (no horizon there) is solved outright
     lo, hi, guess, _, stop, _ = _deepen(eng, Limit(depth=1), legal, t0, n0)
+    root: tuple[int, int] | None = None
     try:
-        if not stop:
+        if not stop and every_move:
             _narrow(eng, legal, lo, hi, guess, budget, deadline, n0, every_move)
+        elif not stop:
+            # the value alone: the exact solve's own search of the root (its game-win tests
+            # and MTD(f) from its guess) with all the budget left, so that a budget that
+            # suffices costs what the exact solve costs; stopped, it keeps what it proved
+            exact = _root_solve(eng, p, budget, deadline, n0, t0, pv)
+            if exact is not None:
+                return exact
+            root = _root_bounds(eng)
     except KeyboardInterrupt:
         stop = True  # (the bounds proven by the tests that finished stand)
+        root = None if every_move else _root_bounds(eng)
     eng.clear_limits()
-    answer = _finish(p, lo, hi, guess, legal, None, eng.nodes - n0, t0, every_move, eng, stop)
+    answer = _finish(p, lo, hi, guess, legal, None, eng.nodes - n0, t0, every_move, eng, stop, root=root)
     if stop:
         raise SolveInterrupted(answer)
     return answer
+
+
+def _root_solve(
+    eng: Engine, p: Position, budget: int, deadline: float | None, n0: int, t0: float, pv: bool
+) -> Analysis | None:
+    """The exact solve's answer without every move (its search of the root's value, then a
+    principal variation) when it finishes within the budget, else None (the bounds it
+    proved: :func:`_root_bounds`)."""
+    used = eng.nodes - n0
+    left = deadline - time.perf_counter() if deadline else 0.0
+    if (budget and used >= budget) or (deadline and left <= 0):
+        return None
+    eng.set_limits(nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=-1)
+    v = eng.value()
+    if eng.aborted:
+        return None
+    eng.clear_limits()
+    value = final_value(p, v)
+    line = [move(m) for m in (eng.pv(v) if pv else eng.pv(v, 1))]
+    return Analysis(
+        bpn=p.bpn(),
+        turn=turn_of(p),
+        value=value,
+        best=line[:1],
+        moves=[],
+        pv=line,
+        nodes=eng.nodes - n0,
+        seconds=time.perf_counter() - t0,
+        lower=value,
+        upper=value,
+    )
+
+
+def _root_bounds(eng: Engine) -> tuple[int, int]:
+    """The raw bounds on the root's value that its stopped search proved (the trivial
+    ones where it proved nothing)."""
+    p_lo, p_hi = eng.proven_bounds
+    lo = p_lo if p_lo is not None and p_lo > -WIN_RAW else -TRIVIAL
+    hi = p_hi if p_hi is not None and p_hi < WIN_RAW else TRIVIAL
+    if lo >= WIN_THRESHOLD:
+        return WIN_RAW, WIN_RAW
+    if hi <= -WIN_THRESHOLD:
+        return -WIN_RAW, -WIN_RAW
+    return lo, hi
 
 
 def _narrow(
@@ -190,9 +251,10 @@ def _narrow(
     proven bounds ``lo``/``hi`` by what it proved.
 
     A budget that suffices thus costs what the exact solve costs (a test cut short by the
-    budget would be work lost, so no test gets a mere slice of it).  Without every move, only
-    the most promising move gets that search; each other one is tested against the best
-    proven value by MTD(f) zero-window tests, and dropped when it cannot beat it."""
+    budget would be work lost, so no test gets a mere slice of it).  (Without every move
+    the root's value is searched instead, :func:`_root_solve`; called so, only the most
+    promising move gets that search, and each other one is tested against the best
+    proven value by MTD(f) zero-window tests, and dropped when it cannot beat it.)"""
     first = True
     for m in sorted(legal, key=lambda m: -guess[m]):
         if lo[m] < hi[m] and (every_move or first):

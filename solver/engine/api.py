@@ -139,7 +139,7 @@ class Solver:
         t0 = time.perf_counter()
         self.load(p)
         if limit is not None and limit.bounded:
-            return bounded_solve(self.engine, p, limit, every_move, t0)
+            return bounded_solve(self.engine, p, limit, every_move, t0, pv)
         self.engine.clear_limits()
         n0 = self.engine.nodes
         legal = [int(m) for m in p.legal_moves()]

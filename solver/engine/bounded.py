@@ -3,14 +3,15 @@
 Two modes, both driven from Python over the compiled engine:
 
 * **budget** (nodes and/or seconds of real time): after a one-trick look-ahead (always run: every
-  move gets an estimate) and the two-trick guesses of the exact solve, the moves are
-  solved one after the other, the most promising first, by MTD(f) zero-window tests with
-  all the budget left.  Each test that finishes proves a bound on its move; the estimate of
-  a move is its guess, kept inside the proven bounds.  A budget that suffices costs what
-  the exact solve costs.
+  move gets an estimate), the moves are solved one after the other, the most promising
+  first, each by the exact solve's own search of it (``Engine.move_value``: the game-win
+  tests, then MTD(f) from its guess) with all the budget left.  A search the budget stops
+  keeps the bounds it proved; the estimate of a move is its look-ahead value, kept inside
+  the proven bounds.  A budget that suffices costs what the exact solve costs.
 * **depth** (tricks to a horizon): iterative deepening, every root move searched with a
   full window to the horizon, where a documented heuristic scores the position.  A move
-  whose search never reached the horizon is exact.
+  whose search never reached the horizon is exact.  A node or time budget may stop the deepening,
+  but never its first iteration (so a final phase is exact under any depth).
 
 Ctrl-C in either mode, or in an exact solve (:func:`interrupted_answer`), raises
 :class:`~solver.engine.results.SolveInterrupted` with the answer so far: what was proven
@@ -60,10 +61,13 @@ def _finish(
     every_move: bool,
     eng: Engine,
     interrupted: bool = False,
+    ran_out: bool = False,
+    root: tuple[int, int] | None = None,
 ) -> Analysis:
     """The answer from the proven bounds ``lo``/``hi`` and the estimates ``guess`` of the
     moves in ``lo`` (``interrupted``: Ctrl-C stopped the search, so no further search, not
-    even a principal variation's)."""
+    even a principal variation's; ``ran_out``: the node or time budget stopped it, before
+    ``depth``, the depth reached, got to the depth asked for)."""
     moves = []
     for m in legal:
         if m not in lo:
@@ -92,7 +96,12 @@ def _finish(
     pos_upper = max(mv.upper for mv in moves if mv.upper is not None)
     if len(moves) < len(legal):  # (an interrupted solve: the moves not reached may be better)
         pos_upper = final_value(p, TRIVIAL)
+    if root is not None:  # the bounds a search of the root proved
+        pos_lower = max(pos_lower, final_value(p, root[0]))
+        pos_upper = min(pos_upper, final_value(p, root[1]))
     value = best_mv.value if not all_exact else max(mv.value for mv in moves)
+    if root is not None:  # (the estimate, kept inside what the root's search proved)
+        value = min(max(value, pos_lower), pos_upper)
     if all_exact:
         best = [mv.move for mv in moves if mv.value == value]
     else:  # every move that nothing known tells apart from the best one
@@ -104,7 +113,7 @@ def _finish(
     line = [best[0]]
     if all_exact and not interrupted:  # the root is still loaded: walk the exact line
         line = [move(m) for m in eng.pv(max(lo.values()))]
-    stopped: Stop = "solved" if all_exact else ("depth" if depth is not None else "budget")
+    stopped: Stop = "solved" if all_exact else ("depth" if depth is not None and not ran_out else "budget")
     if interrupted:
         stopped = "interrupted"
     return Analysis(
@@ -144,10 +153,11 @@ def _exact_value(
 
 
 def bounded_solve(
-    eng: Engine, p: Position, limit: Limit, every_move: bool = True, t0: float | None = None
+    eng: Engine, p: Position, limit: Limit, every_move: bool = True, t0: float | None = None, pv: bool = True
 ) -> Analysis:
     """Solve ``p``, already loaded as the root of ``eng``, within ``limit`` (see the module
-    docstring); ``t0`` is when the caller started the clock."""
+    docstring); ``t0`` is when the caller started the clock; ``pv=False``: an exact value
+    alone comes with its best move, not a whole principal variation (as in the exact solve)."""
     t0 = time.perf_counter() if t0 is None else t0
     n0 = eng.nodes
     legal = [int(m) for m in p.legal_moves()]
@@ -157,17 +167,71 @@ def bounded_solve(
     deadline = t0 + limit.seconds if limit.seconds else None
     # the one-trick look-ahead always runs, whatever the budget (a few hundred nodes): every
     # move gets a real estimate, and the final phase (no horizon there) is solved outright
-    lo, hi, guess, _, stop = _deepen(eng, Limit(depth=1), legal, t0, n0)
+    lo, hi, guess, _, stop, _ = _deepen(eng, Limit(depth=1), legal, t0, n0)
+    root: tuple[int, int] | None = None
     try:
-        if not stop:
+        if not stop and every_move:
             _narrow(eng, legal, lo, hi, guess, budget, deadline, n0, every_move)
+        elif not stop:
+            # the value alone: the exact solve's own search of the root (its game-win tests
+            # and MTD(f) from its guess) with all the budget left, so that a budget that
+            # suffices costs what the exact solve costs; stopped, it keeps what it proved
+            exact = _root_solve(eng, p, budget, deadline, n0, t0, pv)
+            if exact is not None:
+                return exact
+            root = _root_bounds(eng)
     except KeyboardInterrupt:
         stop = True  # (the bounds proven by the tests that finished stand)
+        root = None if every_move else _root_bounds(eng)
     eng.clear_limits()
-    answer = _finish(p, lo, hi, guess, legal, None, eng.nodes - n0, t0, every_move, eng, stop)
+    answer = _finish(p, lo, hi, guess, legal, None, eng.nodes - n0, t0, every_move, eng, stop, root=root)
     if stop:
         raise SolveInterrupted(answer)
     return answer
+
+
+def _root_solve(
+    eng: Engine, p: Position, budget: int, deadline: float | None, n0: int, t0: float, pv: bool
+) -> Analysis | None:
+    """The exact solve's answer without every move (its search of the root's value, then a
+    principal variation) when it finishes within the budget, else None (the bounds it
+    proved: :func:`_root_bounds`)."""
+    used = eng.nodes - n0
+    left = deadline - time.perf_counter() if deadline else 0.0
+    if (budget and used >= budget) or (deadline and left <= 0):
+        return None
+    eng.set_limits(nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=-1)
+    v = eng.value()
+    if eng.aborted:
+        return None
+    eng.clear_limits()
+    value = final_value(p, v)
+    line = [move(m) for m in (eng.pv(v) if pv else eng.pv(v, 1))]
+    return Analysis(
+        bpn=p.bpn(),
+        turn=turn_of(p),
+        value=value,
+        best=line[:1],
+        moves=[],
+        pv=line,
+        nodes=eng.nodes - n0,
+        seconds=time.perf_counter() - t0,
+        lower=value,
+        upper=value,
+    )
+
+
+def _root_bounds(eng: Engine) -> tuple[int, int]:
+    """The raw bounds on the root's value that its stopped search proved (the trivial
+    ones where it proved nothing)."""
+    p_lo, p_hi = eng.proven_bounds
+    lo = p_lo if p_lo is not None and p_lo > -WIN_RAW else -TRIVIAL
+    hi = p_hi if p_hi is not None and p_hi < WIN_RAW else TRIVIAL
+    if lo >= WIN_THRESHOLD:
+        return WIN_RAW, WIN_RAW
+    if hi <= -WIN_THRESHOLD:
+        return -WIN_RAW, -WIN_RAW
+    return lo, hi
 
 
 def _narrow(
@@ -182,14 +246,38 @@ def _narrow(
     every_move: bool,
 ) -> None:
     """The exact solve's work, within the budget: the moves one after the other, the most
-    promising first, each by MTD(f) zero-window tests from its guess with all the budget
-    left, every test tightening the proven bounds ``lo``/``hi``.
+    promising first, each by the exact solve's own search of it (the game-win tests, then
+    MTD(f) from its guess) with all the budget left; a search the budget stops tightens the
+    proven bounds ``lo``/``hi`` by what it proved.
 
     A budget that suffices thus costs what the exact solve costs (a test cut short by the
-    budget would be work lost, so no test gets a mere slice of it).  Without every move, a
-    move is first tested against the best proven value, and dropped when it cannot beat it."""
+    budget would be work lost, so no test gets a mere slice of it).  (Without every move
+    the root's value is searched instead, :func:`_root_solve`; called so, only the most
+    promising move gets that search, and each other one is tested against the best
+    proven value by MTD(f) zero-window tests, and dropped when it cannot beat it.)"""
+    first = True
     for m in sorted(legal, key=lambda m: -guess[m]):
+        if lo[m] < hi[m] and (every_move or first):
+            # the exact solve's own search of the move (Engine.move_value: the game-win
+            # tests early in a deal, then MTD(f) from its guess), with all the budget left
+            first = False
+            used = eng.nodes - n0
+            left = deadline - time.perf_counter() if deadline else 0.0
+            if (budget and used >= budget) or (deadline and left <= 0):
+                return
+            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=-1)
+            try:
+                v = eng.move_value(m)
+            except KeyboardInterrupt:  # (what its tests proved stands)
+                _keep_proven(eng, m, lo, hi, guess)
+                raise
+            if not eng.aborted:
+                lo[m] = hi[m] = guess[m] = v
+                continue
+            _keep_proven(eng, m, lo, hi, guess)
+            return
         if lo[m] < hi[m]:  # the exact solve's own guess (Engine.guess_depth)
+            first = False
             used = eng.nodes - n0
             left = deadline - time.perf_counter() if deadline else 0.0
             if (budget and used >= budget) or (deadline and left <= 0):
@@ -231,14 +319,33 @@ def _narrow(
             g = v
 
 
+def _keep_proven(eng: Engine, m: int, lo: Bounds, hi: Bounds, guess: Bounds) -> None:
+    """Tighten the bounds of move ``m`` by what its exact search, stopped by the budget,
+    proved (:attr:`Engine.proven_bounds`, raw for the player to move; nothing proven maps
+    to the trivial +-WIN_RAW, which tightens nothing)."""
+    p_lo, p_hi = eng.proven_bounds
+    if p_lo is not None and p_lo > -WIN_RAW:
+        lo[m] = max(lo[m], p_lo)
+    if p_hi is not None and p_hi < WIN_RAW:
+        hi[m] = min(hi[m], p_hi)
+    if lo[m] >= WIN_THRESHOLD:  # (the only value from WIN_THRESHOLD up, and down)
+        lo[m] = hi[m] = WIN_RAW
+    elif hi[m] <= -WIN_THRESHOLD:
+        lo[m] = hi[m] = -WIN_RAW
+
+
 def _deepen(
     eng: Engine, limit: Limit, legal: list[int], t0: float, n0: int
-) -> tuple[Bounds, Bounds, Bounds, int, bool]:
+) -> tuple[Bounds, Bounds, Bounds, int, bool, bool]:
     """Iterative deepening by tricks to ``limit.depth`` within the budget.
 
-    Returns (lo, hi, guess, depth reached, interrupted): proven bounds (exact for moves
-    whose search never met the horizon) and the heuristic values of the last complete
-    iteration, and whether Ctrl-C stopped it."""
+    The first iteration, the one-trick look-ahead, always runs whatever the budget (a few
+    hundred nodes; in the final phase, which has no horizon, it solves the position
+    exactly): every move gets a real estimate, and a final phase under a budget is exact.
+
+    Returns (lo, hi, guess, depth reached, interrupted, ran out): proven bounds (exact for
+    moves whose search never met the horizon) and the heuristic values of the last
+    complete iteration, whether Ctrl-C stopped it, and whether the budget did."""
     if limit.depth is None:
         raise ArgumentError("iterative deepening needs a limit with a depth")
     budget = limit.nodes or 0
@@ -247,29 +354,36 @@ def _deepen(
     hi = {m: TRIVIAL for m in legal}
     guess = {m: 0 for m in legal}
     reached = 0
+    ran_out = False
     for depth in range(1, limit.depth + 1):
         values: Bounds = {}
         exact: dict[int, bool] = {}
         complete = True
         for m in legal:
-            used = eng.nodes - n0
-            left = deadline - time.perf_counter() if deadline else 0.0
-            if (budget and used >= budget) or (deadline and left <= 0):
-                complete = False
-                break
-            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=depth)
+            if depth == 1:  # the look-ahead: whatever the budget
+                eng.set_limits(depth=depth)
+            else:
+                used = eng.nodes - n0
+                left = deadline - time.perf_counter() if deadline else 0.0
+                if (budget and used >= budget) or (deadline and left <= 0):
+                    complete = False
+                    break
+                eng.set_limits(
+                    nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=depth
+                )
             taint = eng.taint
             try:
                 v = eng.child_search(m, -TRIVIAL, TRIVIAL)
             except KeyboardInterrupt:  # the iterations completed stand
                 eng.clear_limits()
-                return lo, hi, guess, reached, True
+                return lo, hi, guess, reached, True, False
             if eng.aborted:
                 complete = False
                 break
             values[m] = v
             exact[m] = eng.taint == taint
         if not complete:
+            ran_out = True
             break
         reached = depth
         for m in legal:
@@ -279,7 +393,7 @@ def _deepen(
         if all(lo[m] == hi[m] for m in legal):
             break
     eng.clear_limits()
-    return lo, hi, guess, reached, False
+    return lo, hi, guess, reached, False, ran_out
 
 
 def _depth_solve(
@@ -287,14 +401,14 @@ def _depth_solve(
 ) -> Analysis:
     """Iterative deepening to ``limit.depth`` tricks with the horizon evaluation, then the
     game-win guard."""
-    lo, hi, guess, reached, stop = _deepen(eng, limit, legal, t0, n0)
+    lo, hi, guess, reached, stop, ran_out = _deepen(eng, limit, legal, t0, n0)
     try:
         if limit.guard and not (limit.nodes or limit.seconds) and not stop:  # (a budget is a budget)
             _guard_game_wins(eng, p, legal, lo, hi, eng.nodes - n0)
     except KeyboardInterrupt:
         stop = True
     eng.clear_limits()
-    answer = _finish(p, lo, hi, guess, legal, reached, eng.nodes - n0, t0, every_move, eng, stop)
+    answer = _finish(p, lo, hi, guess, legal, reached, eng.nodes - n0, t0, every_move, eng, stop, ran_out)
     if stop:
         raise SolveInterrupted(answer)
     return answer

@@ -80,10 +80,15 @@ class MoveValue:
         """The seat that wins the game outright with this move, when that is proven."""
         return self.value.win if self.exact else None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, bounds: bool = False) -> dict[str, Any]:
+        """The move's JSON: ``move`` and ``value``, and ``exact``, ``lower`` and ``upper``
+        when the value is inexact or ``bounds`` asks for them (every move of a bounded
+        answer has them; an exact move's bounds are its value)."""
         d: dict[str, Any] = {"move": str(self.move), "value": int(self.value)}
-        if not self.exact:
-            d.update(exact=False, lower=_num(self.lower), upper=_num(self.upper))
+        if not self.exact or bounds:
+            lower = self.value if self.exact else self.lower
+            upper = self.value if self.exact else self.upper
+            d.update(exact=self.exact, lower=_num(lower), upper=_num(upper))
         return d
 
 
@@ -163,7 +168,7 @@ class Analysis:
             "method": self.method,
             "value": int(self.value),
             "best": [str(m) for m in self.best],
-            "moves": [m.to_dict() for m in self.moves],
+            "moves": [m.to_dict(bounds=not self.exact) for m in self.moves],
             "pv": [str(m) for m in self.pv],
             "win": self.win,
             "nodes": self.nodes,

@@ -414,7 +414,7 @@ cdef void format_line(Spec* sp, Line* ln, Buf* b) noexcept nogil:
     if ln.tricks[0] or ln.tricks[1]:
         puts(b, b" tricks=")
         put_pair(b, ln.tricks)
-    if ln.fin[0] or ln.fin[1]:
+    if (ln.fin[0] or ln.fin[1]) and sp.game == G_BRISCAN:     # (as format_bpn: Briscan's alone)
         puts(b, b" final=")
         put_pair(b, ln.fin)
     if ln.n_melds[0] or ln.n_melds[1]:

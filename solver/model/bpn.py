@@ -339,7 +339,9 @@ def format_bpn(p: BPNFields) -> str:
     ]
     if p.tricks != [0, 0]:
         fields.append(f"tricks={p.tricks[0]}:{p.tricks[1]}")
-    if p.final != [0, 0]:
+    if p.final != [0, 0] and p.rules.game == "briscan":
+        # (only Briscan's bonus uses the final phase's tricks: elsewhere the field would say
+        # nothing, and two equal positions would print differently)
         fields.append(f"final={p.final[0]}:{p.final[1]}")
     if p.melds[0] or p.melds[1]:
         # canonical: in meld-table order, so that declaring in either order is one position

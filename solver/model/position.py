@@ -585,9 +585,7 @@ class Position:
         winner = me if trick_winner(led, c, self.trump) else leader
         self.score[winner] += points_of((1 << led) | b)
         self.tricks[winner] += 1
-        if self.in_final_phase and self.rules.game == "briscan":
-            # (only Briscan's bonus counts them: elsewhere a BPN would carry a field that
-            # says nothing, and two equal positions would print differently)
+        if self.in_final_phase:
             self.final[winner] += 1
         self.out |= (1 << led) | b
         self.trick = -1

@@ -150,11 +150,11 @@ def test_the_matches_suite_plays_the_chosen_matches():
     assert summary["pairs"] == 1 and heard == [(summary, 2)]  # (a deal pair: two records)
 
 
-def test_quiet_silences_the_progress_lines():
+def test_quiet_silences_the_progress_lines(tmp_path):
     """Progress lines go to standard error, a line a step (also into a log file); -q drops them."""
     cmd = [sys.executable, "-m", "solver.cli", "bench", "--suite", "reference", "--quick"]
-    loud = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    quiet = subprocess.run([*cmd, "-q"], capture_output=True, text=True, timeout=300)
+    loud = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    quiet = subprocess.run([*cmd, "-q"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert loud.returncode == quiet.returncode == 0, loud.stderr + quiet.stderr
     assert "reference" in loud.stderr and quiet.stderr == ""
     assert "reference" in quiet.stdout

@@ -81,12 +81,13 @@ def test_every_move_of_a_bounded_answer_has_its_bounds():
     assert all(set(m) == {"move", "value"} for m in solve(FINAL).to_dict()["moves"])
 
 
-def test_the_cli_json_of_a_bounded_answer_gives_every_move_its_bounds():
+def test_the_cli_json_of_a_bounded_answer_gives_every_move_its_bounds(tmp_path):
     bpn = random_position(5, "brisque", 1).bpn()
     out = subprocess.run(
         [sys.executable, "-m", "solver.cli", "solve", bpn, "--nodes", "30000", "--json"],
         capture_output=True,
         text=True,
+        cwd=tmp_path,  # (the installed package, not the source tree without its engine)
         check=True,
     ).stdout
     d = json.loads(out)

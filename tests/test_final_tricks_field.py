@@ -36,14 +36,18 @@ def test_a_brisque_line_without_recorded_tricks_says_they_are_the_lines():
     assert rows[-1].startswith("  end: score ") and "tricks in this line 1:5" in rows[-1]
 
 
-def test_both_answer_paths_drop_a_brisque_final_field():
+def test_both_answer_paths_drop_a_brisque_final_field(tmp_path):
     import json
     import subprocess
     import sys
 
     line = P + " final=0:1"
     out = subprocess.run(
-        [sys.executable, "-m", "solver.cli", "solve", "-"], input=line + "\n", capture_output=True, text=True
+        [sys.executable, "-m", "solver.cli", "solve", "-"],
+        input=line + "\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
     )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["bpn"] == P

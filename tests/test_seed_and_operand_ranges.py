@@ -4,6 +4,7 @@ files take: 0 to 2**63 - 1."""
 
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -11,6 +12,9 @@ import solver
 from solver.errors import ArgumentError, PuzzleError
 from solver.formats.bpd import parse_record
 from solver.model.limits import MAX_SEED
+
+# (run from outside the checkout: the installed package, not the source tree without its engine)
+OUTSIDE = tempfile.gettempdir()
 
 V = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
 
@@ -33,7 +37,7 @@ def test_puzzles_cli_reports_the_operand(tmp_path):
     f = tmp_path / "bad.bpd"
     f.write_text(f"{V} ; ev 44 ; evtol -3\n")
     r = subprocess.run(
-        [sys.executable, "-m", "solver.cli", "puzzles", str(f)], capture_output=True, text=True
+        [sys.executable, "-m", "solver.cli", "puzzles", str(f)], capture_output=True, text=True, cwd=OUTSIDE
     )
     out = r.stdout + r.stderr
     assert r.returncode != 0 and "Traceback" not in out
@@ -59,6 +63,7 @@ def test_analyse_refuses_win_worth_it_would_not_use(worth):
         [sys.executable, "-m", "solver.cli", "analyse", FP, "--win-worth", worth],
         capture_output=True,
         text=True,
+        cwd=OUTSIDE,
     )
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert f"--win-worth {worth}" in r.stderr and "every card of this position is known" in r.stderr
@@ -69,6 +74,7 @@ def test_analyse_takes_win_worth_with_hidden_cards():
         [sys.executable, "-m", "solver.cli", "analyse", V, "--win-worth", "sentinel", "--worlds", "5"],
         capture_output=True,
         text=True,
+        cwd=OUTSIDE,
     )
     assert r.returncode == 0, r.stderr
 
@@ -84,7 +90,9 @@ def test_trick_limits_are_the_rules():
 
 
 def _help(*args):
-    r = subprocess.run([sys.executable, "-m", "solver.cli", *args, "--help"], capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "solver.cli", *args, "--help"], capture_output=True, text=True, cwd=OUTSIDE
+    )
     assert r.returncode == 0, r.stderr
     return " ".join(r.stdout.split())
 
@@ -98,6 +106,7 @@ def test_help_ranges_tell_the_truth():
         [sys.executable, "-m", "solver.cli", "deal", "--seed", "1", "--at", "17"],
         capture_output=True,
         text=True,
+        cwd=OUTSIDE,
     )
     assert (
         r.returncode == 2

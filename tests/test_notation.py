@@ -284,6 +284,24 @@ def test_void_takes_its_seats_and_suits_in_any_order_once_each(field, canonical)
     assert Position(f"{VOID_BASE} {field}").bpn() == f"{VOID_BASE} {canonical}"
 
 
+MELD_BASE = "brisque Q.KQ.Q.Q+?1/97.T.T.A8 JH 3 ATKJ8.98.AK987.KJ97 - a 82:6 tricks=5:3"
+
+
+@pytest.mark.parametrize(
+    "field, expected",
+    [
+        ("melds=mH+mH/-", "mH is given twice for a: expected each declaration once"),
+        ("melds=-/kQ+mS+kQ", "kQ is given twice for b: expected each declaration once"),
+        ("drawn=KHKH", "KH is given twice: expected each card once"),
+    ],
+)
+def test_a_declaration_or_a_drawn_card_named_twice_is_malformed(field, expected):
+    """``melds=mH+mH/-`` and ``drawn=KHKH`` were read as one declaration, one card."""
+    with pytest.raises(BPNError) as info:
+        Position(f"{MELD_BASE} {field}")
+    assert str(info.value) == f"bad optional field {field!r}: {expected}"
+
+
 def test_brisque_show_refuses_a_seat_named_twice_in_void():
     from click.testing import CliRunner
 

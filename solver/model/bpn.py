@@ -282,14 +282,19 @@ def parse_bpn(bpn: str) -> BPNParts:
                 ) from None
         elif key == "drawn":
             try:
-                p.drawn = 0
-                for c in parse_cards(value):
-                    p.drawn |= 1 << c
+                listed = parse_cards(value)
             except NotationError:
                 raise BPNError(
                     f"bad optional field {short(extra)}: expected drawn=CARDS, the cards drawn since the "
                     f"last trick, e.g. drawn=KH"
                 ) from None
+            p.drawn = 0
+            for c in listed:
+                if p.drawn >> c & 1:  # (as shown=: a card is drawn once)
+                    raise BPNError(
+                        f"bad optional field {short(extra)}: {card_str(c)} is given twice: expected each card once"
+                    )
+                p.drawn |= 1 << c
         else:
             try:
                 p.declared = _count(value, MAX_DECLARED)
@@ -313,9 +318,15 @@ def _parse_melds(value: str) -> list[list[int]]:
             continue
         for code in half.split("+"):
             try:
-                out[i].append(parse_meld_code(code).index)
+                meld = parse_meld_code(code)
             except NotationError as exc:
                 raise BPNError(f"bad optional field 'melds={value}': {exc}") from None
+            if meld.index in out[i]:  # (a declaration scores once: a repeat is a typing slip)
+                raise BPNError(
+                    f"bad optional field 'melds={value}': {code} is given twice for {SEATS[i]}: "
+                    f"expected each declaration once"
+                )
+            out[i].append(meld.index)
     return out
 
 

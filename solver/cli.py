@@ -1761,7 +1761,8 @@ def tree_cmd(
     Every position above the last level is solved exactly, every move: in the last
     talon tricks and the final phase that takes moments, from a whole deal or an early
     trick minutes a position (the same time as brisque solve of it), and --depth 2
-    solves some ten positions.  A terminal shows the positions solved so far.
+    solves some ten positions.  A terminal shows the positions solved so far; Ctrl-C
+    writes the tree built so far (every position in it valued) and exits 130.
 
     \b
     Examples:
@@ -1770,12 +1771,13 @@ def tree_cmd(
     """
     if output:
         writable_file(output, "tree")
-    from solver.analysis.tree import solution_tree, write_tree
+    from solver.analysis.tree import TreeInterrupted, solution_tree, write_tree
     from solver.errors import PositionError
     from solver.formats.words import plural
 
     p = _position(bpn, command="tree")
     progress = StatusLine(_on_terminal(quiet))
+    interrupted = False
     try:
         g = solution_tree(
             p,
@@ -1788,6 +1790,8 @@ def tree_cmd(
         )
     except PositionError as exc:
         raise BrisqueCommandError(str(exc)) from None
+    except TreeInterrupted as stop:  # Ctrl-C: the tree built so far is written, then exit 130
+        g, interrupted = stop.graph, True
     finally:
         progress.clear()
     if g.graph["truncated"]:
@@ -1807,6 +1811,13 @@ def tree_cmd(
     else:
         write_tree(g, fmt, sys.stdout.buffer)
         sys.stdout.flush()
+    if interrupted:
+        click.echo(
+            f"interrupted: the tree holds the {plural(g.number_of_nodes(), 'position')} valued so far "
+            f"(graph attribute interrupted)",
+            err=True,
+        )
+        _interrupted_exit()
 
 
 @main.command("match")

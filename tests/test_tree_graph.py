@@ -12,7 +12,7 @@ import networkx as nx
 import pytest
 from click.testing import CliRunner
 
-from solver.analysis.tree import solution_tree, to_dot, write_tree
+from solver.analysis.tree import TreeInterrupted, solution_tree, to_dot, write_tree
 from solver.cli import main
 from solver.engine.api import solve
 from solver.errors import PositionError
@@ -294,3 +294,65 @@ def test_cli_tree_refuses_hidden_cards():
     res = run("tree", "brisque AK.T9.J.8/?6 9C 13 TJ..Q8.AK - a 18:12 tricks=2:1")
     assert res.exit_code == 2
     assert "every card known" in res.stderr
+
+
+# ---------------------------------------------------------------- Ctrl-C keeps the tree so far
+class _Stop:
+    """A progress callback that presses Ctrl-C before the ``n``-th solve."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def __call__(self, solved: int, nodes: int) -> None:
+        if solved == self.n:
+            raise KeyboardInterrupt
+
+
+def test_an_interrupted_tree_holds_the_positions_valued_so_far():
+    full = solution_tree(FP, depth=4, max_nodes=100000)
+    with pytest.raises(TreeInterrupted) as info:
+        solution_tree(FP, depth=4, max_nodes=100000, progress=_Stop(3))
+    g = info.value.graph
+    assert isinstance(info.value, KeyboardInterrupt)
+    assert g.graph["interrupted"] is True and full.graph["interrupted"] is False
+    assert 2 < g.number_of_nodes() < full.number_of_nodes()
+    assert set(g.nodes) <= set(full.nodes) and set(g.edges) <= set(full.edges)
+    assert g.graph["root_value"] == full.graph["root_value"]
+    for n, attrs in g.nodes(data=True):
+        assert attrs["value"] == full.nodes[n]["value"]
+
+
+def test_an_interrupt_before_the_first_expansion_keeps_the_root_and_its_value():
+    with pytest.raises(TreeInterrupted) as info:
+        solution_tree(FP, depth=2, progress=_Stop(0))
+    g = info.value.graph
+    assert list(g.nodes) == [Position(FP).bpn()] and g.graph["root_value"] == node_value(FP)
+
+
+@pytest.mark.slow
+def test_brisque_tree_writes_the_tree_so_far_on_ctrl_c(tmp_path):
+    """The real command, a SIGINT three seconds into a tree of minutes: the graph so far on
+    standard output (read back by networkx), a message, exit 130, no traceback."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    bpn = "brisque K.J8.9.AQ/A.K.AK.97 TD TC9SJS TQ87.ATQ97.QJ87.KJ8 - b 41:7 tricks=4:4"
+    cmd = [sys.executable, "-m", "solver.cli", "tree", bpn, "--depth", "10", "--max-nodes", "1000000"]
+    proc = subprocess.Popen(
+        [*cmd, "--format", "json", "-q"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    time.sleep(3)
+    assert proc.poll() is None, "the tree ended before the interrupt"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert b"Traceback" not in err
+    assert b"interrupted: the tree holds the" in err
+    data = json.loads(out)
+    assert data["graph"]["interrupted"] is True
+    g = nx.node_link_graph(data, edges="edges")
+    assert g.number_of_nodes() > 1
+    for n, attrs in list(g.nodes(data=True))[:30]:
+        assert attrs["value"] == node_value(n)

@@ -40,6 +40,7 @@ def solution_tree(
     positions solved so far and the positions in the tree.
 
     Stops expanding at ``max_nodes`` nodes: the graph's ``truncated`` attribute then says so.
+    Ctrl-C raises :class:`TreeInterrupted` holding the tree built so far.
     ``depth`` (moves, from 1) and ``max_nodes`` (from 2) are whole numbers, or an
     :class:`~solver.errors.ArgumentError` quotes them.
     """
@@ -51,8 +52,44 @@ def solution_tree(
     if root.has_hidden:
         raise PositionError(f"the solution tree needs every card known: {root.bpn()!r}")
     g: nx.DiGraph[str] = nx.DiGraph()
-    g.graph.update(root=root.bpn(), depth=depth, truncated=False)
+    g.graph.update(root=root.bpn(), depth=depth, truncated=False, interrupted=False)
     frontier = [(root, 0)]
+    try:
+        _expand(g, frontier, depth, max_nodes, best_only, progress)
+    except KeyboardInterrupt:
+        if root.bpn() not in g:
+            raise  # (not even the root's value: nothing to return)
+        g.graph["interrupted"] = True
+        g.graph["root_value"] = g.nodes[root.bpn()]["value"]
+        raise TreeInterrupted(g) from None
+    g.graph["root_value"] = g.nodes[root.bpn()]["value"]
+    return g
+
+
+class TreeInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`solution_tree`: ``graph`` holds the tree built so far, its
+    ``interrupted`` attribute set (every node in it has its exact value; the positions not
+    yet expanded are leaves).  A KeyboardInterrupt, so code that does not look for it stops
+    as before.
+
+    >>> issubclass(TreeInterrupted, KeyboardInterrupt)
+    True
+    """
+
+    def __init__(self, graph: nx.DiGraph[str]):
+        super().__init__(f"interrupted with {graph.number_of_nodes()} positions in the tree")
+        self.graph = graph
+
+
+def _expand(
+    g: nx.DiGraph[str],
+    frontier: list[tuple[Position, int]],
+    depth: int,
+    max_nodes: int,
+    best_only: bool,
+    progress: Callable[[int, int], object] | None,
+) -> None:
+    """Grow ``g`` breadth first from ``frontier`` (see :func:`solution_tree`)."""
     seen: set[str] = set()
     solved = 0
     while frontier:
@@ -79,7 +116,7 @@ def solution_tree(
             if ck not in g:
                 if g.number_of_nodes() >= max_nodes:
                     g.graph["truncated"] = True
-                    frontier = []
+                    frontier.clear()
                     break
                 _add_node(g, child)
                 frontier.append((child, d + 1))
@@ -91,8 +128,6 @@ def solution_tree(
                 value=int(mv.value),
                 best=int(mv.move) in best,
             )
-    g.graph["root_value"] = g.nodes[root.bpn()]["value"]
-    return g
 
 
 def _add_node(g: nx.DiGraph[str], p: Position) -> None:
@@ -144,4 +179,4 @@ def to_dot(g: nx.DiGraph[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["FORMATS", "solution_tree", "to_dot", "write_tree"]
+__all__ = ["FORMATS", "TreeInterrupted", "solution_tree", "to_dot", "write_tree"]

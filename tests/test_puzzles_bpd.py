@@ -4,6 +4,7 @@ positions/ and the ``brisque puzzles`` command (text and --json)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -636,3 +637,27 @@ def test_check_records_with_an_executor_gives_each_verdict_before_the_next_recor
         (r, v), *more = list(verdicts)
     assert r.id == "two" and not v.ok and more == []
     assert seen == ["one", "two"]
+
+
+def test_a_file_name_that_is_not_utf8_is_quoted_as_its_byte_in_json(tmp_path):
+    """A record's ``source`` is the file's name: an undecodable byte of it is written as the
+    text ``\\xff`` (as in error messages), not as a lone surrogate a strict reader refuses."""
+    import subprocess
+    import sys
+
+    name = b"p\xff.bpd"
+    (tmp_path / os.fsdecode(name)).write_text(
+        "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35 ; v -4\nnonsense\n"
+    )
+    proc = subprocess.run(
+        [sys.executable.encode(), b"-m", b"solver.cli", b"puzzles", b"--json", name],
+        cwd=tmp_path,
+        capture_output=True,
+    )
+    assert proc.returncode == 1, proc.stderr
+    out = proc.stdout.decode("utf-8")  # (strict: every byte valid)
+    objs = [json.loads(ln) for ln in out.splitlines()]
+    sources = [o["source"] for o in objs if "source" in o]
+    assert sources == ["p\\xff.bpd:1", "p\\xff.bpd:2"]
+    for o in objs:
+        json.dumps(o, ensure_ascii=False).encode("utf-8")  # no lone surrogate anywhere

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from solver.errors import NotationError, PuzzleError
-from solver.model.limits import whole_number
+from solver.model.limits import unicode_text, whole_number
 from solver.model.moves import Move, parse_moves
 from solver.model.position import Position
 
@@ -215,6 +215,7 @@ def read_bpd_lines(lines: Iterable[bytes], name: str) -> list[Record | PuzzleErr
 def iter_bpd_lines(lines: Iterable[bytes], name: str) -> Iterator[Record | PuzzleError]:
     """The records of :func:`read_bpd_lines` one at a time, each as soon as its line is
     read: a pipe's records can be checked while the next ones are still being written."""
+    name = unicode_text(name)  # (a file name's undecodable byte as \xff: sources go into JSON)
     for no, raw in enumerate(lines, 1):
         try:  # line by line: one bad byte costs its line, not the file
             line = raw.decode("utf-8").lstrip("\ufeff")  # (a byte-order mark is no text)

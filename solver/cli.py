@@ -29,6 +29,7 @@ from solver.model.limits import (
     MAX_TABLE_BITS,
     MAX_TREE_NODES,
     MAX_TRICKS_PER_DEAL,
+    MAX_WIN_WORTH,
     MAX_WORKERS,
     MAX_WORLDS,
     MIN_OWN_WORLDS,
@@ -1123,8 +1124,8 @@ def solve_cmd(
     default="match",
     show_default=True,
     help="What a game won outright (four kings or queens, a vole) counts in the values that rank "
-    "the moves: 'match' (the points its winner still needed to reach the target), a number of "
-    "points, or 'sentinel' (+-10000).  The answer also gives each move's p_win, p_loss and its "
+    "the moves: 'match' (the points its winner still needed to reach the target), a whole number "
+    f"of points (1 to {MAX_WIN_WORTH}), or 'sentinel' (+-10000).  The answer also gives each move's p_win, p_loss and its "
     "margin over the other worlds.",
 )
 @click.option(
@@ -1969,11 +1970,16 @@ def match_cmd(
             click.echo(f"records: {records_path}")
     else:
         # (interrupted: a script must not take the pairs played so far for the match asked)
-        from solver.formats.numbers import json_number
+        from solver.formats.numbers import json_number, json_share
 
-        rounded = {"mean_margin": json_number(s["mean_margin"]), "ci95": [json_number(x) for x in s["ci95"]]}
+        rounded = {
+            "mean_margin": json_number(s["mean_margin"]),
+            "ci95": [json_number(x) for x in s["ci95"]],
+            "won_share_ci95": [json_share(x) for x in s["won_share_ci95"]],
+        }
+        timing = {k: json_share(x) for k, x in result.timing.items()}
         extra = {"interrupted": True} if result.interrupted else {}
-        click.echo(json.dumps({**s, **rounded, **result.timing, **extra}))
+        click.echo(json.dumps({**s, **rounded, **timing, **extra}))
     if result.interrupted:
         click.echo(f"interrupted after {s['pairs']} of {plural(deals, 'deal pair')}", err=True)
         _interrupted_exit()

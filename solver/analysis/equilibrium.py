@@ -38,7 +38,7 @@ from solver.analysis.public import (
 )
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.errors import ArgumentError, ArgumentTypeError, PositionError
-from solver.formats.numbers import json_number
+from solver.formats.numbers import json_number, json_share
 from solver.model.limits import flag_argument, short_value
 from solver.model.moves import Move, move
 from solver.model.position import SEATS, Position, as_position
@@ -56,7 +56,7 @@ class EquilibriumMove:
     def to_dict(self) -> dict[str, Any]:
         return {
             "move": str(self.move),
-            "probability": round(self.probability, 6),
+            "probability": json_share(self.probability),
             "value": json_number(self.value),
         }
 
@@ -109,7 +109,7 @@ class EquilibriumAnalysis:
             "value": json_number(self.value),
             "best": [str(m) for m in self.best],
             "moves": [m.to_dict() for m in self.moves],
-            "exploitability": round(self.exploitability, 6),
+            "exploitability": json_share(self.exploitability),
             "pimc_move": None if self.pimc_move is None else str(self.pimc_move),
             "pimc_loss": json_number(self.pimc_loss),
             "pimc_exploitability": None

@@ -12,7 +12,8 @@ Rules (``win_worth``):
   the target (``target`` minus his game total before this deal, from BPN's ``game=``), so
   winning outright counts as much as scoring those points; under the tricks objective, the
   tricks of a whole deal;
-* an integer ``N``: a game won is worth ``N`` points (for either seat);
+* a whole number ``N`` from 1 to ``MAX_WIN_WORTH`` (the largest target): a game won is
+  worth ``N`` points (for either seat);
 * ``"sentinel"``: ``+-10000``, the number of the exact answers (the old behaviour).
 
 >>> from solver.model.position import Position
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from solver.errors import ArgumentError
-from solver.model.limits import short
+from solver.model.limits import MAX_WIN_WORTH, short_value, whole_number, whole_or_none
 from solver.model.position import Position
 from solver.model.value import Value
 
@@ -46,20 +47,29 @@ class RankingRule:
 
     @classmethod
     def parse(cls, text: WinWorth | str) -> RankingRule:
-        """``"match"``, ``"sentinel"`` or a number of points (an int or its digits)."""
-        if isinstance(text, int) and not isinstance(text, bool):
-            if text <= 0:
-                raise ArgumentError(f"win_worth={text}: a game won must be worth more than 0 points")
-            return cls(rule="points", points=text)
-        t = str(text).strip().lower()
-        if t in ("match", "sentinel"):
-            return cls(rule="match" if t == "match" else "sentinel")
-        if t.isdigit() and int(t) > 0:
-            return cls(rule="points", points=int(t))
-        raise ArgumentError(
-            f"win_worth={short(str(text))}: expected 'match' (the points still needed to reach the target), "
-            f"'sentinel' (+-10000) or a positive number of points"
-        )
+        """``"match"``, ``"sentinel"`` or a whole number of points from 1 to
+        ``MAX_WIN_WORTH`` (an int or its digits); an ArgumentError quoting anything else.
+
+        >>> RankingRule.parse(-1)
+        Traceback (most recent call last):
+        ...
+        solver.errors.ArgumentError: win_worth=-1: expected 'match' (the points still needed to reach the target), 'sentinel' (+-10000) or a whole number of points from 1 to 1000000
+        """
+        n = whole_or_none(text)  # (an int, numpy's too; not True)
+        if n is None and isinstance(text, str):
+            t = text.strip().lower()
+            if t in ("match", "sentinel"):
+                return cls(rule="match" if t == "match" else "sentinel")
+            try:  # (ASCII digits only, no 4300-digit trap)
+                n = whole_number(t, 1, MAX_WIN_WORTH)
+            except ValueError:
+                n = None
+        if n is None or not 1 <= n <= MAX_WIN_WORTH:
+            raise ArgumentError(
+                f"win_worth={short_value(text)}: expected 'match' (the points still needed to reach the "
+                f"target), 'sentinel' (+-10000) or a whole number of points from 1 to {MAX_WIN_WORTH}"
+            )
+        return cls(rule="points", points=n)
 
     def __str__(self) -> str:
         return str(self.points) if self.rule == "points" else self.rule

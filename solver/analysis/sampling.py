@@ -28,7 +28,7 @@ from solver.engine.api import shared_solver, solve
 from solver.engine.quick import WorldSearch
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.errors import ArgumentError, ArgumentTypeError, ImpossiblePositionError, PositionError
-from solver.formats.numbers import json_number
+from solver.formats.numbers import json_number, json_share
 from solver.formats.words import percent
 from solver.model.limits import (
     MAX_SEED,
@@ -80,8 +80,8 @@ class SampledMove:
             "move": str(self.move),
             "value": json_number(self.value),
             "stderr": json_number(self.stderr),
-            "p_win": round(self.p_win, 6),
-            "p_loss": round(self.p_loss, 6),
+            "p_win": json_share(self.p_win),
+            "p_loss": json_share(self.p_loss),
             "margin": json_number(self.margin),
             "margin_stderr": json_number(self.margin_stderr),
         }
@@ -180,7 +180,7 @@ class SampledAnalysis:
             "ranking": self.ranking,
             "stopped": self.stopped,
             "nodes": self.nodes,
-            "seconds": round(self.seconds, 6),
+            "seconds": json_share(self.seconds),
         }
 
     def to_json(self) -> str:

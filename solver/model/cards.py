@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from solver.errors import NotationError
 from solver.model.bits import cards_of, points_of, popcount
-from solver.model.limits import short
+from solver.model.limits import short, text_argument
 from solver.native.constants import RANK_POINTS
 
 SUITS = "SHDC"
@@ -74,7 +74,7 @@ def parse_rank(text: str) -> int:
 
 def parse_card(text: str) -> int:
     """Parse ``'AS'``, ``'10h'``, ``'Q♥'`` into a card number."""
-    t = text.strip()
+    t = text_argument(text, "card", "rank then suit, e.g. 'AS'").strip()
     if len(t) < 2 or len(t) > 3:
         raise NotationError(f"bad card {short(text)}: expected rank then suit, e.g. 'AS', 'TH', '10H'")
     try:
@@ -115,7 +115,7 @@ def parse_hand(text: str) -> int:
     >>> popcount(parse_hand("AK..T9.7")), parse_hand("KA..9t.7") == parse_hand("AK..T9.7")
     (5, True)
     """
-    groups = text.split(".")
+    groups = text_argument(text, "hand", "four suits S.H.D.C, e.g. 'AK..T9.7'").split(".")
     if len(groups) == 4:  # (canonical groups, the common case: looked up)
         b0, b1, b2, b3 = (_BITS.get(g, -1) for g in groups)
         if b0 >= 0 and b1 >= 0 and b2 >= 0 and b3 >= 0:

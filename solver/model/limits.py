@@ -43,6 +43,19 @@ MAX_PLIES = 1000  # moves below a position in a solution tree (a deal has far fe
 MAX_TREE_NODES = 10**7  # nodes of a solution tree (brisque tree --max-nodes)
 MAX_SECONDS = 10**9  # seconds of a search budget (31 years; the engine's clock overflows near 9e12)
 MAX_SEED = 2**63 - 1  # seeds of deals and samples: 0 to 2**63 - 1 in the API, the CLI and .bpd files
+# what a game won outright may be worth (win_worth=N, --win-worth N): as much as 'match'
+# gives at most, the whole target (a larger number would overflow the means that rank moves)
+MAX_WIN_WORTH = MAX_TARGET
+
+
+def seed_in_range(n: int) -> int:
+    """A seed derived by arithmetic (a match's deal seeds) brought into ``0..MAX_SEED``:
+    ``n`` itself when it is in range, else ``n`` modulo ``MAX_SEED + 1``.
+
+    >>> seed_in_range(12), seed_in_range(MAX_SEED + 5)
+    (12, 4)
+    """
+    return n % (MAX_SEED + 1)
 
 
 def whole_number(text: str | int, low: int, high: int, signed: bool = False) -> int:
@@ -193,6 +206,20 @@ def seconds_argument(value: object, name: str = "seconds") -> float:
     return f
 
 
+def text_argument(value: object, what: str, expected: str) -> str:
+    """``value``, the text of a ``what`` (a card, a move), itself: anything but a str is an
+    :class:`~solver.errors.ArgumentTypeError` quoting it and saying it ``expected``.
+
+    >>> text_argument(None, "move", "a card such as 'AS'")
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentTypeError: bad move None: expected a card such as 'AS', as text
+    """
+    if not isinstance(value, str):
+        raise ArgumentTypeError(f"bad {what} {short_value(value)}: expected {expected}, as text")
+    return value
+
+
 def flag_argument(value: object, name: str) -> bool:
     """A function's argument ``name``, True or False itself: a truthy ``"yes"`` or ``1`` is
     an :class:`~solver.errors.ArgumentTypeError` quoting it (``"no"`` would be truthy too).
@@ -237,6 +264,7 @@ __all__ = [
     "MAX_EXCHANGE_POINTS",
     "MAX_GAME_TOTAL",
     "MAX_SCORE",
+    "MAX_SEED",
     "MAX_PLIES",
     "MAX_SECONDS",
     "MAX_TABLE_BITS",
@@ -246,14 +274,17 @@ __all__ = [
     "MAX_TRICKS_PER_DEAL",
     "PETITE_TRICKS",
     "MAX_WORKERS",
+    "MAX_WIN_WORTH",
     "MAX_WORLDS",
     "MIN_OWN_WORLDS",
     "finite_argument",
     "flag_argument",
     "readable_bytes",
     "seconds_argument",
+    "seed_in_range",
     "short",
     "short_value",
+    "text_argument",
     "unicode_text",
     "whole_argument",
     "whole_number",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from solver.errors import NotationError
 from solver.model.cards import card_str, parse_card
-from solver.model.limits import short
+from solver.model.limits import short, text_argument
 from solver.model.melds import MELDS, Meld, parse_meld_code
 from solver.native.constants import DECLARE_BASE, MOVE_EXCHANGE, MOVE_PASS
 
@@ -78,9 +78,12 @@ def declare(meld_index: int) -> Move:
     return _ALL[DECLARE_BASE + meld_index]
 
 
+_MOVE_FORMS = "a card (AS, TH, 10H), x, pass, or + and a meld code (+mH)"
+
+
 def parse_move(text: str) -> Move:
     """Parse one move: ``AS``, ``10h``, ``x``, ``pass``, ``+mH``, ``+3KS``."""
-    t = text.strip()
+    t = text_argument(text, "move", _MOVE_FORMS).strip()
     if t.lower() == "x":
         return EXCHANGE
     if t.lower() == "pass":
@@ -90,14 +93,12 @@ def parse_move(text: str) -> Move:
     try:
         return _ALL[parse_card(t)]
     except NotationError:
-        raise NotationError(
-            f"bad move {short(text)}: expected a card (AS, TH, 10H), x, pass, or + and a meld code (+mH)"
-        ) from None
+        raise NotationError(f"bad move {short(text)}: expected {_MOVE_FORMS}") from None
 
 
 def parse_moves(text: str) -> list[Move]:
     """Whitespace-separated moves: ``'+mH +3KS AS'``."""
-    return [parse_move(t) for t in text.split()]
+    return [parse_move(t) for t in text_argument(text, "moves", "moves separated by spaces").split()]
 
 
 __all__ = [

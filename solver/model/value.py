@@ -69,6 +69,8 @@ class Value(int):
 
     def __new__(cls, number: int, pov: Seat, winner: Seat | None = None) -> Value:
         try:
+            if isinstance(number, bool):  # (True is no number of points, whatever int() says)
+                raise TypeError
             number = operator.index(number)
         except TypeError:
             raise ArgumentError(f"Value({short_value(number)}): expected a whole number") from None
@@ -76,8 +78,8 @@ class Value(int):
         winner = None if winner is None else seat_index(winner, "winner")
         if winner is not None:
             number = WIN_VALUE if winner == pov else -WIN_VALUE
-        # a margin is any number: real deals stay far inside +-WIN_VALUE, and an impossible
-        # position (a score of 20000:0 in BPN) must still print; ``winner`` tells the kinds apart
+        # unchecked here: real deals stay far inside +-WIN_VALUE (margin() refuses more), and
+        # a raw search bound turned into a value may lie beyond; ``winner`` tells the kinds apart
         self = super().__new__(cls, number)
         self.pov = pov
         self.winner = winner
@@ -86,8 +88,21 @@ class Value(int):
     # ------------------------------------------------------------------ construction
     @classmethod
     def margin(cls, margin: int, pov: Seat) -> Value:
-        """A deal played out: ``margin`` for ``pov`` (his score, or tricks, minus his opponent's)."""
-        return cls(margin, pov)
+        """A deal played out: ``margin`` for ``pov`` (his score, or tricks, minus his opponent's),
+        a whole number inside ``+-WIN_VALUE`` (the number of a game won: :meth:`game_won`).
+
+        >>> Value.margin(10000, "a")
+        Traceback (most recent call last):
+        ...
+        solver.errors.ArgumentError: margin=10000: expected a whole number from -9999 to 9999 (+-10000 is a game won: Value.game_won)
+        """
+        m = whole_or_none(margin)
+        if m is None or not -WIN_VALUE < m < WIN_VALUE:
+            raise ArgumentError(
+                f"margin={short_value(margin)}: expected a whole number from {1 - WIN_VALUE} to "
+                f"{WIN_VALUE - 1} (+-{WIN_VALUE} is a game won: Value.game_won)"
+            )
+        return cls(m, pov)
 
     @classmethod
     def game_won(cls, winner: Seat, pov: Seat) -> Value:
@@ -103,7 +118,7 @@ class Value(int):
             return cls.game_won(pov, pov)
         if raw <= -WIN_THRESHOLD:
             return cls.game_won(1 - pov, pov)
-        return cls.margin(current + raw, pov)
+        return cls(current + raw, pov)  # (a search's bound may lie beyond margin()'s range)
 
     @classmethod
     def from_number(cls, number: int, pov: Seat) -> Value:
@@ -147,7 +162,7 @@ class Value(int):
             return self
         if self.winner is not None:
             return Value.game_won(self.winner, seat)
-        return Value.margin(-int(self), seat)
+        return Value(-int(self), seat)  # (as unchecked as self)
 
     # printed as the number of the answers (a Value is an int); repr tells the kinds apart
     __str__ = int.__repr__

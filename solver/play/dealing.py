@@ -15,10 +15,10 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from solver.errors import PlayError
+from solver.errors import ArgumentError, PlayError
 from solver.formats.records import DealRecord
 from solver.model.cards import ACE, JACK, KING, QUEEN, TEN, rank_of, suit_of
-from solver.model.limits import MAX_SEED, whole_argument
+from solver.model.limits import MAX_GAME_TOTAL, MAX_SEED, short_value, whole_argument, whole_or_none
 from solver.model.position import Position
 from solver.model.rules import Rules, as_rules
 from solver.play.players import Player
@@ -29,7 +29,8 @@ def deal(seed: int, rules: Rules | str | None = None, game: tuple[int, int] = (0
 
     Seat a receives the first cards, b the next, then the turnup; the rest is the talon,
     top first.  In Briscan the dealer (b) scores 10 for an honour turned up.  ``seed`` is a
-    whole number (an ArgumentError otherwise: a float or a string would shuffle too).
+    whole number (an ArgumentError otherwise: a float or a string would shuffle too), ``game``
+    the match totals of a and b before the deal (:func:`game_totals`).
     """
     seed = whole_argument(seed, "seed", 0, MAX_SEED)  # (the range of the CLI and .bpd)
     cards = list(range(32))
@@ -60,10 +61,31 @@ def deal_cards(
         p.talon, p.talon_count = rest, len(rest)
     else:  # Petite Brisque: the rest of the pack is dead
         p.talon, p.talon_count = None, len(rest)
-    p.game = list(game)
+    p.game = game_totals(game)
     if r.game == "briscan" and rank_of(p.turnup) in (ACE, TEN, KING, QUEEN, JACK):
         p.score[1] += 10
     return p
+
+
+def game_totals(game: object) -> list[int]:
+    """``game``, the match totals of a and b before the deal, as BPN's ``game=`` takes them:
+    two whole numbers from 0 to ``MAX_GAME_TOTAL``; an ArgumentError quoting anything else.
+
+    >>> game_totals((380, 120))
+    [380, 120]
+    >>> game_totals((1.5, 0))
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentError: game=(1.5, 0): expected two whole numbers from 0 to 1000000, the match totals of a and b
+    """
+    pair = list(game) if isinstance(game, (tuple, list)) else []
+    totals = [whole_or_none(x) for x in pair]
+    if len(totals) != 2 or not all(t is not None and 0 <= t <= MAX_GAME_TOTAL for t in totals):
+        raise ArgumentError(
+            f"game={short_value(game)}: expected two whole numbers from 0 to {MAX_GAME_TOTAL}, "
+            "the match totals of a and b"
+        )
+    return [t for t in totals if t is not None]
 
 
 def _mask(cards: Iterable[int]) -> int:
@@ -176,6 +198,7 @@ __all__ = [
     "GameResult",
     "deal",
     "deal_cards",
+    "game_totals",
     "play_deal",
     "play_match",
     "positions_with_talon_left",

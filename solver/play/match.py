@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from solver.analysis.executors import as_executor
 from solver.errors import ArgumentError
 from solver.formats.records import MatchRecord
+from solver.model.limits import MAX_SEED, seed_in_range, whole_argument
 from solver.model.moves import Move
 from solver.model.position import Position
 from solver.model.rules import Rules
@@ -151,6 +152,21 @@ def duplicate_summary(pairs: Sequence[Sequence[int]]) -> dict[str, Any]:
     }
 
 
+DEAL_SEED_STEP = 100003  # a match's deal seeds: seed * DEAL_SEED_STEP + pair (deal_seed)
+
+
+def deal_seed(seed: int, pair: int) -> int:
+    """The seed of deal pair ``pair`` of a match of seed ``seed``: ``seed * DEAL_SEED_STEP +
+    pair`` modulo ``MAX_SEED + 1`` (2**63), so that every match seed gives seeds that
+    :func:`deal` takes; the seeds matches always had wherever the sum is in range (every
+    match seed up to about 9.2e13).
+
+    >>> deal_seed(5, 2), deal_seed(MAX_SEED, 0) <= MAX_SEED
+    (500017, True)
+    """
+    return seed_in_range(seed * DEAL_SEED_STEP + pair)
+
+
 _PairTask = tuple[str, str, str, int, int]
 """(first spec, second spec, rules, deal seed, pair index)"""
 
@@ -159,20 +175,20 @@ def _play_pair(task: _PairTask) -> list[tuple[MatchRecord, list[float]]]:
     """Worker: one deal played twice, seats swapped; returns the two records as dicts, each
     with the CPU seconds its players at a and b spent choosing (kept apart: the records of
     a seed are the same at every run, the times are not)."""
-    spec_a, spec_b, rules_text, deal_seed, pair_index = task
+    spec_a, spec_b, rules_text, seed, pair_index = task
     rules = Rules.parse(rules_text)
-    start = deal(deal_seed, rules)
+    start = deal(seed, rules)
     out: list[tuple[MatchRecord, list[float]]] = []
     for swap in (False, True):
-        first = _Timed(make_player(spec_a, seed=deal_seed * 2 + 1))
-        second = _Timed(make_player(spec_b, seed=deal_seed * 2 + 2))
+        first = _Timed(make_player(spec_a, seed=seed * 2 + 1))
+        second = _Timed(make_player(spec_b, seed=seed * 2 + 2))
         seats = [second, first] if swap else [first, second]
         record = play_deal(start, seats)
         final = record.final()
         seat_of_first = 1 if swap else 0
         rec: MatchRecord = {
             "pair": pair_index,
-            "deal_seed": deal_seed,
+            "deal_seed": seed,
             "first_at": "ab"[seat_of_first],
             "players": [spec_b, spec_a] if swap else [spec_a, spec_b],
             "start": record.start,
@@ -256,11 +272,12 @@ def run_match(
     """
     if deals < 1 or workers < 1:
         raise ArgumentError(f"deals={deals}, workers={workers}: both must be at least 1")
+    seed = whole_argument(seed, "seed", 0, MAX_SEED)  # (the range of the CLI and .bpd)
     make_player(spec_a)  # validate the specs before any work
     make_player(spec_b)
     r = Rules.parse(rules) if isinstance(rules, str) else rules
     executor = as_executor(executor)  # (a dask.distributed client too)
-    tasks: list[_PairTask] = [(spec_a, spec_b, str(r), seed * 100003 + i, i) for i in range(deals)]
+    tasks: list[_PairTask] = [(spec_a, spec_b, str(r), deal_seed(seed, i), i) for i in range(deals)]
     own = None
     if executor is None and workers > 1:
         from solver.analysis.pool import worker_pool  # (its import costs 20 ms: only when used)
@@ -331,4 +348,4 @@ def run_match(
     return MatchResult(summary=summary, records=records, timing=timing, interrupted=interrupted)
 
 
-__all__ = ["MatchResult", "duplicate_summary", "run_match", "t95", "wilson"]
+__all__ = ["DEAL_SEED_STEP", "MatchResult", "deal_seed", "duplicate_summary", "run_match", "t95", "wilson"]

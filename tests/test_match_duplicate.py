@@ -252,9 +252,10 @@ def test_cli_match_json(tmp_path):
     lib = run_match("greedy", "random", 2, seed=8)
     assert s["seconds_per_deal_first"] >= 0 and s["seconds_per_deal_second"] >= 0
     del s["seconds_per_deal_first"], s["seconds_per_deal_second"]
-    expected = json.loads(json.dumps(lib.summary))  # (the JSON rounds values to 3 decimals)
+    expected = json.loads(json.dumps(lib.summary))  # (the JSON rounds values to 3 decimals, shares to 6)
     expected["mean_margin"] = round(expected["mean_margin"], 3)
     expected["ci95"] = [round(x, 3) for x in expected["ci95"]]
+    expected["won_share_ci95"] = [round(x, 6) for x in expected["won_share_ci95"]]  # (a share: 6)
     assert s == expected
     written = [json.loads(ln) for ln in records.read_text(encoding="utf-8").splitlines()]
     assert written == lib.records

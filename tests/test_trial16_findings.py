@@ -62,6 +62,12 @@ def test_recorded_match_results_replay_from_the_same_deal_seeds():
         assert rec["start"] == solver.deal(deal_seed(1, rec["pair"])).bpn()
 
 
+def test_positions_from_the_largest_seed_go_on_from_0():
+    from solver.play.dealing import positions_with_talon_left
+
+    assert len(positions_with_talon_left(5, 3, "brisque", first_seed=MAX_SEED)) == 3
+
+
 def test_match_refuses_a_seed_out_of_range_naming_it():
     with pytest.raises(ArgumentError, match=r"seed=-1: expected a whole number from 0 to"):
         run_match("greedy", "random", 1, seed=-1)

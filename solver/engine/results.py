@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
 from solver.errors import IllegalMoveError
-from solver.formats.numbers import json_share
 from solver.model.limits import MAX_BUDGET, MAX_DEPTH, seconds_argument, short_value, whole_argument
 from solver.model.moves import Move, parse_move
 from solver.model.position import SEATS, Position
@@ -173,7 +172,7 @@ class Analysis:
             "pv": [str(m) for m in self.pv],
             "win": self.win,
             "nodes": self.nodes,
-            "seconds": json_share(self.seconds),
+            "seconds": round(self.seconds, 6),
         }
         if not self.exact:
             d.update(

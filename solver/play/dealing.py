@@ -18,7 +18,14 @@ from dataclasses import dataclass
 from solver.errors import ArgumentError, PlayError
 from solver.formats.records import DealRecord
 from solver.model.cards import ACE, JACK, KING, QUEEN, TEN, rank_of, suit_of
-from solver.model.limits import MAX_GAME_TOTAL, MAX_SEED, short_value, whole_argument, whole_or_none
+from solver.model.limits import (
+    MAX_GAME_TOTAL,
+    MAX_SEED,
+    seed_in_range,
+    short_value,
+    whole_argument,
+    whole_or_none,
+)
 from solver.model.position import Position
 from solver.model.rules import Rules, as_rules
 from solver.play.players import Player
@@ -188,7 +195,7 @@ def positions_with_talon_left(
     seed = first_seed
     while len(out) < count:
         p = random_position(seed, rules, trick)
-        seed += 1
+        seed = seed_in_range(seed + 1)  # (from MAX_SEED on to 0, not out of deal's range)
         if not p.is_over() and p.trick_number == trick and p.trick < 0 and not p.in_window:
             out.append(p)
     return out

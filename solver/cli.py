@@ -647,10 +647,12 @@ def show(
         raise click.UsageError("--json and --svg are two answers: choose one")
     if as_svg:
         from solver.errors import ArgumentError
-        from solver.model.svg import svg
+        from solver.model.svg import MarkError, svg
 
         try:
             drawing = svg(p, pov=pov, size=size, highlight=list(marks), arrows=list(arrows))
+        except MarkError as exc:  # (named as the option that gave it: --arrow ZZ)
+            raise BrisqueCommandError(f"--{exc.detail}") from None
         except ArgumentError as exc:
             raise BrisqueCommandError(str(exc)) from None
         if probs:  # (drawn all the same, as the picture is, and the reasons said)
@@ -1024,8 +1026,9 @@ def solve_cmd(
     input without any position gets a note on standard error (exit status 0).
 
     Whole deals (talon order known) can take long: --nodes, --seconds or --depth
-    bound the work; the answer then says exact: false and gives proven lower and
-    upper bounds for the position and every move.
+    bound the work; the answer then gives proven lower and upper bounds for the
+    position and every move, and says exact: false unless the position's bounds
+    meet (a proven value, such as a game won outright).
 
     Positions with hidden cards (?N, or a talon given only by its count) need the
     sampling analysis instead.
@@ -1213,7 +1216,8 @@ def analyse_cmd(
         from solver.formats.words import plural
 
         mv = next(m for m in a.moves if m.move == a.best[0])
-        status.show(f"{plural(a.worlds, 'world')}, best {mv.move} {mv.value:+.1f} +- {mv.stderr:.1f}")
+        spread = "?" if mv.stderr is None else f"{mv.stderr:.1f}"
+        status.show(f"{plural(a.worlds, 'world')}, best {mv.move} {mv.value:+.1f} +- {spread}")
 
     if scheduler is not None and method == "equilibrium":
         raise BrisqueCommandError("--scheduler runs the sampling's worlds: the equilibrium is solved here")
@@ -1598,7 +1602,12 @@ def line_cmd(
             "no moves to judge after the BPN: give the moves played from it (brisque line BPN QD 9C), "
             "or --record FILE"
         )
-    p = _position(bpn, command=None if record_file else "line")
+    # an error inside a record names the file and the record, as a malformed record's does
+    where = f"{record_file}: record {deal_index}: " if record_file else ""
+    try:
+        p = _position(bpn, command=None if record_file else "line")
+    except BrisqueCommandError as exc:
+        raise BrisqueCommandError(f"{where}{exc.message}") from None
     if view == "full" and not p.has_hidden:  # (no world is sampled: refuse, don't ignore)
         given = [f"--{name} {dict(worlds=worlds, seed=seed)[name]}" for name in _given("worlds", "seed")]
         if given:
@@ -1626,7 +1635,7 @@ def line_cmd(
             progress=progress if show else None,
         )
     except (PositionError, NotationError, ArgumentError) as exc:
-        raise BrisqueCommandError(str(exc)) from None
+        raise BrisqueCommandError(f"{where}{exc}") from None
     except LineInterrupted as stop:  # Ctrl-C: the moves judged so far, then exit 130
         steps, interrupted = stop.steps, True
     finally:
@@ -1685,6 +1694,8 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
             if s.exact
             else f"  (sampled, +- {s.loss_stderr:.1f})"
             if s.loss_stderr is not None
+            else "  (sampled, one world: no standard error)"
+            if s.sampled
             else "  (estimate)"
         )
         flag = "  <-- mistake" if s.mistake else "  <-- inaccuracy (estimate)" if s.inaccuracy else ""
@@ -1693,7 +1704,8 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
         shown = f"{s.loss:g}"  # (a game event's: its ranking number, kept out of the totals)
         loss = f"{shown:>7}"
         if own:
-            noise = f"{s.own_loss:+.1f} +- {s.own_stderr:.1f}" if s.own_loss is not None else ""
+            own_se = "?" if s.own_stderr is None else f"{s.own_stderr:.1f}"
+            noise = f"{s.own_loss:+.1f} +- {own_se}" if s.own_loss is not None else ""
             loss = f"{shown:>9}{noise:>17}"
         click.echo(
             f"{s.number:>3} {s.trick:>5} {s.player:>3}  {str(s.move):<6}{fmt(s.move_value):>8}"
@@ -1720,6 +1732,9 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
         )
 
 
+TREE_FORMATS = ["graphml", "gexf", "json", "dot"]  # (brisque tree --format; -o FILE.EXT names one)
+
+
 @main.command("tree")
 @click.argument("bpn")
 @click.option(
@@ -1740,10 +1755,11 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["graphml", "gexf", "json", "dot"]),
-    default="graphml",
-    show_default=True,
-    help="Gephi opens graphml/gexf, Graphviz dot.",
+    type=click.Choice(TREE_FORMATS),
+    default=None,
+    help="Gephi opens graphml/gexf, Graphviz dot.  Default: from the -o file's extension "
+    "(.graphml, .gexf, .json, .dot), else graphml; a --format that contradicts the extension "
+    "is refused.",
 )
 @click.option(
     "-o",
@@ -1770,6 +1786,7 @@ def tree_cmd(
       brisque tree "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35" --format dot | dot -Tsvg
       brisque tree "$(brisque deal --seed 2 --at 13)" --depth 4 -o tree.graphml
     """
+    fmt = _tree_format(fmt, output)
     if output:
         writable_file(output, "tree")
     from solver.analysis.tree import TreeInterrupted, solution_tree, write_tree
@@ -1819,6 +1836,24 @@ def tree_cmd(
             err=True,
         )
         _interrupted_exit()
+
+
+def _tree_format(fmt: str | None, output: str | None) -> str:
+    """The format of ``brisque tree``: ``--format``, else the one the ``-o`` file's extension
+    names, else graphml; a ``--format`` the extension contradicts is refused (a tree.dot
+    holding GraphML would fail in Graphviz, far from its cause)."""
+    import os
+
+    ext = os.path.splitext(output or "")[1].lower().lstrip(".")
+    named = ext if ext in TREE_FORMATS else None
+    if fmt is None:
+        return named or "graphml"
+    if named is not None and named != fmt:
+        raise BrisqueCommandError(
+            f"--format {fmt} contradicts the extension of -o {output!r} (a .{ext} file holds {named}): "
+            f"give -o with a .{fmt} extension, or leave --format out to write {named}"
+        )
+    return fmt
 
 
 @main.command("match")

@@ -5,6 +5,6 @@
 True
 """
 
-from solver.model.svg import MAX_SIZE, svg
+from solver.model.svg import MAX_SIZE, MarkError, svg
 
-__all__ = ["MAX_SIZE", "svg"]
+__all__ = ["MAX_SIZE", "MarkError", "svg"]

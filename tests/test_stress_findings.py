@@ -457,7 +457,11 @@ def test_moves_that_nothing_known_tells_apart_are_all_best():
     eng: Engine | None = None
     lo, hi = {a: 5, b: 5, c: -40}, {a: 5, b: 5, c: 3}
     result = _finish(p, lo, hi, {a: 5, b: 5, c: 0}, [a, b, c], None, 0, time.perf_counter(), True, eng)  # type: ignore[arg-type]
-    assert [int(m) for m in result.best] == [a, b] and not result.exact
+    assert [int(m) for m in result.best] == [a, b] and result.method == "bounded"
+    # c's upper bound is below the proven 5 of a and b: the value is proven (the bounds meet),
+    # though c's is not
+    assert result.exact and result.lower == result.upper == result.value
+    assert not next(mv for mv in result.moves if int(mv.move) == c).exact
 
 
 # ---------------------------------------------------------------- rough edges of the CLI

@@ -60,8 +60,10 @@ class Step:
     # the point totals of :func:`losses_by_player` and counted by :func:`games_given_up`
     game: str | None = None
     # a sampled judgement (hidden cards): the standard error of the paired loss (0 when every
-    # consistent world was solved); None when the position was searched
+    # consistent world was solved); None when the position was searched, or from a single
+    # sampled world (``sampled``), which says nothing of the noise: no mistake then
     loss_stderr: float | None = None
+    sampled: bool = False
     # a depth-limited estimate whose loss the search's proven bounds confirm
     proven: bool = False
 
@@ -117,7 +119,9 @@ class LineInterrupted(KeyboardInterrupt):
         self.steps = steps
 
 
-def own_information_loss(p: Position, m: Move, worlds: int, seed: int) -> tuple[float, float, bool, int]:
+def own_information_loss(
+    p: Position, m: Move, worlds: int, seed: int
+) -> tuple[float, float | None, bool, int]:
     """(loss, stderr, mistake, worlds) of move ``m`` judged from the view of the player to
     move in the perfect-information ``p``, in the ranking numbers of sampled answers (a game
     won counts what it is worth in the match: :mod:`solver.analysis.ranking`).
@@ -141,6 +145,8 @@ def own_information_loss(p: Position, m: Move, worlds: int, seed: int) -> tuple[
     if a.stopped == "interrupted":
         raise KeyboardInterrupt
     loss, se = a.paired_loss(m)
+    if se is None:  # (one world sampled: nothing known of the noise, no mistake proven)
+        return loss, se, False, a.worlds
     mistake = loss > 0 if a.enumerated or se == 0 else loss > MISTAKE_Z * se
     return loss, se, mistake, a.worlds
 
@@ -227,6 +233,7 @@ def _play_and_judge(
         value: Value | float
         mv_value: Value | float
         stderr: float | None = None
+        sampled = False
         proven = False
         if p.has_hidden:
             a = analyse(p, worlds=worlds, seed=seed)
@@ -235,6 +242,7 @@ def _play_and_judge(
             value, mv_value, best, exact = a.value, a.move_value(m), list(a.best), a.method == "exact"
             if isinstance(a, SampledAnalysis):  # (judged against its noise, as --view own is)
                 _, stderr = a.paired_loss(m)
+                sampled = True
         else:
             lim = limit if limit is not None else (default_limit(p) if auto_limit else None)
             if lim is None or not lim.bounded:
@@ -244,11 +252,18 @@ def _play_and_judge(
                 exact = True
             else:
                 b = solve(p, pv=False, limit=lim)
-                value, mv_value, best, exact = b.value, b.move_value(m), list(b.best), b.exact
                 mine = next(mv for mv in b.moves if mv.move == m)
-                lows = [mv.lower for mv in b.moves if mv.lower is not None]
+                # exact: the best value and this move's both proven (a game won or lost at
+                # once is, though other moves be estimates)
+                value, mv_value, best = b.value, mine.value, list(b.best)
+                exact = b.exact and mine.exact
+                lows = [mv.value if mv.exact else mv.lower for mv in b.moves]
+                up = mine.value if mine.exact else mine.upper
                 # proven: some move's proven lower bound beats this move's proven upper bound
-                proven = exact or (mine.upper is not None and bool(lows) and max(lows) > mine.upper)
+                # (a move proven to lose the game, against one proven not to: the game-win
+                # guard's bounds)
+                known = [v for v in lows if v is not None]
+                proven = exact or (up is not None and bool(known) and max(known) > up)
         loss, game = move_loss(value, mv_value, p)
         own: tuple[float | None, float | None, bool | None, int | None] = (None, None, None, None)
         if view == "own":
@@ -264,6 +279,7 @@ def _play_and_judge(
                 loss=loss,
                 game=game,
                 loss_stderr=stderr,
+                sampled=sampled,
                 proven=proven,
                 best=best,
                 exact=exact,

@@ -71,7 +71,8 @@ def format_analysis(a: Analysis, position: Position | None = None) -> str:
     lines, unit = _header(a, p, "")
     win = f", {a.win} wins the game" if a.win else ""
     if a.exact:
-        how = "the deal is over" if p.is_over() else a.method
+        # (a bounded search whose proven bounds met: as sure as an exact one)
+        how = "the deal is over" if p.is_over() else "exact" if a.method == "exact" else "proven"
         lines.append(f"Value for {a.turn}: {_signed(a.value)} ({how}{win})")
     else:
         depth = f", {plural(a.depth, 'trick')} deep" if a.depth else ""
@@ -112,8 +113,8 @@ def format_sampled(a: SampledAnalysis, position: Position | None = None) -> str:
     lines, unit = _header(a, p, " (hidden cards)")
     how = "all" if a.enumerated else "sampled"
     # one sampled world says nothing of the spread: no standard error rather than 0
-    unknown = a.worlds < 2 and not a.enumerated
-    spread = "+- ? (one world: no standard error)" if unknown else f"+- {a.stderr:.2f}"
+    unknown = a.stderr is None
+    spread = "+- ? (one world: no standard error)" if a.stderr is None else f"+- {a.stderr:.2f}"
     lines.append(
         f"Expected value for {a.turn}: {a.value:+.2f} {spread} "
         f"({plural(a.worlds, 'world')}, {how}, seed {a.seed}, each solved {a.world_method})"
@@ -126,7 +127,7 @@ def format_sampled(a: SampledAnalysis, position: Position | None = None) -> str:
     best = set(int(m) for m in a.best)
     for mv in sorted(a.moves, key=lambda x: -x.value):
         mark = "  best" if int(mv.move) in best else ""
-        se = "     ?" if unknown else f"{mv.stderr:6.2f}"
+        se = "     ?" if mv.stderr is None else f"{mv.stderr:6.2f}"
         lines.append(
             f"  {str(mv.move):<6}{mv.value:>+9.2f}  +-{se}  {mv.describe(a.turn, with_stderr=not unknown)}{mark}"
         )

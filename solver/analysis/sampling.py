@@ -69,7 +69,7 @@ class SampledMove:
 
     move: Move
     value: float
-    stderr: float
+    stderr: float | None  # None from one sampled world: no standard error (not 0, certain)
     p_win: float = 0.0
     p_loss: float = 0.0
     margin: float | None = None
@@ -110,7 +110,7 @@ class SampledAnalysis:
     bpn: str
     turn: str
     value: float
-    stderr: float
+    stderr: float | None  # None from fewer than two sampled worlds (0: every world solved)
     best: list[Move]
     moves: list[SampledMove]
     worlds: int
@@ -131,11 +131,12 @@ class SampledAnalysis:
         """The mean value of one move (a Move or move string)."""
         return lookup_move_value(self.moves, m)
 
-    def paired_loss(self, m: Move | str) -> tuple[float, float]:
+    def paired_loss(self, m: Move | str) -> tuple[float, float | None]:
         """(loss, stderr): how much ``m`` gives away against the best move, as the mean over
         the worlds of their difference, and the standard error of that paired difference
-        (0 when every consistent world was solved: then there is no sampling noise).  The
-        mean of the differences is the difference of the means.
+        (0 when every consistent world was solved: then there is no sampling noise; None
+        from a single sampled world, which says nothing of the noise).  The mean of the
+        differences is the difference of the means.
 
         >>> a = analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=10, seed=3)
         >>> worst = min(a.moves, key=lambda mv: mv.value)
@@ -155,7 +156,13 @@ class SampledAnalysis:
         from solver.model.svg import answer_html
 
         rows = [
-            [str(m.move), f"{m.value:+.2f}", f"{m.stderr:.2f}", m.describe(self.turn)] for m in self.moves
+            [
+                str(m.move),
+                f"{m.value:+.2f}",
+                "?" if m.stderr is None else f"{m.stderr:.2f}",
+                m.describe(self.turn),
+            ]
+            for m in self.moves
         ]
         caption = f"{self.turn} to move, {self.worlds} worlds ({self.world_method}), best {' '.join(map(str, self.best))}"
         return answer_html(
@@ -503,12 +510,14 @@ def analyse(
     )
 
 
-def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
+def _mean_se(xs: Sequence[float]) -> tuple[float, float | None]:
+    """The mean and its standard error, None from fewer than two values (one sampled world
+    says nothing of the spread: not 0, which reads as certain)."""
     # (fsum: exactly rounded, so the same worlds in another order give the same figures)
     n = len(xs)
     mean = math.fsum(xs) / n
     if n < 2:
-        return mean, 0.0
+        return mean, None
     var = math.fsum((x - mean) ** 2 for x in xs) / (n - 1)
     return mean, math.sqrt(var / n)
 
@@ -522,6 +531,8 @@ def _separated(nums: list[dict[int, int]], legal: list[int], z: float) -> bool:
         return True
     a, b = ranked[0], ranked[1]
     diff, se = _mean_se([n[a] - n[b] for n in nums])
+    if se is None:  # (one world: nothing known of the noise)
+        return False
     return se == 0.0 and diff > 0 or se > 0 and diff > z * se
 
 

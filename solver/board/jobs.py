@@ -230,7 +230,7 @@ def _solve_exact(bpn: str, seconds: float, tables: dict[str, Any]) -> dict[str, 
         return answer
     tables["deal"] = new
     first = warm.solve(p, limit=Limit(seconds=seconds * WARM_SHARE))
-    if first.exact:
+    if first.method == "exact":  # (every move proven, not the value alone)
         answer = first.to_dict()
         return answer
     if "cold" not in tables:

@@ -34,8 +34,8 @@ from solver.errors import ArgumentError
 from solver.model.moves import move
 from solver.model.outright import game_win_possible
 from solver.model.position import Position
-from solver.model.value import RAW_TRIVIAL
-from solver.native.constants import WIN_RAW, WIN_THRESHOLD
+from solver.model.value import RAW_TRIVIAL, Value
+from solver.native.constants import WIN_RAW, WIN_THRESHOLD, WIN_VALUE
 from solver.native.engine import Engine
 
 TRIVIAL = RAW_TRIVIAL  # beyond any raw value: the bound known before searching
@@ -47,6 +47,10 @@ GUARD_EARLY_NODES = 2000
 GUARD_TALON_TRICKS = 8
 
 Bounds = dict[int, int]
+# the raw bounds of a move proven not to win the game outright, or not to lose it (beyond
+# every margin, short of a game won or lost)
+NOT_WON = WIN_THRESHOLD - 1
+NOT_LOST = 1 - WIN_THRESHOLD
 
 
 def _finish(
@@ -72,11 +76,11 @@ def _finish(
     for m in legal:
         if m not in lo:
             continue
-        lower = final_value(p, lo[m])
-        upper = final_value(p, hi[m])
+        lower = _bound_value(p, lo[m])
+        upper = _bound_value(p, hi[m])
         exact = lo[m] == hi[m]
         # the estimate, kept inside the proven interval
-        v = lower if exact else final_value(p, min(max(guess[m], lo[m]), hi[m]))
+        v = lower if exact else _bound_value(p, min(max(guess[m], lo[m]), hi[m]))
         moves.append(MoveValue(move=move(m), value=v, lower=lower, upper=upper, exact=exact))
     all_exact = all(mv.exact for mv in moves) and len(moves) == len(legal)
     if not every_move and not all_exact and depth is None and moves and not interrupted:
@@ -102,8 +106,14 @@ def _finish(
     value = best_mv.value if not all_exact else max(mv.value for mv in moves)
     if root is not None:  # (the estimate, kept inside what the root's search proved)
         value = min(max(value, pos_lower), pos_upper)
+    if pos_lower == pos_upper:
+        # the proven bounds meet: the value is proven (Analysis.exact), whatever the moves
+        # not searched to the end; the best moves are those proven to reach it
+        value = pos_lower
     if all_exact:
         best = [mv.move for mv in moves if mv.value == value]
+    elif pos_lower == pos_upper and any(mv.exact and mv.value == value for mv in moves):
+        best = [mv.move for mv in moves if mv.exact and mv.value == value]
     else:  # every move that nothing known tells apart from the best one
         best = [
             mv.move
@@ -131,6 +141,17 @@ def _finish(
         upper=pos_upper,
         depth=depth,
     )
+
+
+def _bound_value(p: Position, raw: int) -> Value:
+    """The final value of a raw bound or estimate.  The game-win guard's bounds (a move
+    proven not to win the game, or not to lose it: raw ``WIN_THRESHOLD - 1`` or
+    ``1 - WIN_THRESHOLD``) are beyond every margin: they read as the margin next to the
+    game's marker, ``+9999`` or ``-9999`` (a margin, not a game won or lost)."""
+    v = final_value(p, raw)
+    if v.winner is None and abs(int(v)) >= WIN_VALUE:
+        return Value.margin(WIN_VALUE - 1 if int(v) > 0 else 1 - WIN_VALUE, pov=p.turn)
+    return v
 
 
 def _exact_value(
@@ -426,6 +447,13 @@ def _guard_game_wins(eng: Engine, p: Position, legal: list[int], lo: Bounds, hi:
     me = p.turn
     open_moves = [m for m in legal if lo[m] != hi[m]]
     mine, theirs = game_win_possible(p, me), game_win_possible(p, 1 - me)
+    # a game no player can still win outright: no move wins it, and none loses it (kept as
+    # bounds, so that a move proven to win or lose the game is judged against them)
+    for m in open_moves:
+        if not mine:
+            hi[m] = min(hi[m], NOT_WON)
+        if not theirs:
+            lo[m] = max(lo[m], NOT_LOST)
     if not open_moves or not (mine or theirs):
         return
     least = GUARD_NODES if (p.talon_count + 1) // 2 <= GUARD_TALON_TRICKS else GUARD_EARLY_NODES
@@ -435,6 +463,9 @@ def _guard_game_wins(eng: Engine, p: Position, legal: list[int], lo: Bounds, hi:
         root = eng.value(WIN_THRESHOLD - 1, WIN_THRESHOLD)
         if eng.aborted or root >= WIN_THRESHOLD:
             _prove_each(eng, open_moves, lo, hi, WIN_THRESHOLD - 1, WIN_THRESHOLD, per_test)
+        else:  # the position wins no game: no move does
+            for m in open_moves:
+                hi[m] = min(hi[m], NOT_WON)
     if theirs:
         rest = [m for m in open_moves if lo[m] != hi[m]]
         _prove_each(eng, rest, lo, hi, -WIN_THRESHOLD, -WIN_THRESHOLD + 1, per_test)
@@ -454,6 +485,10 @@ def _prove_each(
             lo[m] = hi[m] = WIN_RAW
         elif v <= -WIN_THRESHOLD:
             lo[m] = hi[m] = -WIN_RAW
+        elif v < beta:  # proven not to win the game
+            hi[m] = min(hi[m], NOT_WON)
+        else:  # proven not to lose it
+            lo[m] = max(lo[m], NOT_LOST)
 
 
 def interrupted_answer(

@@ -75,6 +75,11 @@ class MoveValue:
     upper: Value | None = None
     exact: bool = True
 
+    def __post_init__(self) -> None:
+        # proven bounds that meet are a proven value, however the search was cut short
+        if not self.exact and self.lower is not None and self.lower == self.upper:
+            self.exact, self.value = True, self.lower
+
     @property
     def win(self) -> str | None:
         """The seat that wins the game outright with this move, when that is proven."""
@@ -136,8 +141,10 @@ class Analysis:
 
     @property
     def exact(self) -> bool:
-        """Every value of the answer is proven."""
-        return self.method == "exact"
+        """The value of the answer is proven: searched to the end (``method`` ``"exact"``,
+        every value proven), or a bounded search whose proven bounds met (``lower`` equals
+        ``upper``; its moves may still be estimates, each with its own ``exact``)."""
+        return self.method == "exact" or (self.lower is not None and self.lower == self.upper)
 
     @property
     def win(self) -> str | None:
@@ -168,15 +175,15 @@ class Analysis:
             "method": self.method,
             "value": int(self.value),
             "best": [str(m) for m in self.best],
-            "moves": [m.to_dict(bounds=not self.exact) for m in self.moves],
+            "moves": [m.to_dict(bounds=self.method != "exact") for m in self.moves],
             "pv": [str(m) for m in self.pv],
             "win": self.win,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
         }
-        if not self.exact:
+        if self.method != "exact":
             d.update(
-                exact=False,
+                exact=self.exact,
                 lower=_num(self.lower),
                 upper=_num(self.upper),
                 depth=self.depth,

@@ -102,16 +102,84 @@ def _text(
     )
 
 
-def _moves(moves: Iterable[Move | str | int] | None) -> list[Move]:
+class MarkError(ArgumentError):
+    """A move of ``highlight`` or ``arrows`` that cannot be drawn: ``option`` names the
+    argument (``"highlight"`` or ``"arrow"``), ``given`` the move as given, ``reason`` why and
+    what was expected.  The message reads ``svg: highlight 8S: ...`` (``svg: highlight 'QQ' is
+    not a move ...``); ``brisque show`` names its option (``--highlight 8S: ...``)."""
+
+    def __init__(self, option: str, given: str, reason: str):
+        self.option, self.given, self.reason = option, given, reason
+        super().__init__(f"svg: {self.detail}")
+
+    @property
+    def detail(self) -> str:
+        """The message after ``svg: ``: the argument, the move and the reason."""
+        sep = " " if self.reason.startswith("is ") else ": "
+        return f"{self.option} {self.given}{sep}{self.reason}"
+
+
+def _moves(moves: Iterable[Move | str | int] | None, option: str = "highlight") -> list[Move]:
     out = []
     for m in moves or ():
         try:
             out.append(m if isinstance(m, Move) else parse_move(m) if isinstance(m, str) else move(int(m)))
         except (ValueError, IndexError, KeyError, TypeError, NotationError) as exc:
-            raise ArgumentError(
-                f"svg: {m!r} is not a move (expected a card such as TH, x or a declaration)"
-            ) from exc
+            expected = "a card such as TH" if option == "arrow" else "a card such as TH, x or a declaration"
+            raise MarkError(option, repr(m), f"is not a move (expected {expected})") from exc
     return out
+
+
+def _drawn_cards(p: Position) -> int:
+    """The cards the diagram shows face up: the known cards of the hands, the turnup and the
+    card led to the trick (a mask)."""
+    drawn = p.hands[0] | p.hands[1]
+    for c in (p.turnup, p.trick):
+        if c >= 0:
+            drawn |= 1 << c
+    return drawn
+
+
+def _rings(p: Position, marks: list[Move]) -> set[int]:
+    """The cards ringed for the moves ``marks``; a move with no card on the diagram to ring
+    (a card already played, ``x`` without an exchange to make, ``pass``) is an error."""
+    drawn = _drawn_cards(p)
+    rings = set()
+    for m in marks:
+        code = int(m)
+        if code < 32:
+            if not drawn >> code & 1:
+                where = "already played" if p.out >> code & 1 else "not shown on the diagram"
+                raise MarkError(
+                    "highlight",
+                    str(m),
+                    f"the card is {where} (expected a card in a hand, the turnup or the trick)",
+                )
+            rings.add(code)
+        elif m == EXCHANGE:
+            seven = p.seven_of_trumps
+            held = (p.hands[0] | p.hands[1]) >> seven & 1
+            if not (p.rules.exchange and p.turnup >= 0 and p.turnup != seven and held):
+                raise MarkError(
+                    "highlight",
+                    str(m),
+                    f"no exchange to ring (expected the 7 of trumps, {card_str(seven)}, in a hand "
+                    f"and a turnup to take with it)",
+                )
+            rings.add(seven)
+        elif code >= DECLARE_BASE and MELDS[code - DECLARE_BASE].cards:
+            cards = cards_of(MELDS[code - DECLARE_BASE].cards)
+            missing = [card_str(c) for c in cards if not drawn >> c & 1]
+            if missing:
+                raise MarkError(
+                    "highlight",
+                    str(m),
+                    f"{' '.join(missing)} not shown on the diagram (expected the declaration's cards in a hand)",
+                )
+            rings.update(cards)
+        else:
+            raise MarkError("highlight", str(m), "the move has no card to ring")
+    return rings
 
 
 def _playable(p: Position) -> set[int]:
@@ -174,23 +242,13 @@ def svg(
         bottom = SEATS.index(pov.lower())
     else:
         raise ArgumentError(f"svg: pov={pov!r}: expected the seat a or b (or 0 or 1)")
-    marks, shots = _moves(highlight), _moves(arrows)
-    rings = set()
-    for m in marks:
-        code = int(m)
-        if code < 32:
-            rings.add(code)
-        elif m == EXCHANGE:
-            rings.add(p.seven_of_trumps)
-        elif code >= DECLARE_BASE and MELDS[code - DECLARE_BASE].cards:
-            rings.update(cards_of(MELDS[code - DECLARE_BASE].cards))
-        else:
-            raise ArgumentError(f"svg: highlight {m}: the move has no card to ring")
+    marks, shots = _moves(highlight, "highlight"), _moves(arrows, "arrow")
+    rings = _rings(p, marks)
     for m in shots:
         held = p.hands[0] | p.hands[1]
         if int(m) >= 32 or not held >> int(m) & 1:
-            raise ArgumentError(
-                f"svg: arrow {m}: expected a card in a hand (an arrow goes from a hand to the trick)"
+            raise MarkError(
+                "arrow", str(m), "expected a card in a hand (an arrow goes from a hand to the trick)"
             )
         rings.add(int(m))
     playable = _playable(p)
@@ -293,4 +351,4 @@ def answer_html(
     )
 
 
-__all__ = ["MAX_SIZE", "answer_html", "svg"]
+__all__ = ["MAX_SIZE", "MarkError", "answer_html", "svg"]

@@ -100,7 +100,9 @@ function describe(mv, sampled) {
     if (mv.win) return `game won by ${mv.win}`;
     return (mv.value > 0 ? "+" : "") + mv.value;
   }
-  let text = (mv.value > 0 ? "+" : "") + mv.value.toFixed(2) + " ± " + mv.stderr.toFixed(2);
+  // (a null stderr: one sampled world, nothing known of the noise)
+  const spread = mv.stderr === null ? "?" : mv.stderr.toFixed(2);
+  let text = (mv.value > 0 ? "+" : "") + mv.value.toFixed(2) + " ± " + spread;
   if (mv.p_win) text += `, wins ${(100 * mv.p_win).toFixed(0)}%`;
   if (mv.p_loss) text += `, loses ${(100 * mv.p_loss).toFixed(0)}%`;
   return text;

@@ -133,7 +133,7 @@ def test_the_whole_deals_suite_from_the_command(tmp_path):
     )
     assert res.returncode == 0, res.stderr
     (r,) = json.loads(res.stdout)["suites"]
-    assert r["name"] == "whole-deals" and [d["seed"] for d in r["deals"]] == [1, 2]
+    assert r["name"] == "whole-deals" and [d["seed"] for d in r["deals"]] == [12, 21]
     assert r["all_same"] is True and all(d["nodes_one"] > 1_000_000 for d in r["deals"])
     assert r["one_thread"]["slowest_s"] >= r["one_thread"]["median_s"] > 0
     assert res.stderr.count(b"whole deal") == 2  # (progress on stderr, a line a deal)

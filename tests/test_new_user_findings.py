@@ -144,6 +144,8 @@ def _runnable(example: str) -> str | None:
 
     if " serve" in example or "tcp://" in example or ("--scheduler local" in example and not _dask()):
         return None  # (the board runs until stopped; no cluster to reach)
+    if "--suite whole-deals" in example:
+        return None  # (minutes of solving: tests/test_bench.py runs this very command, with --json)
     run = re.sub(r"--deals \d+", "--deals 2", example)
     run = re.sub(r"--worlds (\d+)", lambda m: f"--worlds {min(int(m.group(1)), 50)}", run)
     if run.startswith("brisque bench") and "--quick" not in run:

@@ -292,9 +292,10 @@ def _help_examples() -> list[list[str]]:
                 len(words) < 2
                 or words[0] != "brisque"
                 or words[1] not in main.commands
-                or words[1] in ("match", "serve")
+                or words[1] in ("match", "serve", "bench")
             ):
-                continue  # (matches take minutes, the board runs until stopped: both have tests of their own)
+                continue  # (matches and benchmarks take minutes, the board runs until stopped: all have
+                # tests of their own, and tests/test_new_user_findings.py runs their examples)
             if not any(s in line for s in ("$(", ".jsonl", ".json", ".bpd", "-o ", " > ")):
                 out.append(shlex.split(line)[1:])
     return out

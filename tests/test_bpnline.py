@@ -227,22 +227,3 @@ def test_the_lane_refuses_no_engine_rather_than_crash():
     _, native = lane_for("brisque")  # type: ignore[misc]
     with pytest.raises(TypeError):
         native.answer(None, "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
-
-
-def test_a_repeated_declaration_is_left_to_the_python_path_which_refuses_it():
-    """``melds=mH+mH/-`` is malformed (tests/test_notation.py): the lane, which reads the
-    codes itself, must not answer it."""
-    rules = Rules.parse("brisque")
-    lines = [p.bpn() for p in late_positions(rules, range(40)) if not p.is_over() and " melds=" in p.bpn()]
-    assert lines
-    for line in lines[:20]:
-        head, _, tail = line.partition(" melds=")
-        codes, _, rest = tail.partition(" ")
-        side_a, side_b = codes.split("/")
-        first = side_a.split("+")[0] if side_a != "-" else side_b.split("+")[0]
-        doubled = f"{side_a}+{first}/{side_b}" if side_a != "-" else f"-/{side_b}+{first}"
-        bad = f"{head} melds={doubled}" + (f" {rest}" if rest else "")
-        assert fast_answer(line) is not None, line
-        assert fast_answer(bad) is None, bad
-        with pytest.raises(BrisqueError, match="is given twice"):
-            Position(bad)

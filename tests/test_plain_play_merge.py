@@ -207,6 +207,8 @@ def test_plain_play_from_the_talon_matches_the_search_without_it(rules):
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", RULES)
 def test_plain_play_with_merged_cards_matches_the_search_without_it_many(rules):
-    bad = disagreements(rules, positions(rules, 20_000, 100_000))
-    bad += disagreements(rules, talon_positions(rules, 2000, 100_000))
-    assert not bad, f"{len(bad)} disagreements in 22000 positions:\n" + "\n".join(bad[:5])
+    # (10,000 and 1,000 more: with the quick cases, 12,750 positions a rules variant; twice
+    # as many took four minutes of the suite's time)
+    bad = disagreements(rules, positions(rules, 10_000, 100_000))
+    bad += disagreements(rules, talon_positions(rules, 1000, 100_000))
+    assert not bad, f"{len(bad)} disagreements in 11000 positions:\n" + "\n".join(bad[:5])

@@ -61,6 +61,8 @@ def seat(text: object) -> int:
     >>> seat("B"), seat(0)
     (1, 0)
     """
+    if type(text) is int and (text == 0 or text == 1):
+        return text  # (the engine's and the searches' hot path: a plain 0 or 1)
     # whole numbers only: 1.0 and True compare equal to 1 but are no seat
     if not isinstance(text, bool) and isinstance(text, numbers.Integral) and text in (0, 1):
         return int(text)

@@ -590,9 +590,12 @@ class Position:
         self.out |= (1 << led) | b
         self.trick = -1
         self.turn = winner
+        hands, unknown = self.hands, self.unknown
         if (
-            self.hand_size(0) == 0
-            and self.hand_size(1) == 0
+            hands[0] == 0
+            and hands[1] == 0
+            and unknown[0] == 0
+            and unknown[1] == 0
             and (self.talon_count == 0 or not self.rules.draws)
         ):
             self._end_of_play(winner)

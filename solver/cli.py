@@ -485,7 +485,10 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         signal.signal(signal.SIGTERM, _on_signal)
-        signal.signal(signal.SIGINT, _on_signal)
+        # a process started with SIGINT ignored (a background job of a script, nohup) keeps
+        # ignoring it, as the shells expect: Ctrl-C in that terminal is for the foreground
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            signal.signal(signal.SIGINT, _on_signal)
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:

@@ -207,3 +207,26 @@ def test_tree_shows_progress_on_a_terminal():
             os.close(follower)
     assert proc.returncode == 0 and json.loads(proc.stdout)
     assert b"solving position 1 (1 position in the tree so far)" in shown
+
+
+def test_a_command_started_with_sigint_ignored_keeps_ignoring_it():
+    """A background job of a script starts with SIGINT ignored: Ctrl-C in the terminal is not
+    for it. SIGTERM still ends it with the answer so far (status 143)."""
+
+    def ignore_sigint() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    proc = start(["match", "greedy", "random", "--deals", "100000", "--json"], preexec_fn=ignore_sigint)
+    try:
+        time.sleep(2.0)  # (started, and playing)
+        proc.send_signal(signal.SIGINT)
+        time.sleep(1.0)
+        assert proc.poll() is None, "SIGINT ended a command that was started with it ignored"
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err
+    assert json.loads(out)["deals"] > 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 from solver.analysis.equilibrium import EquilibriumAnalysis
 from solver.analysis.sampling import SampledAnalysis
 from solver.engine.results import Analysis
+from solver.errors import HiddenInformationError
 from solver.formats.words import percent, plural
 from solver.model.moves import Move
 from solver.model.position import SEATS, Position
@@ -30,10 +31,19 @@ def pv_by_trick(start: Position, line: list[Move]) -> list[str]:
     trick_no = min(p.trick_number, p.rules.tricks_per_deal)
     if p.trick >= 0:
         current.append(f"({SEATS[p.leader]} led {Move(p.trick)})")
-    for m in line:
+    for i, m in enumerate(line):
         who = SEATS[p.turn]
         completes = m.is_card and p.trick >= 0
-        p.push(m)
+        try:
+            p.push(m)
+        except HiddenInformationError:
+            # a view's line goes on in the world that was solved (one hidden hand's
+            # declaration, say): its moves cannot be replayed on the view, only listed
+            if current:
+                rows.append(f"  {trick_no}: " + ", ".join(current))
+            rest = " ".join(str(x) for x in line[i:])
+            rows.append(f"  then {rest} (in the world solved: the view does not show {who}'s cards)")
+            return rows
         current.append(f"{who} {m}")
         if completes or p.is_over():
             winner = f" -> {SEATS[p.turn]}" if completes else ""

@@ -411,10 +411,13 @@ class Position:
         return moves
 
     def _can_exchange(self) -> bool:
+        return self._exchange_open() and bool(self.hands[self.turn] >> self.seven_of_trumps & 1)
+
+    def _exchange_open(self) -> bool:
+        """Whether the rules and the moment allow the talon-phase exchange, to whoever holds
+        the 7 of trumps (the player to act)."""
         r = self.rules
-        if not r.exchange or self.turnup < 0 or self.in_window:
-            return False
-        if self.turnup == self.seven_of_trumps or not self.hands[self.turn] >> self.seven_of_trumps & 1:
+        if not r.exchange or self.turnup < 0 or self.in_window or self.turnup == self.seven_of_trumps:
             return False
         return not (r.exchange_on_lead_only and self.trick >= 0)
 
@@ -553,13 +556,14 @@ class Position:
 
     def _possible_for_hidden(self, m: int) -> bool:
         """Whether the player to act, whose hand is partly hidden (a view), could make move ``m``:
-        one of his known cards or an unseen one; at the last pickup only ``x`` or ``pass``."""
-        hand = self.hands[self.turn]
+        one of his known cards or an unseen one, or ``x`` if he may hold the 7 of trumps; at
+        the last pickup only ``x`` or ``pass``."""
+        hand, seven = self.hands[self.turn], self.seven_of_trumps
+        may_hold_seven = bool(hand >> seven & 1 or self._could_hold(seven))
         if self.in_window:
-            seven = self.seven_of_trumps
-            return m == PASS_CODE or (
-                m == EXCHANGE_CODE and bool(hand >> seven & 1 or self._could_hold(seven))
-            )
+            return m == PASS_CODE or (m == EXCHANGE_CODE and may_hold_seven)
+        if m == EXCHANGE_CODE:
+            return self._exchange_open() and may_hold_seven
         return m < 32 and bool(hand >> m & 1 or self._could_hold(m))
 
     def _play_card(self, c: int) -> None:

@@ -1671,6 +1671,7 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
 
     losses = losses_by_player(steps)
     games = games_given_up(steps)
+    likely = games_given_up(steps, proven=False)
     if as_json:
         out: dict[str, Any] = {
             "bpn": p.bpn(),
@@ -1678,6 +1679,7 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
             "steps": [s.to_dict() for s in steps],
             "loss": {seat: json_number(x) for seat, x in losses.items()},
             "games_given_up": games,
+            "games_given_up_unproven": likely,
         }
         if interrupted:  # (a script must not take the moves judged so far for the whole line)
             out["interrupted"] = True
@@ -1719,6 +1721,8 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
         if games["a"] or games["b"]
         else ""
     )
+    if likely["a"] or likely["b"]:
+        games_text += f"; games given up by estimates, not proven: a {likely['a']}, b {likely['b']}"
     click.echo(
         (
             f"total double-dummy loss: a {losses['a']:g}, b {losses['b']:g}"

@@ -81,6 +81,12 @@ class Step:
         return self.loss > 0 or self.game is not None
 
     @property
+    def game_proven(self) -> bool:
+        """Whether the game event (``game``) is a fact: from an exact value, or from an
+        estimate whose proven bounds confirm it; an unproven estimate's is only likely."""
+        return self.game is not None and (self.exact or self.proven)
+
+    @property
     def inaccuracy(self) -> bool:
         """A loss between depth-limited estimates that their bounds do not prove: shown as
         "inaccuracy (estimate)", not as a mistake."""
@@ -105,6 +111,7 @@ class Step:
             "own_stderr": json_number(self.own_stderr),
             "own_worlds": self.own_worlds,
             "game": self.game,
+            "game_proven": self.game_proven,
         }
 
 
@@ -338,11 +345,14 @@ def losses_by_player(steps: list[Step]) -> dict[str, float]:
     return out
 
 
-def games_given_up(steps: list[Step]) -> dict[str, int]:
-    """How many moves of each player threw away a game won or let a game be lost."""
+def games_given_up(steps: list[Step], proven: bool = True) -> dict[str, int]:
+    """How many moves of each player threw away a game won or let a game be lost: proven
+    (exact, or confirmed by an estimate's proven bounds), or with ``proven=False`` the
+    estimates that say so without proof (counted nowhere else: a game won is no number of
+    points)."""
     out = {"a": 0, "b": 0}
     for s in steps:
-        if s.game is not None:
+        if s.game is not None and s.game_proven == proven:
             out[s.player] += 1
     return out
 

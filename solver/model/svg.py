@@ -268,7 +268,9 @@ def svg(
         where.update(spots)
         melds = " ".join("+" + MELDS[m].code for m in p.melds[seat])
         arrow = " ◀ to play" if p.turn == seat and not p.is_over() else ""
-        label = f"{SEATS[seat]}: {p.score[seat]} points, {p.tricks[seat]} tricks{'  ' + melds if melds else ''}{arrow}"
+        points, tricks = p.score[seat], p.tricks[seat]
+        counts = f"{points} point{'' if points == 1 else 's'}, {tricks} trick{'' if tricks == 1 else 's'}"
+        label = f"{SEATS[seat]}: {counts}{'  ' + melds if melds else ''}{arrow}"
         out.append(_text(2, y - 1.3 if seat == top else y + CARD_H + 4, label))
     # the middle: the talon and the turnup on the left, the trick in the centre, the rest right
     mid = (HEIGHT - CARD_H) / 2

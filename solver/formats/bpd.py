@@ -151,7 +151,8 @@ def parse_record(line: str, source: str = "") -> Record | None:
                 rec.ops[op] = mv
             elif op in INT_OPS:
                 low, high = _INT_RANGES[op]
-                rec.ops[op] = whole_number(operand, low, high, signed=low < 0)
+                # (a leading '+': every value the tool prints has its sign, and composers copy it)
+                rec.ops[op] = whole_number(operand, low, high, signed=low < 0, plus=True)
             else:
                 value = float(operand.strip())
                 if not math.isfinite(value):

@@ -120,3 +120,69 @@ def test_puzzles_cli_on_the_reported_file(tmp_path):
     assert r.returncode == 1 and lines[0].startswith("ok    h-noevtol"), (r.stdout, r.stderr)
     assert lines[1].startswith("FAIL  h-v") and "v is the exact value" in lines[1]
     assert lines[-1] == "1/2 solved" and "Traceback" not in r.stderr
+
+
+# --- defect 5: the board's API names an unknown key, takes seed, refuses worlds with every card known
+
+
+@pytest.fixture(scope="module")
+def board():
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    from test_board import Board  # (the real server, `brisque serve` on 127.0.0.1)
+
+    b = Board("--max-running", "2", "--max-seconds", "20")
+    assert b.url.startswith("http://127.0.0.1:")
+    yield b
+    b.stop()
+
+
+BOARD_FULL = "petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3"
+
+
+@pytest.mark.parametrize(
+    ("path", "data", "key"),
+    [
+        ("/api/analyses", {"bpn": HIDDEN, "sede": 5}, "'sede'"),
+        ("/api/analyses", {"bpn": BOARD_FULL, "world": 20}, "'world'"),
+        ("/api/play", {"bpn": BOARD_FULL, "move": "KC", "pov": "a"}, "'pov'"),
+    ],
+)
+def test_an_unknown_key_is_a_400_naming_it(board, path, data, key):
+    status, answer = board.post(path, data)
+    assert status == 400, answer
+    assert f"unknown key {key}" in answer["error"] and "expected the keys 'bpn'" in answer["error"]
+
+
+def test_seed_is_taken_and_gives_the_cli_answer(board, tmp_path):
+    import json
+
+    status, job = board.post("/api/analyses", {"bpn": HIDDEN, "worlds": 20, "seed": 5})
+    assert status == 202, job
+    done = board.wait(job["id"])
+    assert done["state"] == "done", done
+    r = _cli("analyse", HIDDEN, "--worlds", "20", "--seed", "5", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    cli = json.loads(r.stdout)
+    assert done["answer"]["value"] == cli["value"] and done["answer"]["seed"] == 5 == cli["seed"]
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, "5", 1.5, True])
+def test_a_bad_seed_is_a_400_naming_it(board, seed):
+    status, answer = board.post("/api/analyses", {"bpn": HIDDEN, "seed": seed})
+    assert status == 400 and answer["error"].startswith("seed=") and "from 0 to" in answer["error"], answer
+
+
+@pytest.mark.parametrize("key", ["worlds", "seed"])
+def test_worlds_or_seed_with_every_card_known_is_refused(board, key):
+    status, answer = board.post("/api/analyses", {"bpn": BOARD_FULL, key: 20})
+    assert status == 400, answer
+    assert answer["error"].startswith(f"{key}=20: every card of this position is known"), answer
+
+
+def test_the_page_sends_only_bpn_to_analyses():
+    """The page's own request: refusing worlds on an exact position cannot break it."""
+    from pathlib import Path
+
+    js = (Path(__file__).resolve().parent.parent / "solver/board/static/board.js").read_text()
+    assert 'api("POST", "/api/analyses", { bpn })' in js

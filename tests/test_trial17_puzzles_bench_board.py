@@ -186,3 +186,60 @@ def test_the_page_sends_only_bpn_to_analyses():
 
     js = (Path(__file__).resolve().parent.parent / "solver/board/static/board.js").read_text()
     assert 'api("POST", "/api/analyses", { bpn })' in js
+
+
+# --- defect 6: bench --compare says when nothing was compared and refuses malformed entries
+
+
+def _bench(tmp_path, saved: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "saved.json").write_text(saved)
+    return _cli("bench", "--suite", "batch", "--quick", "-q", "--compare", "saved.json", *extra, cwd=tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("saved", "words"),
+    [
+        ('{"quick": true, "suites": [1, "x"]}', "suites[0] is 1: expected an object"),
+        (
+            '{"quick": true, "suites": [{"name": "batch", "seconds": NaN}]}',
+            "suites[0] ('batch'): seconds nan",
+        ),
+        (
+            '{"quick": true, "suites": [{"name": "batch", "seconds": -0.5}]}',
+            "seconds -0.5: expected a number 0",
+        ),
+        (
+            '{"quick": true, "suites": [{"name": "deep"}, {"name": "batch", "nodes": "9"}]}',
+            "suites[1] ('batch')",
+        ),
+        ('{"quick": true, "suites": [{"seconds": 1}]}', "suites[0] has name None"),
+    ],
+)
+def test_a_malformed_saved_entry_is_refused_naming_file_and_entry(tmp_path, saved, words):
+    r = _bench(tmp_path, saved)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "cannot compare with 'saved.json'" in r.stderr and words in r.stderr, r.stderr
+    assert r.stdout == "" and "Traceback" not in r.stderr  # (refused before the run)
+
+
+@pytest.mark.parametrize("suites", ["[]", '[{"name": "deep", "nodes": 5}]'])
+def test_nothing_to_compare_is_said(tmp_path, suites):
+    r = _bench(tmp_path, f'{{"quick": true, "suites": {suites}}}')
+    assert r.returncode == 0, r.stderr
+    assert "vs saved: nothing to compare with 'saved.json': the suites run (batch) are not in it" in r.stdout
+    assert ("it holds deep" if "deep" in suites else "it holds no suite") in r.stdout
+
+
+def test_nothing_to_compare_with_json_is_said_on_stderr(tmp_path):
+    import json
+
+    r = _bench(tmp_path, '{"quick": true, "suites": [{"name": "deep", "nodes": 5}]}', "--json")
+    out = json.loads(r.stdout)
+    assert r.returncode == 0 and out["compare"] == [] and out["compare_missing"] == ["batch"]
+    assert "nothing to compare with 'saved.json'" in r.stderr
+
+
+def test_a_comparison_still_gives_its_ratios(tmp_path):
+    r = _bench(tmp_path, '{"quick": true, "suites": [{"name": "batch", "seconds": 0.01, "bytes": -1}]}')
+    assert r.returncode == 0, r.stderr
+    assert "vs saved: batch seconds: " in r.stdout and "nothing to compare" not in r.stdout

@@ -243,3 +243,9 @@ def test_a_comparison_still_gives_its_ratios(tmp_path):
     r = _bench(tmp_path, '{"quick": true, "suites": [{"name": "batch", "seconds": 0.01, "bytes": -1}]}')
     assert r.returncode == 0, r.stderr
     assert "vs saved: batch seconds: " in r.stdout and "nothing to compare" not in r.stdout
+
+
+@pytest.mark.parametrize("ev", ["1e300", "-1e-40", "1_000.5"])
+def test_an_ev_in_any_float_form_is_checked_and_quoted_as_written(ev):
+    (failure,) = _failures(f"ev {ev} ; {SAMPLING}")
+    assert failure.startswith(f"ev {ev} at ") and len(failure) < 120, failure

@@ -125,24 +125,24 @@ def _ev_failures(r: Record, ev: float, value: float) -> list[str]:
     passes for -37.4286).  The value is shown signed, as ``brisque puzzles`` prints it, with
     as many decimals as the operands have (2 at least), and more when they would hide the
     difference."""
-    written = f"{ev:.{r.decimals('ev')}f}"
     tol = r.float_op("evtol")
     if tol is not None:
         if abs(value - ev) <= tol + 1e-9:
             return []
         digits = max(2, r.decimals("ev"), r.decimals("evtol"))
-        within = f"+- {tol:.{r.decimals('evtol')}f}"
+        within = f"+- {r.written('evtol')}"
     else:
         digits = r.decimals("ev")
         if abs(value - ev) <= 0.5 * 10.0**-digits + 1e-9:  # (it rounds to the ev written)
             return []
         digits = max(2, digits)
         within = f"at {r.decimals('ev')} decimals"
+    digits = min(digits, 12)  # (no sampled value has more: ev 1e-40 is not shown with 40)
     shown = _sampled_text(value, digits)
-    while float(shown) == float(written) and digits < 9:  # (more decimals: the difference shows)
+    while float(shown) == ev and digits < 12:  # (more decimals: the difference shows)
         digits += 1
         shown = _sampled_text(value, digits)
-    return [f"ev {written} {within}: the expected value is {shown}"]
+    return [f"ev {r.written('ev')} {within}: the expected value is {shown}"]
 
 
 def _sampled_text(value: float, digits: int) -> str:

@@ -101,14 +101,21 @@ class Record:
         >>> r.decimals("ev"), r.float_op("ev")
         (3, -37.43)
         """
+        try:
+            exponent = decimal.Decimal(self.written(op).replace("_", "")).as_tuple().exponent
+        except decimal.InvalidOperation:  # (a form float() reads and Decimal does not)
+            exponent = decimal.Decimal(repr(self.float_op(op))).as_tuple().exponent
+        return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+
+    def written(self, op: str) -> str:
+        """The number of ``op`` (``ev``, ``evtol``) as the record wrote it (without a leading
+        ``+``); a number that was not read from text (or was changed since) in its shortest
+        form, ``repr``."""
         value = self.float_op(op)
         if value is None:
             raise KeyError(f"{self.id} has no operation {op}")
         text = self.texts.get(op)
-        if text is None or float(text) != value:  # (built or changed in code: its shortest form)
-            text = repr(value)
-        exponent = decimal.Decimal(text.replace("_", "")).as_tuple().exponent
-        return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+        return repr(value) if text is None or float(text) != value else text
 
 
 def _split_ops(text: str) -> list[str]:
@@ -206,10 +213,7 @@ def format_record(r: Record) -> str:
         elif op in MOVE_OPS:
             parts.append(f"{op} " + " ".join(str(m) for m in r.moves(op)))
         elif op in FLOAT_OPS:
-            text = r.texts.get(op)  # as written (its decimals are its precision), else
-            if text is None or float(text) != r.float_op(op):  # repr: the shortest exact form
-                text = repr(r.float_op(op))
-            parts.append(f"{op} {text}")
+            parts.append(f"{op} {r.written(op)}")  # (its decimals are its precision)
         else:
             parts.append(f"{op} {v}")
     return " ; ".join(parts)

@@ -2043,7 +2043,7 @@ def match_cmd(
     "--compare",
     "compare_to",
     type=click.Path(exists=True, dir_okay=False),
-    help="A saved run (the --json of an earlier bench): each figure beside it, as a ratio.",
+    help="A saved run (the --json of an earlier bench): each figure beside it, as a ratio; the suites run that it lacks are named.",
 )
 @click.option(
     "--quiet",

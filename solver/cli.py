@@ -2047,7 +2047,7 @@ def match_cmd(
     "--compare",
     "compare_to",
     type=click.Path(exists=True, dir_okay=False),
-    help="A saved run (the --json of an earlier bench): each figure beside it, as a ratio.",
+    help="A saved run (the --json of an earlier bench): each figure beside it, as a ratio; the suites run that it lacks are named.",
 )
 @click.option(
     "--quiet",
@@ -2083,7 +2083,7 @@ def bench_cmd(
       brisque bench --compare run.json
       brisque bench --suite whole-deals --quick
     """
-    from solver.bench.suites import check_comparable, compare, figures, run
+    from solver.bench.suites import check_comparable, check_saved, compare, figures, not_compared, run
     from solver.errors import ArgumentError
 
     old = None
@@ -2098,6 +2098,7 @@ def bench_cmd(
                 f"cannot compare with {compare_to!r}: expected the JSON of brisque bench --json ({exc})"
             ) from None
         try:  # (before the run: a whole run can take an hour, to be refused at its end)
+            check_saved(old)
             check_comparable(old, quick)
         except ArgumentError as exc:
             raise BrisqueCommandError(f"cannot compare with {compare_to!r}: {exc}") from None
@@ -2113,8 +2114,20 @@ def bench_cmd(
         except ArgumentError as exc:
             raise BrisqueCommandError(str(exc)) from None
         result["compare_signature"] = old.get("signature")
+        result["compare_missing"] = not_compared(result, old)
+    nothing = ""  # (why nothing was compared, said rather than a silent exit 0)
+    if old is not None and not result["compare"]:
+        saved = ", ".join(r["name"] for r in old["suites"]) or "no suite"
+        missing = result["compare_missing"]
+        nothing = f"nothing to compare with {compare_to!r}: " + (
+            f"the suites run ({', '.join(missing)}) are not in it (it holds {saved})"
+            if len(missing) == len(result["suites"])
+            else f"it holds no figure of the suites run other than 0 (it holds {saved})"
+        )
     if as_json:
         click.echo(json.dumps(result))
+        if nothing:
+            click.echo(f"brisque bench: {nothing}", err=True)
         return
     click.echo(f"Machine: {result['machine']}{' (quick)' if quick else ''}")
     from solver.bench.research import summary
@@ -2133,6 +2146,10 @@ def bench_cmd(
         click.echo(
             f"  vs saved: {row['suite']} {row['figure']}: {row['new']} / {row['old']} = {row['ratio']}"
         )
+    if nothing:
+        click.echo(f"  vs saved: {nothing}")
+    elif result.get("compare_missing"):
+        click.echo(f"  vs saved: not in {compare_to!r}: {', '.join(result['compare_missing'])}")
     if result["signature"] is not None:
         same = ""
         if old is not None and isinstance(old.get("signature"), int):

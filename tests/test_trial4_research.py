@@ -110,19 +110,23 @@ def test_the_reference_solver_refuses_what_it_would_ignore(extra):
 # ---- bench --compare
 
 
-def test_bench_compare_skips_a_saved_figure_that_is_no_number():
+def test_bench_compare_refuses_a_saved_figure_that_is_no_number():
     # a saved file with "seconds": "x" was a TypeError traceback after the whole run, and a
-    # suite named by a list an "unhashable type" one
+    # suite named by a list an "unhashable type" one; then such figures were skipped in
+    # silence (trial 17): now the entry is refused, named
     from solver.bench.suites import compare
+    from solver.errors import ArgumentError
 
     new = {"quick": True, "suites": [{"name": "batch", "seconds": 0.2, "nodes": 5}]}
-    for saved in (
-        [{"name": "batch", "seconds": "x", "nodes": True}],
-        [{"name": ["batch"], "seconds": 1.0}],
-        [{"name": "batch", "seconds": None, "nodes": [1]}],
+    for saved, words in (
+        ([{"name": "batch", "seconds": "x", "nodes": True}], "suites[0] ('batch'): seconds 'x'"),
+        ([{"name": ["batch"], "seconds": 1.0}], "suites[0] has name ['batch']"),
+        ([{"name": "batch", "seconds": None, "nodes": [1]}], "suites[0] ('batch'): seconds None"),
     ):
-        assert compare(new, {"quick": True, "suites": saved}) == []
-    rows = compare(new, {"quick": True, "suites": [{"name": "batch", "seconds": 0.1, "nodes": "5"}]})
+        with pytest.raises(ArgumentError) as e:
+            compare(new, {"quick": True, "suites": saved})
+        assert words in str(e.value)
+    rows = compare(new, {"quick": True, "suites": [{"name": "batch", "seconds": 0.1, "nodes": 0}]})
     assert rows == [{"suite": "batch", "figure": "seconds", "new": 0.2, "old": 0.1, "ratio": 2.0}]
 
 

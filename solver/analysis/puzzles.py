@@ -104,15 +104,50 @@ def check_record(r: Record, workers: int = 1, executor: Executor | Any = None) -
     if "pv" in r.ops:
         failures.extend(_pv_failures(p, r.moves("pv"), a))
     v = r.int_op("v")
-    if v is not None and a.value != v:
+    if v is not None and p.has_hidden:  # (as an illegal bm: the record fails, saying why)
+        failures.append(
+            f"v {v}: v is the exact value, and this position has hidden cards (its value "
+            f"{_sampled_text(a.value, 2)} is sampled): use ev, with evtol or at the precision it "
+            "is written with"
+        )
+    elif v is not None and a.value != v:
         failures.append(f"v {v}: the value is {a.value}")
     ev = r.float_op("ev")
     if ev is not None:
-        tol = r.float_op("evtol") or 0.0
-        if abs(a.value - ev) > tol + 1e-9:
-            failures.append(f"ev {ev:g} +- {tol:g}: the expected value is {a.value:.3f}")
+        failures.extend(_ev_failures(r, ev, a.value))
     checked = any(op in r.ops for op in EXPECTATIONS)
     return Verdict(record=r, ok=not failures, failures=failures, answer=a, checked=checked)
+
+
+def _ev_failures(r: Record, ev: float, value: float) -> list[str]:
+    """What is wrong with a record's ``ev``: the value is not within ``evtol`` of it, or
+    without ``evtol``, does not round to it at the decimals it is written with (``ev -37.43``
+    passes for -37.4286).  The value is shown signed, as ``brisque puzzles`` prints it, with
+    as many decimals as the operands have (2 at least), and more when they would hide the
+    difference."""
+    tol = r.float_op("evtol")
+    if tol is not None:
+        if abs(value - ev) <= tol + 1e-9:
+            return []
+        digits = max(2, r.decimals("ev"), r.decimals("evtol"))
+        within = f"+- {r.written('evtol')}"
+    else:
+        digits = r.decimals("ev")
+        if abs(value - ev) <= 0.5 * 10.0**-digits + 1e-9:  # (it rounds to the ev written)
+            return []
+        digits = max(2, digits)
+        within = f"at {r.decimals('ev')} decimals"
+    digits = min(digits, 12)  # (no sampled value has more: ev 1e-40 is not shown with 40)
+    shown = _sampled_text(value, digits)
+    while float(shown) == ev and digits < 12:  # (more decimals: the difference shows)
+        digits += 1
+        shown = _sampled_text(value, digits)
+    return [f"ev {r.written('ev')} {within}: the expected value is {shown}"]
+
+
+def _sampled_text(value: float, digits: int) -> str:
+    """A sampled value as ``brisque puzzles`` prints it: signed, with ``digits`` decimals."""
+    return f"{value:+.{digits}f}"
 
 
 def _legal_text(p: Position) -> str:

@@ -14,6 +14,7 @@ change that only makes it faster does not.
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from importlib import resources
@@ -22,6 +23,7 @@ from typing import Any
 from solver.bench import research
 from solver.bench.machine import machine
 from solver.errors import ArgumentError
+from solver.model.limits import short_value
 
 SUITES = ("final-phase", "deep", "sampling", "batch")
 SIGNED = ("final-phase", "deep")  # the suites whose nodes make the signature
@@ -172,31 +174,74 @@ def check_comparable(old: dict[str, Any], quick: bool) -> None:
         raise ArgumentError("a quick run and a whole one do not compare: run both the same way")
 
 
+FIGURES = ("us_per_position", "seconds", "worlds_per_s", "nodes", "median_s", "engine_value_us")
+"""The figures of a suite that ``--compare`` sets beside a saved run's."""
+
+
 def _figure(value: Any) -> bool:
-    """Whether ``value`` is a figure a ratio can be made of (a saved file is read as it
-    is: a string or a bool there is no figure)."""
+    """Whether ``value`` is a figure a ratio can be made of (0 is a figure, but no ratio)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value != 0
+
+
+def check_saved(old: dict[str, Any]) -> None:
+    """Refuse a saved run whose suites are not what ``brisque bench --json`` writes: an entry
+    that is no object, or has no name, or a figure (:data:`FIGURES`) that is not a number 0
+    or more (a string, a bool, NaN, a negative time): ArgumentError naming the entry.  A
+    ratio made of such a figure (-28.5, nan) would mean nothing.
+
+    >>> check_saved({"suites": [{"name": "batch", "seconds": 0.5}, {"name": "deep", "nodes": -3}]})
+    Traceback (most recent call last):
+    solver.errors.ArgumentError: suites[1] ('deep'): nodes -3: expected a number 0 or more
+    """
+    suites = old.get("suites")
+    if not isinstance(suites, list):
+        raise ArgumentError(f"suites {short_value(suites)}: expected a list of suites")
+    for i, r in enumerate(suites):
+        if not isinstance(r, dict):
+            raise ArgumentError(
+                f"suites[{i}] is {short_value(r)}: expected an object with a suite's name and figures"
+            )
+        name = r.get("name")
+        if not isinstance(name, str):
+            raise ArgumentError(f"suites[{i}] has name {short_value(name)}: expected a suite's name (text)")
+        for key in FIGURES:
+            v = r.get(key)
+            if key in r and not (
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
+            ):
+                raise ArgumentError(
+                    f"suites[{i}] ({name!r}): {key} {short_value(v)}: expected a number 0 or more"
+                )
+
+
+def not_compared(new: dict[str, Any], old: dict[str, Any]) -> list[str]:
+    """The suites of ``new`` that the saved run ``old`` does not hold (nothing to compare).
+
+    >>> not_compared({"suites": [{"name": "batch"}, {"name": "deep"}]}, {"suites": [{"name": "deep"}]})
+    ['batch']
+    """
+    saved = {r.get("name") for r in old.get("suites", []) if isinstance(r, dict)}
+    return [r["name"] for r in new["suites"] if r["name"] not in saved]
 
 
 def compare(new: dict[str, Any], old: dict[str, Any]) -> list[dict[str, Any]]:
     """Each figure of ``new`` beside the same one of a saved run ``old``, as a ratio (new
-    over old; for times below 1 is faster).  A figure of ``old`` that is not a number is
-    left out.
+    over old; for times below 1 is faster).  A saved run with a malformed entry is refused
+    (:func:`check_saved`); a figure of 0 makes no ratio and is left out.
 
     >>> compare({"quick": True, "suites": [{"name": "batch", "seconds": 2.0, "nodes": 5}]},
-    ...         {"quick": True, "suites": [{"name": "batch", "seconds": 1.0, "nodes": "5"}]})
+    ...         {"quick": True, "suites": [{"name": "batch", "seconds": 1.0, "nodes": 0}]})
     [{'suite': 'batch', 'figure': 'seconds', 'new': 2.0, 'old': 1.0, 'ratio': 2.0}]
     """
-    before = {
-        r["name"]: r for r in old.get("suites", []) if isinstance(r, dict) and isinstance(r.get("name"), str)
-    }
+    check_saved(old)
+    before = {r["name"]: r for r in old["suites"]}
     check_comparable(old, bool(new.get("quick")))
     rows = []
     for r in new["suites"]:
         o = before.get(r["name"])
         if o is None:
             continue
-        for key in ("us_per_position", "seconds", "worlds_per_s", "nodes", "median_s", "engine_value_us"):
+        for key in FIGURES:
             if key in r and _figure(r[key]) and _figure(o.get(key)):
                 rows.append(
                     {
@@ -254,4 +299,17 @@ def markdown(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["RESEARCH", "SIGNED", "SUITES", "compare", "figures", "machine", "markdown", "positions", "run"]
+__all__ = [
+    "FIGURES",
+    "RESEARCH",
+    "SIGNED",
+    "SUITES",
+    "check_saved",
+    "compare",
+    "figures",
+    "machine",
+    "markdown",
+    "not_compared",
+    "positions",
+    "run",
+]

@@ -7,8 +7,9 @@ or 429, in the command line's words):
   ``valid``, ``problems``, ``turn``, ``over``, ``legal`` (null when the hand is hidden),
   ``hidden`` (whether any card is hidden) and ``svg`` (the diagram);
 * ``POST /api/play`` ``{"bpn", "move"}``: the position after the move (``bpn``);
-* ``POST /api/analyses`` ``{"bpn", "worlds"?, "seconds"?}``: starts an analysis in a worker
-  process (the exact solve when every card is known, else sampling); its ``id``;
+* ``POST /api/analyses`` ``{"bpn", "worlds"?, "seed"?, "seconds"?}``: starts an analysis in a
+  worker process (the exact solve when every card is known, which takes no ``worlds`` or
+  ``seed``, else sampling); its ``id``;
 * ``GET /api/analyses/ID``: its ``state`` (running, done, failed, cancelled), ``done`` and
   ``total`` worlds, the answer so far or at the end (as ``solve --json`` or ``analyse
   --json`` gives it), or the ``error``;
@@ -16,6 +17,8 @@ or 429, in the command line's words):
 * ``POST /api/load`` (the text of a ``.bpd`` puzzle file or of match records, one JSON
   object a line, as the body): the positions to step through, ``{"items": [{"name",
   "bpns"}], "errors": [...]}``; a bad record is reported and the others kept.
+
+A JSON request with a key it does not take is refused (400, naming the key).
 
 The server reads no file but its own page: a puzzle file comes as the body of a request.
 Request sizes, analysis times, worlds and the analyses running at once are bounded
@@ -40,11 +43,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from solver.board.jobs import BusyError, Jobs, Limits
+from solver.board.jobs import BusyError, Jobs, Limits, exact_analysis
 from solver.errors import BrisqueError, HiddenInformationError, PositionError
 from solver.formats.bpd import parse_record
 from solver.formats.records import DealRecord
-from solver.model.limits import short_value
+from solver.model.limits import MAX_SEED, short_value
 from solver.model.moves import parse_move
 from solver.model.position import Position
 from solver.model.svg import svg
@@ -106,7 +109,9 @@ async def _body(request: Request, limits: Limits) -> bytes:
     return body
 
 
-async def _json(request: Request, limits: Limits) -> dict[str, Any]:
+async def _json(request: Request, limits: Limits, keys: tuple[str, ...]) -> dict[str, Any]:
+    """The request's JSON object, whose keys must be among ``keys`` (a misspelt or unknown
+    key is named, not ignored: its request would run without what it asked for)."""
     body = await _body(request, limits)
     try:
         data = json.loads(body.decode("utf-8"))
@@ -118,6 +123,12 @@ async def _json(request: Request, limits: Limits) -> dict[str, Any]:
         ) from None
     if not isinstance(data, dict):
         raise BoardError(f"expected a JSON object, got {short_value(data)}")
+    unknown = [k for k in data if k not in keys]
+    if unknown:
+        raise BoardError(
+            f"unknown key {short_value(unknown[0])} in {request.url.path}: "
+            f"expected the keys {', '.join(repr(k) for k in keys)}"
+        )
     return data
 
 
@@ -198,7 +209,7 @@ def create_app(limits: Limits | None = None) -> Starlette:
 
     async def play(request: Request) -> Response:
         try:
-            data = await _json(request, lim)
+            data = await _json(request, lim, ("bpn", "move"))
             p = _position(data.get("bpn"))
             text = data.get("move")
             if not isinstance(text, str):
@@ -213,18 +224,27 @@ def create_app(limits: Limits | None = None) -> Starlette:
 
     async def start(request: Request) -> Response:
         try:
-            data = await _json(request, lim)
+            data = await _json(request, lim, ("bpn", "worlds", "seed", "seconds"))
             p = _position(data.get("bpn"))
             probs = p.problems()
             if probs:
                 raise PositionError(f"impossible position {p.bpn()!r}: " + "; ".join(probs))
-            worlds, seconds = data.get("worlds", 200), data.get("seconds")
+            worlds, seed, seconds = data.get("worlds", 200), data.get("seed", 0), data.get("seconds")
             if type(worlds) is not int:  # (each named alone: the other may not have been given)
                 raise BoardError(f"worlds={short_value(worlds)}: expected a whole number of worlds")
+            if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+                raise BoardError(f"seed={short_value(seed)}: expected a whole number from 0 to {MAX_SEED}")
             if seconds is not None and type(seconds) not in (int, float):
                 raise BoardError(f"seconds={short_value(seconds)}: expected a number of seconds")
+            for key in ("worlds", "seed"):  # (as `brisque analyse` refuses --worlds, --seed)
+                if key in data and exact_analysis(p.bpn()):
+                    raise BoardError(
+                        f"{key}={short_value(data[key])}: every card of this position is known, so "
+                        "no worlds are sampled: the answer is the exact solve (send only bpn, and "
+                        "seconds if you like)"
+                    )
             try:
-                job = jobs.start(p.bpn(), worlds=worlds, seconds=seconds)
+                job = jobs.start(p.bpn(), worlds=worlds, seconds=seconds, seed=seed)
             except BusyError as exc:
                 raise BoardError(str(exc), 429) from None
             return JSONResponse(job.to_dict(), status_code=202)

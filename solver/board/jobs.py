@@ -138,7 +138,7 @@ def _die_with_parent() -> None:
         pass
 
 
-def _exact(bpn: str) -> bool:
+def exact_analysis(bpn: str) -> bool:
     """Whether the worker solves ``bpn`` exactly (every card known) rather than by sampling."""
     from solver.model.position import Position
 
@@ -146,7 +146,7 @@ def _exact(bpn: str) -> bool:
     return not any(p.unknown) and (p.talon is not None or not p.talon_count or not p.rules.draws)
 
 
-def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float) -> None:
+def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float, seed: int = 0) -> None:
     """The worker: the exact solve when every card is known (bounded by ``seconds``, then
     the best estimate), else a sampled analysis with progress; the answer's JSON object.
     Its messages are those of the kept process (:func:`_warm_work`), and ``("progress",
@@ -161,7 +161,7 @@ def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float) -> 
 
     try:
         p = Position(bpn)
-        if _exact(bpn):
+        if exact_analysis(bpn):
             answer = solve(p, limit=Limit(seconds=seconds)).to_dict()
         else:
 
@@ -169,7 +169,7 @@ def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float) -> 
                 conn.send(("progress", seq, partial.worlds, worlds, partial.to_dict()))
 
             answer = analyse(
-                p, worlds=worlds, time_limit=seconds, on_update=update, update_every=0.25
+                p, worlds=worlds, seed=seed, time_limit=seconds, on_update=update, update_every=0.25
             ).to_dict()
         conn.send(("done", seq, answer))
     except BrisqueError as exc:
@@ -316,7 +316,7 @@ class Jobs:
     def running(self) -> int:
         return sum(1 for j in self.jobs.values() if self.poll(j).state == "running")
 
-    def start(self, bpn: str, worlds: int = 200, seconds: float | None = None) -> Job:
+    def start(self, bpn: str, worlds: int = 200, seconds: float | None = None, seed: int = 0) -> Job:
         """Start an analysis of ``bpn``; ArgumentError when too many run or the request
         asks too much (checked here, before any process starts)."""
         lim = self.limits
@@ -339,7 +339,7 @@ class Jobs:
                 "cancel one or wait for it"
             )
         self._forget_old()
-        exact = _exact(bpn)
+        exact = exact_analysis(bpn)
         seq = next(self._seq)
         kept = self._take_warm() if exact else None
         process: Any
@@ -353,7 +353,7 @@ class Jobs:
                 kept = None
         if kept is None:
             parent, child = self._ctx.Pipe(duplex=False)
-            process = self._ctx.Process(target=_work, args=(child, seq, bpn, worlds, secs), daemon=True)
+            process = self._ctx.Process(target=_work, args=(child, seq, bpn, worlds, secs, seed), daemon=True)
             process.start()
             child.close()
         # (total: the worlds asked for; an exact solve has no count)

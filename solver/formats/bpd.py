@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import decimal
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -56,6 +57,8 @@ class Record:
     bpn: str
     ops: dict[str, OpValue] = field(default_factory=dict)
     source: str = ""  # "file:line" where it was read
+    texts: dict[str, str] = field(default_factory=dict, compare=False)
+    """The numbers ``ev`` and ``evtol`` as written (their decimals are their precision)."""
     _position: Position | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -88,6 +91,31 @@ class Record:
         if isinstance(v, list):
             raise TypeError(f"operation {op} of {self.id} holds moves, not a number")
         return None if v is None else float(v)
+
+    def decimals(self, op: str) -> int:
+        """How many decimals the number of ``op`` (``ev``, ``evtol``) was written with: its
+        precision (``-37.43``: 2, ``-37.430``: 3, ``-37`` or ``1e3``: 0); a number that was
+        not read from text counts the decimals of its shortest form.
+
+        >>> r = parse_record("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 ; ev -37.430")
+        >>> r.decimals("ev"), r.float_op("ev")
+        (3, -37.43)
+        """
+        try:
+            exponent = decimal.Decimal(self.written(op).replace("_", "")).as_tuple().exponent
+        except decimal.InvalidOperation:  # (a form float() reads and Decimal does not)
+            exponent = decimal.Decimal(repr(self.float_op(op))).as_tuple().exponent
+        return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+
+    def written(self, op: str) -> str:
+        """The number of ``op`` (``ev``, ``evtol``) as the record wrote it (without a leading
+        ``+``); a number that was not read from text (or was changed since) in its shortest
+        form, ``repr``."""
+        value = self.float_op(op)
+        if value is None:
+            raise KeyError(f"{self.id} has no operation {op}")
+        text = self.texts.get(op)
+        return repr(value) if text is None or float(text) != value else text
 
 
 def _split_ops(text: str) -> list[str]:
@@ -151,7 +179,8 @@ def parse_record(line: str, source: str = "") -> Record | None:
                 rec.ops[op] = mv
             elif op in INT_OPS:
                 low, high = _INT_RANGES[op]
-                rec.ops[op] = whole_number(operand, low, high, signed=low < 0)
+                # (a leading '+': every value the tool prints has its sign, and composers copy it)
+                rec.ops[op] = whole_number(operand, low, high, signed=low < 0, plus=True)
             else:
                 value = float(operand.strip())
                 if not math.isfinite(value):
@@ -159,6 +188,7 @@ def parse_record(line: str, source: str = "") -> Record | None:
                 if op == "evtol" and value < 0:  # (a tolerance: no sampled value is within -3)
                     raise ValueError(f"{operand.strip()!r} is out of range: a tolerance is 0 or more")
                 rec.ops[op] = value
+                rec.texts[op] = operand.strip().removeprefix("+")  # (its precision, Record.decimals)
         except PuzzleError as exc:
             raise PuzzleError(f"{where}{exc}") from None
         except (ValueError, NotationError) as exc:
@@ -183,7 +213,7 @@ def format_record(r: Record) -> str:
         elif op in MOVE_OPS:
             parts.append(f"{op} " + " ".join(str(m) for m in r.moves(op)))
         elif op in FLOAT_OPS:
-            parts.append(f"{op} {r.float_op(op)!r}")  # repr: the shortest exact form
+            parts.append(f"{op} {r.written(op)}")  # (its decimals are its precision)
         else:
             parts.append(f"{op} {v}")
     return " ; ".join(parts)

@@ -58,13 +58,22 @@ def seed_in_range(n: int) -> int:
     return n % (MAX_SEED + 1)
 
 
-def whole_number(text: str | int, low: int, high: int, signed: bool = False) -> int:
+def whole_number(text: str | int, low: int, high: int, signed: bool = False, plus: bool = False) -> int:
     """``text`` as an int in ``low..high``: ASCII digits only (a leading ``-`` when
-    ``signed``); raises ValueError saying what was expected."""
+    ``signed``, a leading ``+`` when ``plus``); raises ValueError saying what was expected.
+
+    >>> whole_number("+44", -100, 100, signed=True, plus=True)
+    44
+    >>> whole_number("+44", 0, 100)
+    Traceback (most recent call last):
+    ValueError: '+44': expected a whole number from 0 to 100 without a '+' sign
+    """
     t = text.strip() if isinstance(text, str) else str(text)
-    digits = t[1:] if t.startswith("-") else t
+    digits = t[1:] if t[:1] in ("-", "+") else t
     if not (digits.isascii() and digits.isdigit()):
         raise ValueError(f"{short(t)} is not a whole number: expected a whole number from {low} to {high}")
+    if t.startswith("+") and not plus:  # (a whole number all the same: say what is wrong with it)
+        raise ValueError(f"{short(t)}: expected a whole number from {low} to {high} without a '+' sign")
     if t.startswith("-") and not signed:  # (a whole number all the same: below the range)
         raise ValueError(f"{short(t)} is out of range: expected a whole number from {low} to {high}")
     # (the length first, before int(): no 4300-digit trap; the message only when it fails,

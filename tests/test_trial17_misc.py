@@ -42,3 +42,46 @@ def test_the_cli_says_the_port_is_missing_not_that_something_answered(tmp_path):
     assert r.returncode == 2, r.stderr
     assert "'bogus'" in r.stderr and "no port" in r.stderr and "HOST:PORT" in r.stderr
     assert "answered" not in r.stderr and "Traceback" not in r.stderr
+
+
+# ---- B. OpenSpiel: the rules parameter and a position's rules
+
+TARGET_300 = "brisque(target=300) AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+
+
+@pytest.mark.parametrize("rules", ["brisque", "brisque(target=500)", "brisque(target=400)"])
+def test_openspiel_refuses_rules_that_differ_from_the_positions_however_spelt(rules):
+    # "brisque" was taken as "not given" (the position's target 300 won silently), while its
+    # equal spelling brisque(target=500) was refused
+    pyspiel = pytest.importorskip("pyspiel")
+    import solver.openspiel  # noqa: F401  (registers the games)
+
+    with pytest.raises(Exception, match=r"the position's rules brisque\(target=300\) differ"):
+        pyspiel.load_game("python_brisque", {"rules": rules, "position": TARGET_300})
+
+
+@pytest.mark.parametrize(
+    "params", [{}, {"rules": "brisque(target=300)"}, {"rules": " brisque( target=300 ) "}]
+)
+def test_openspiel_reports_the_rules_it_plays(params):
+    # get_parameters()["rules"] and str(game) said "brisque" for a target-300 game
+    pyspiel = pytest.importorskip("pyspiel")
+    import solver.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_brisque", {**params, "position": TARGET_300})
+    assert game.rules.target == 300
+    assert game.get_parameters()["rules"] == "brisque[target~300]"
+    assert "rules=brisque[target~300]" in str(game)
+    assert pyspiel.load_game(str(game)).rules == game.rules  # (its game string loads again)
+
+
+def test_openspiel_rules_left_out_without_a_position_are_the_games_own():
+    pyspiel = pytest.importorskip("pyspiel")
+    import solver.openspiel  # noqa: F401
+    from solver.model.rules import Rules
+
+    game = pyspiel.load_game("python_briscan")
+    assert game.rules == Rules.parse("briscan") and game.get_parameters()["rules"] == "briscan"
+    with pytest.raises(Exception, match="not brisque's"):
+        pyspiel.load_game("python_brisque", {"rules": "briscan"})
+

@@ -22,6 +22,7 @@ from solver import __version__
 from solver.errors import NotationError, install_hint
 from solver.model.limits import (
     MAX_BUDGET,
+    MAX_DEALS,
     MAX_DEPTH,
     MAX_PLIES,
     MAX_SECONDS,
@@ -223,7 +224,7 @@ def _executor(scheduler: str | None, workers: int = 1) -> Iterator[Executor | No
             ) from None
 
 
-DEALS = whole(1, 10**7)
+DEALS = whole(1, MAX_DEALS)
 
 
 class _Number(click.FloatRange):

@@ -85,3 +85,82 @@ def test_openspiel_rules_left_out_without_a_position_are_the_games_own():
     with pytest.raises(Exception, match="not brisque's"):
         pyspiel.load_game("python_brisque", {"rules": "briscan"})
 
+
+# ---- C. smaller API items
+
+P = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+
+
+@pytest.mark.parametrize("limit", [5, "nodes=5", 2.5])
+def test_solver_solve_checks_limit_as_solve_does(limit):
+    # Solver().solve(P, limit=5) was "AttributeError: 'int' object has no attribute 'bounded'"
+    import solver
+    from solver.errors import ArgumentTypeError
+
+    for call in (solver.solve, solver.Solver().solve):
+        with pytest.raises(ArgumentTypeError, match=r"limit=.*expected a solver\.Limit"):
+            call(P, limit=limit)
+
+
+def test_solver_solve_still_takes_a_limit():
+    import solver
+
+    assert solver.Solver().solve(P, limit=solver.Limit(nodes=10**6)).value == solver.solve(P).value
+
+
+@pytest.mark.parametrize(
+    "deals,quoted", [(2.5, "deals=2.5"), ("3", "deals='3'"), (0, "deals=0"), (True, "deals=True")]
+)
+def test_run_match_checks_deals_naming_only_deals(deals, quoted):
+    # 2.5 and "3" were TypeErrors; 0 was "deals=0, workers=1: both must be at least 1"
+    from solver.play.match import run_match
+
+    with pytest.raises(ArgumentError) as info:
+        run_match("greedy", "random", deals, seed=1)
+    assert str(info.value).startswith(quoted + ":") and "whole number" in str(info.value)
+    assert "workers" not in str(info.value)
+
+
+def test_run_match_checks_workers_naming_only_workers():
+    from solver.play.match import run_match
+
+    with pytest.raises(ArgumentError) as info:
+        run_match("greedy", "random", 2, seed=1, workers=0)
+    assert str(info.value).startswith("workers=0:") and "deals" not in str(info.value)
+    assert run_match("greedy", "random", 1, seed=1).summary["pairs"] == 1
+
+
+def test_copy_and_deepcopy_of_a_position_agree_on_the_move_stack():
+    # copy.copy dropped the move stack, copy.deepcopy kept it
+    import copy
+
+    from solver.model.position import Position
+
+    p = Position(P)
+    p.push("KD")
+    p.push(p.legal_moves()[0])
+    for q in (copy.copy(p), copy.deepcopy(p), p.copy(stack=True)):
+        assert q.move_stack == p.move_stack and q.bpn() == p.bpn()
+        q.pop()
+        q.pop()
+        assert q.bpn() == P
+        assert len(p.move_stack) == 2 and p.bpn() != P  # (the copy's pops leave p alone)
+    assert p.copy().move_stack == []  # (the cheap copy, as documented)
+    p.pop()
+    p.pop()
+    assert p.bpn() == P
+
+
+def test_pop_returns_the_move_taken_back():
+    # pop() returned None; python-chess's Board.pop() returns the move
+    from solver.model.moves import Move
+    from solver.model.position import Position
+
+    p = Position(P)
+    first = p.legal_moves()[0]
+    p.push(first)
+    second = p.legal_moves()[-1]
+    p.push(second)
+    assert p.pop() == second and isinstance(second, Move)
+    assert p.pop() == first
+

@@ -256,7 +256,7 @@ class BrisqueState(pyspiel.State):  # type: ignore[misc]
     def __deepcopy__(self, memo: dict[int, Any]) -> BrisqueState:
         other = self.__class__.__new__(self.__class__)
         pyspiel.State.__init__(other, self.get_game())
-        other.__dict__.update({k: copy.copy(v) for k, v in self.__dict__.items()})
+        other.__dict__.update({k: copy.copy(v) for k, v in self.__dict__.items() if k != "position"})
         other.dealt = list(self.dealt)
         other.position = self.position.copy() if self.position is not None else None
         other.steps = list(self.steps)

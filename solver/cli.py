@@ -156,6 +156,19 @@ class _Whole(click.IntRange):
             from solver.model.limits import short
 
             self.fail(f"{short(value.strip(), 30)} is not {self._describe()}", param, ctx)
+        if isinstance(value, str):
+            # the notation's whole numbers (BPN, .bpd, the API's seeds): ASCII digits only, not
+            # Python's int() syntax (4_8, ' 5 ', +5), so that a number means the same everywhere
+            from solver.model.limits import whole_number
+
+            lo = self.min if self.min is not None else 0
+            hi = self.max if self.max is not None else 10**40
+            try:
+                if value != value.strip():  # (whole_number strips the spaces between fields)
+                    raise ValueError(value)
+                value = whole_number(value, lo, hi, signed=lo < 0)
+            except ValueError:
+                self.fail(f"{value!r} is not {self._describe()}", param, ctx)
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter:

@@ -164,3 +164,46 @@ def test_pop_returns_the_move_taken_back():
     assert p.pop() == second and isinstance(second, Move)
     assert p.pop() == first
 
+
+# ---- D. the command line's whole numbers are the notation's
+
+
+@pytest.mark.parametrize(
+    "args,option,bad",
+    [
+        (["deal", "--seed", "4_8"], "--seed", "4_8"),
+        (["deal", "--seed", " 5 "], "--seed", " 5 "),
+        (["deal", "--seed", "+5"], "--seed", "+5"),
+        (["deal", "--at", "1_0"], "--at", "1_0"),
+        (["analyse", VIEW, "--worlds", "1_0"], "--worlds", "1_0"),
+    ],
+)
+def test_whole_number_options_refuse_what_the_notation_refuses(args, option, bad):
+    # int() syntax (underscores, surrounding spaces, a sign) was accepted here, refused in BPN and .bpd
+    from click.testing import CliRunner
+
+    from solver.cli import main
+
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2, r.output
+    assert f"Invalid value for '{option}': {bad!r} is not a whole number from" in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+
+
+def test_the_notation_refuses_those_numbers_too():
+    from solver.model.limits import whole_number
+
+    for bad in ("4_8", "+5", "5.0", "٥"):
+        with pytest.raises(ValueError, match="not a whole number"):
+            whole_number(bad, 0, 100)
+
+
+def test_whole_number_options_take_plain_digits():
+    from click.testing import CliRunner
+
+    from solver.cli import main
+
+    runner = CliRunner()
+    plain = runner.invoke(main, ["deal", "--seed", "48"])
+    assert plain.exit_code == 0, plain.output
+    assert runner.invoke(main, ["deal", "--seed", "048"]).output == plain.output  # (as whole_number)

@@ -207,3 +207,61 @@ def test_whole_number_options_take_plain_digits():
     plain = runner.invoke(main, ["deal", "--seed", "48"])
     assert plain.exit_code == 0, plain.output
     assert runner.invoke(main, ["deal", "--seed", "048"]).output == plain.output  # (as whole_number)
+
+
+# ---- E. wording
+
+FULL = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+
+
+@pytest.mark.parametrize("bad", ["inf", "1e999", "nan", "-inf"])
+def test_an_open_ended_number_option_says_finite(bad):
+    # "'inf' is not a number above 0": inf is one
+    from click.testing import CliRunner
+
+    from solver.cli import main
+
+    r = CliRunner().invoke(main, ["analyse", VIEW, "--method", "equilibrium", "--max-exploitability", bad])
+    assert r.exit_code == 2
+    assert f"{bad!r} is not a finite number above 0" in r.output
+
+
+def test_an_option_refused_for_a_known_position_is_quoted_as_typed():
+    # said "--seconds 1.0" for --seconds 1
+    from click.testing import CliRunner
+
+    from solver.cli import main
+
+    r = CliRunner().invoke(main, ["analyse", FULL, "--seconds", "1", "--worlds", "010"])
+    assert r.exit_code == 2
+    assert "--worlds 010, --seconds 1: every card of this position is known" in r.output
+    assert "1.0" not in r.output
+
+
+def test_two_quoted_bpns_get_the_hint_to_give_them_a_line_each(tmp_path):
+    # the hint said to quote the BPN, which was quoted
+    r = brisque(tmp_path, "solve", FULL, FULL)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "Got unexpected extra argument" in r.stderr
+    assert "brisque solve takes one BPN: for several, give - and one BPN a line" in r.stderr
+    assert "in quotes" not in r.stderr
+    both = brisque(tmp_path, "solve", "-", stdin=f"{FULL}\n{FULL}\n")  # (what the hint says works)
+    assert both.returncode == 0 and both.stdout.count("\n") >= 2, both.stderr
+
+
+def test_an_unquoted_bpn_still_gets_the_hint_to_quote_it(tmp_path):
+    r = brisque(tmp_path, "solve", *FULL.split(" "))
+    assert r.returncode == 2 and "give it as one argument, in quotes" in r.stderr
+
+
+@pytest.mark.parametrize("text", ["brisque(target=300))", "brisque)", "brisque((target=300)"])
+def test_unmatched_parentheses_in_rules_are_said_so(text):
+    # said "option target: '300)' is not a whole number"
+    from solver.errors import RulesError
+    from solver.model.rules import Rules
+
+    with pytest.raises(RulesError) as info:
+        Rules.parse(text)
+    assert repr(text) in str(info.value) and "parentheses do not match" in str(info.value)
+    assert "whole number" not in str(info.value)
+

@@ -22,6 +22,7 @@ from solver import __version__
 from solver.errors import NotationError, install_hint
 from solver.model.limits import (
     MAX_BUDGET,
+    MAX_DEALS,
     MAX_DEPTH,
     MAX_PLIES,
     MAX_SECONDS,
@@ -155,6 +156,21 @@ class _Whole(click.IntRange):
             from solver.model.limits import short
 
             self.fail(f"{short(value.strip(), 30)} is not {self._describe()}", param, ctx)
+        if isinstance(value, str):
+            # the notation's whole numbers (BPN, .bpd, the API's seeds): ASCII digits only, not
+            # Python's int() syntax (4_8, ' 5 ', +5), so that a number means the same everywhere
+            from solver.model.limits import whole_number
+
+            lo = self.min if self.min is not None else 0
+            hi = self.max if self.max is not None else 10**40
+            try:
+                if value != value.strip():  # (whole_number strips the spaces between fields)
+                    raise ValueError(value)
+                n = whole_number(value, lo, hi, signed=lo < 0)
+            except ValueError:
+                self.fail(f"{value!r} is not {self._describe()}", param, ctx)
+            _keep_typed(value, param, ctx)
+            value = n
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter:
@@ -223,7 +239,20 @@ def _executor(scheduler: str | None, workers: int = 1) -> Iterator[Executor | No
             ) from None
 
 
-DEALS = whole(1, 10**7)
+DEALS = whole(1, MAX_DEALS)
+
+
+def _keep_typed(value: Any, param: click.Parameter | None, ctx: click.Context | None) -> None:
+    """Keep an option's text as typed (``1``, not the ``1.0`` it converts to), for an error
+    that quotes it (:func:`_typed`)."""
+    if isinstance(value, str) and param is not None and param.name and ctx is not None:
+        ctx.meta.setdefault("brisque.typed", {})[param.name] = value.strip()
+
+
+def _typed(name: str, value: Any) -> str:
+    """The command's parameter ``name`` as it was typed, or ``value`` as text."""
+    typed: dict[str, str] = click.get_current_context().meta.get("brisque.typed", {})
+    return typed.get(name, str(value))
 
 
 class _Number(click.FloatRange):
@@ -245,6 +274,7 @@ class _Number(click.FloatRange):
             v = math.nan
         if not math.isfinite(v):
             self.fail(f"{given!r} is not {self._describe()}", param, ctx)
+        _keep_typed(value, param, ctx)
         return v
 
     def _describe(self) -> str:
@@ -257,7 +287,8 @@ class _Number(click.FloatRange):
             return f"a number from {text(self.min)} to {text(self.max)}"  # type: ignore[arg-type]
         if low and high:
             return f"a number {low} and {high}"
-        return f"a number {low or high}".rstrip()
+        # (open-ended: 'inf' is a number above 0, so say that it must be finite)
+        return f"a finite number {low or high}".rstrip()
 
 
 def number(
@@ -470,6 +501,36 @@ def _json_error(argv: list[str], message: str, command: click.Command | None = N
     click.echo(json.dumps(error))
 
 
+# the commands that read one BPN a line from standard input when given - for the BPN
+READS_LINES = ("solve", "analyse")
+
+
+def _extra_argument_hint(argv: list[str], message: str) -> str:
+    """The hint for click's "Got unexpected extra argument(s) (...)": quote a BPN (its
+    fields became arguments), or, when an extra argument is itself a whole BPN (it has
+    spaces: it was quoted), give the BPNs one a line on standard input.
+
+    >>> S = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+    >>> _extra_argument_hint(["solve", S, S], f"Got unexpected extra argument ({S})")[:51]
+    'brisque solve takes one BPN: for several, give - an'
+    """
+    from solver.model.rules import GAMES
+
+    listed = message[message.find("(") + 1 : message.rfind(")")]
+    extras = next(
+        (argv[-k:] for k in range(1, len(argv)) if " ".join(argv[-k:]) == listed), []
+    )  # (the arguments left over: the end of the command line)
+    if argv and any(" " in a.strip() and a.split()[0].split("(")[0] in GAMES for a in extras):
+        command = argv[0]
+        if command in READS_LINES:
+            return (
+                f"brisque {command} takes one BPN: for several, give - and one BPN a line on standard input "
+                f'(printf \'%s\\n\' "$S1" "$S2" | brisque {command} -)'
+            )
+        return f"brisque {command} takes one BPN: run it once for each"
+    return QUOTE_HINT
+
+
 class _Group(click.Group):
     """The command group: a signal ends any command with the shells' status, no traceback."""
 
@@ -494,7 +555,7 @@ class _Group(click.Group):
         except click.UsageError as exc:
             text = _option_words(exc.format_message())  # (a huge input is quoted cut)
             if "unexpected extra argument" in text:
-                text = f"{text}. {QUOTE_HINT}"
+                text = f"{text}. {_extra_argument_hint(ctx.meta.get('argv', []), exc.format_message())}"
             self._json_error(ctx, text)
             if text == exc.format_message():
                 raise
@@ -1259,7 +1320,7 @@ def analyse_cmd(
         _position(bpn, command="analyse")  # (a bad BPN is said before any cluster is reached)
     if bpn != "-" and method == "pimc":
         values = click.get_current_context().params
-        given = [f"{PIMC_ONLY[name]} {values[name]}" for name in _given(*PIMC_ONLY)]
+        given = [f"{PIMC_ONLY[name]} {_typed(name, values[name])}" for name in _given(*PIMC_ONLY)]
         if given and not _position(bpn, command="analyse").has_hidden:  # (refuse, don't ignore)
             raise BrisqueCommandError(
                 f"{', '.join(given)}: every card of this position is known, so no worlds are "

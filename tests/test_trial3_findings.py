@@ -178,7 +178,7 @@ def test_a_bad_number_of_seconds_is_quoted_as_given(args, words):
     "command, args, words",
     [
         (["analyse", FP], ["--separation", "-1"], "'-1' is not a number from 0 to 1000"),
-        (["analyse", FP], ["--max-exploitability", "x"], "'x' is not a number above 0"),
+        (["analyse", FP], ["--max-exploitability", "x"], "'x' is not a finite number above 0"),
     ],
 )
 def test_every_number_option_says_what_is_expected(command, args, words):

@@ -24,7 +24,9 @@ MAX_LOCAL_WORKERS = 256
 CONNECT_SECONDS = 10.0
 EXTRA = install_hint("cluster")
 
-_ADDRESS = re.compile(r"^(?:(tcp|tls)://)?([A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$")
+_ADDRESS = re.compile(
+    r"^(?:(tcp|tls)://)?([A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$"
+)  # (a missing port: its own error)
 
 
 class ClusterError(BrisqueError):
@@ -33,7 +35,8 @@ class ClusterError(BrisqueError):
 
 def parse_scheduler(text: str) -> tuple[str, Any]:
     """``local:N`` (a local cluster of N worker processes) or a scheduler's address
-    (``tcp://host:port``, ``tls://host:port``, ``host:port``; the scheme defaults to tcp)."""
+    (``tcp://host:port``, ``tls://host:port``, ``host:port``; the scheme defaults to tcp, the
+    port is needed)."""
     t = text.strip()
     if t == "local" or t.startswith("local:"):
         m = re.fullmatch(r"local:(\d{1,6})", t)
@@ -44,10 +47,17 @@ def parse_scheduler(text: str) -> tuple[str, Any]:
             )
         return ("local", int(m.group(1)))
     m = _ADDRESS.fullmatch(t)
-    if not t or not m or (m.group(3) is not None and not 1 <= int(m.group(3)) <= 65535):
+    if m and m.group(3) is None:
+        # (Dask needs the port: without it, it refused the address in its handshake, and the
+        # error said something there answered that was not a scheduler)
         raise ArgumentError(
-            f"scheduler {text!r}: expected a scheduler address such as tcp://10.0.0.5:8786 or "
-            f"node7:8786, or local:N for a local cluster of N workers"
+            f"scheduler {text!r} has no port: expected HOST:PORT (e.g. node7:8786), tcp://HOST:PORT, "
+            f"or local:N for a local cluster of N workers"
+        )
+    if not t or not m or not 1 <= int(m.group(3)) <= 65535:
+        raise ArgumentError(
+            f"scheduler {text!r}: expected HOST:PORT (e.g. node7:8786), tcp://HOST:PORT, "
+            f"or local:N for a local cluster of N workers"
         )
     return ("address", t if m.group(1) else f"tcp://{t}")
 
@@ -103,8 +113,14 @@ def probe_scheduler(address: str, seconds: float) -> None:
     own (the caller may be inside an event loop, as in a notebook), under one deadline."""
     import asyncio
 
+    from distributed.comm.addressing import parse_address, parse_host_port
     from distributed.comm.core import connect
     from distributed.security import Security
+
+    try:  # (an address Dask cannot read is the address's fault, not what answered there)
+        parse_host_port(parse_address(address)[1])
+    except ValueError as exc:
+        raise ArgumentError(f"scheduler {address!r}: {exc}; expected HOST:PORT such as node7:8786") from None
 
     async def handshake() -> None:
         security = Security().get_connection_args("client")  # type: ignore[no-untyped-call]
@@ -164,6 +180,8 @@ def open_executor(scheduler: str) -> ClusterExecutor:
     try:
         probe_scheduler(where, CONNECT_SECONDS)
         client = Client(where, timeout=CONNECT_SECONDS, set_as_default=False)  # type: ignore[no-untyped-call]
+    except ArgumentError:
+        raise
     except Exception as exc:  # (OSError and TimeoutError mostly; Dask raises others for odd addresses)
         raise ClusterError(
             f"cannot reach the Dask scheduler at {scheduler!r} within {CONNECT_SECONDS:g} s ({exc}); "

@@ -132,6 +132,7 @@ class Solver:
         Value.margin(44, pov='b')
         """
         p = as_position(p, "p")
+        limit = check_limit(limit)
         if threads is not None:
             threads = check_threads(threads, limit)
         if p.is_over():
@@ -283,6 +284,22 @@ def target_argument(target: object) -> int:
     return n
 
 
+def check_limit(limit: object) -> Limit | None:
+    """``limit`` as a solve takes it: None or a :class:`Limit` (anything else, such as a
+    number of nodes, is an :class:`ArgumentTypeError` saying what is expected).
+
+    >>> check_limit(5)
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentTypeError: limit=5: expected a solver.Limit, such as Limit(nodes=10**6)
+    """
+    if limit is not None and not isinstance(limit, Limit):
+        raise ArgumentTypeError(
+            f"limit={short_value(limit)}: expected a solver.Limit, such as Limit(nodes=10**6)"
+        )
+    return limit
+
+
 def check_threads(threads: int, limit: Limit | None = None) -> int:
     """``threads`` as an int, checked: refuse a number of threads the engine cannot run, or
     threads with a budget (a budgeted solve is reproducible only on one thread)."""
@@ -406,10 +423,8 @@ def solve(
         if limit is not None:
             raise ArgumentError(f"limit={limit!r} and nodes/seconds/depth: give the budget one way, not both")
         limit = Limit(nodes=nodes, seconds=seconds, depth=depth)  # (which checks each number)
-    elif limit is not None and not isinstance(limit, Limit):
-        raise ArgumentTypeError(
-            f"limit={short_value(limit)}: expected a solver.Limit, such as Limit(nodes=10**6)"
-        )
+    else:
+        limit = check_limit(limit)
     if threads is not None:
         threads = check_threads(threads, limit)
     if engine == "reference":

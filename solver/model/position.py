@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from solver.errors import (
     ArgumentError,
@@ -80,6 +81,14 @@ _Snapshot = tuple[
     list[int],
     int,
 ]
+
+
+def _copy_snapshot(s: _Snapshot) -> _Snapshot:
+    """A snapshot with lists of its own (pop() makes them the position's, which then change)."""
+    return cast(
+        "_Snapshot",
+        tuple([x[:] if isinstance(x, list) else x for x in v] if isinstance(v, list) else v for v in s),
+    )
 
 
 class Position:
@@ -317,16 +326,33 @@ class Position:
             self.drawn,
         ) = s
 
-    def copy(self) -> Position:
-        """An independent copy (without the move stack)."""
+    def copy(self, stack: bool = False) -> Position:
+        """An independent copy; ``stack=True`` keeps the move stack too (:meth:`pop` then
+        takes back the same moves in the copy), as ``copy.copy`` and ``copy.deepcopy`` do.
+
+        Without it (the default) the copy has no move to take back: the cheap copy a search
+        or a game tree makes at every node, which would otherwise copy every earlier
+        position of the line as well.
+
+        >>> import copy
+        >>> p = Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
+        >>> p.push("KD")
+        >>> p.copy().move_stack, p.copy(stack=True).move_stack, copy.copy(p).move_stack
+        ([], [Move('KD')], [Move('KD')])
+        """
         p = Position.__new__(Position)
-        p._stack = []
-        p._moves = []
+        if stack:  # (each snapshot's lists become the position's own again on pop: not shared)
+            p._stack = [_copy_snapshot(s) for s in self._stack]
+            p._moves = self._moves[:]
+        else:
+            p._stack = []
+            p._moves = []
         p.rules, p.trump, p.game = self.rules, self.trump, self.game[:]
         p._restore(self._snapshot())
         return p
 
-    __copy__ = copy
+    def __copy__(self) -> Position:
+        return self.copy(stack=True)  # (as copy.deepcopy: the same position, moves and all)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self.bpn() == other.bpn()
@@ -529,12 +555,17 @@ class Position:
             self._moves.pop()
             raise
 
-    def pop(self) -> None:
-        """Take back the last pushed move."""
+    def pop(self) -> Move:
+        """Take back the last pushed move, and return it (as python-chess's ``Board.pop``).
+
+        >>> p = Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
+        >>> p.push("KD"); p.pop()
+        Move('KD')
+        """
         if not self._stack:
             raise PositionError("pop() with no move to take back")
         self._restore(self._stack.pop())
-        self._moves.pop()
+        return self._moves.pop()
 
     def clear_stack(self) -> None:
         """Forget the moves played so far: they can no longer be taken back."""

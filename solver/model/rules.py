@@ -153,6 +153,13 @@ class Rules:
     @staticmethod
     def _parse(text: str) -> Rules:
         t = text.strip()
+        if t.count("(") > 1 or t.count(")") > 1 or t.count(")") > t.count("("):
+            # (else the extra one was read as part of a name or a value: "'300)' is not a
+            # whole number")
+            raise RulesError(
+                f"bad rules {short(text)}: the parentheses do not match: expected "
+                f"'game(option=value,...)', one '(' after the game and one ')' at the end"
+            )
         if "(" in t:
             if not t.endswith(")"):
                 raise RulesError(

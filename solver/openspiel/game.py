@@ -2,7 +2,7 @@
 ``python_petite_brisque`` (the optional extra ``pip install '.[openspiel]'``).
 
 Each game takes two parameters: ``rules`` (an option string of its game, such as
-``brisque(target=300)``) and ``position`` (a BPN to start from: a full position, a
+``brisque(target=300)``; left out, the position's rules or the game's own) and ``position`` (a BPN to start from: a full position, a
 player's view, or a spectator's view with both hands hidden; empty: the game deals from the
 start).  Chance deals what the BPN does not show, every consistent deal equally likely
 (:mod:`solver.openspiel.dealing`).  Actions are the move codes of the package
@@ -97,7 +97,8 @@ def _game_type(game: str) -> pyspiel.GameType:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"rules": game, "position": "", "exact_tail": False},
+        # (rules "": the position's, or the game's own; see BrisqueGame)
+        parameter_specification={"rules": "", "position": "", "exact_tail": False},
     )
 
 
@@ -108,32 +109,38 @@ class BrisqueGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = dict(params or {})
-        rules_text = _decode(str(given.get("rules", self.game_name)))
+        # (rules "", the default, is "the position's, or the game's own": OpenSpiel fills a
+        # default in, so a default of the bare game name could not be told from one given)
+        rules_text = _decode(str(given.get("rules", "")))
         bpn = _decode(str(given.get("position", "")))
-        # OpenSpiel's game strings split on , ( ) and =: keep the texts in a form they carry
-        given["rules"], given["position"] = _encode(rules_text), _encode(bpn)
         try:
-            rules = Rules.parse(rules_text)
+            rules = Rules.parse(rules_text) if rules_text.strip() else None
             start = Position(bpn) if bpn.strip() else None
         except NotationError as exc:
             raise ValueError(f"{SHORT_NAMES[self.game_name]}: {exc}") from None
-        if rules.game != self.game_name:
+        if rules is not None and rules.game != self.game_name:
             raise ValueError(
                 f"{SHORT_NAMES[self.game_name]}: rules {rules_text!r} are not {self.game_name}'s "
                 f"(load {SHORT_NAMES[rules.game]} for them)"
             )
-        if start is not None and start.rules != rules:
-            # (OpenSpiel fills in the default rules, the bare game name: the BPN's then stand)
-            if rules_text.strip() != self.game_name:
+        if start is not None:
+            # a position's rules stand; rules given as well must be the same rules, however
+            # they are spelt (brisque and brisque(target=500) are the same)
+            if rules is not None and start.rules != rules:
                 raise ValueError(
                     f"{SHORT_NAMES[self.game_name]}: the position's rules {start.rules} differ from "
-                    f"rules={rules_text!r}"
+                    f"rules={rules_text!r} (leave rules out to play the position's)"
                 )
             rules = start.rules
             if rules.game != self.game_name:
                 raise ValueError(
                     f"{SHORT_NAMES[self.game_name]}: the position {bpn!r} is not {self.game_name}"
                 )
+        if rules is None:
+            rules = Rules.parse(self.game_name)
+        # the parameters say the rules the game plays; OpenSpiel's game strings split on
+        # , ( ) and =: keep the texts in a form they carry
+        given["rules"], given["position"] = _encode(str(rules)), _encode(bpn)
         try:
             self.plan = DealPlan.of(start, rules)
         except PositionError as exc:
@@ -249,7 +256,7 @@ class BrisqueState(pyspiel.State):  # type: ignore[misc]
     def __deepcopy__(self, memo: dict[int, Any]) -> BrisqueState:
         other = self.__class__.__new__(self.__class__)
         pyspiel.State.__init__(other, self.get_game())
-        other.__dict__.update({k: copy.copy(v) for k, v in self.__dict__.items()})
+        other.__dict__.update({k: copy.copy(v) for k, v in self.__dict__.items() if k != "position"})
         other.dealt = list(self.dealt)
         other.position = self.position.copy() if self.position is not None else None
         other.steps = list(self.steps)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from solver.analysis.executors import as_executor
 from solver.errors import ArgumentError
 from solver.formats.records import MatchRecord
-from solver.model.limits import MAX_SEED, seed_in_range, whole_argument
+from solver.model.limits import MAX_DEALS, MAX_SEED, MAX_WORKERS, seed_in_range, whole_argument
 from solver.model.moves import Move
 from solver.model.position import Position
 from solver.model.rules import Rules
@@ -270,8 +270,8 @@ def run_match(
     >>> m.summary["pairs"], len(m.records)
     (2, 4)
     """
-    if deals < 1 or workers < 1:
-        raise ArgumentError(f"deals={deals}, workers={workers}: both must be at least 1")
+    deals = whole_argument(deals, "deals", 1, MAX_DEALS, "duplicate pairs")
+    workers = whole_argument(workers, "workers", 1, MAX_WORKERS, "worker processes")
     seed = whole_argument(seed, "seed", 0, MAX_SEED)  # (the range of the CLI and .bpd)
     make_player(spec_a)  # validate the specs before any work
     make_player(spec_b)

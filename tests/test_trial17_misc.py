@@ -193,9 +193,11 @@ def test_whole_number_options_refuse_what_the_notation_refuses(args, option, bad
 def test_the_notation_refuses_those_numbers_too():
     from solver.model.limits import whole_number
 
-    for bad in ("4_8", "+5", "5.0", "٥"):
+    for bad in ("4_8", "5.0", "٥"):
         with pytest.raises(ValueError, match="not a whole number"):
             whole_number(bad, 0, 100)
+    with pytest.raises(ValueError, match="without a '\\+' sign"):  # (a whole number, signed)
+        whole_number("+5", 0, 100)
 
 
 def test_whole_number_options_take_plain_digits():

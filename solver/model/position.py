@@ -51,6 +51,7 @@ from solver.model.moves import (
     PASS,
     PASS_CODE,
     Move,
+    as_move,
     move,
 )
 from solver.model.rules import Rules
@@ -479,9 +480,17 @@ class Position:
                 mar |= m.cards
         return seq, mar
 
-    def is_legal(self, m: Move | int) -> bool:
+    def is_legal(self, m: Move | int | str) -> bool:
+        """Whether move ``m`` (what :meth:`push` takes: a :class:`Move`, an int code or a move
+        string) is legal here; False when the hand to play is hidden.
+
+        >>> p = Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
+        >>> p.is_legal("7S"), p.is_legal("AS")
+        (True, False)
+        """
+        m = as_move(m)
         try:
-            return int(m) in self.legal_moves()
+            return m in self.legal_moves()
         except HiddenInformationError:
             return False
 
@@ -492,10 +501,8 @@ class Position:
         ``check=False`` skips the legality test, for callers that iterate over
         :meth:`legal_moves` themselves (searches).
         """
-        if isinstance(m, str):
-            from solver.model.moves import parse_move
-
-            m = parse_move(m)
+        if type(m) is not Move:  # (the moves of legal_moves pass as they are)
+            m = as_move(m)
         m = int(m)
         if self.ended:
             raise IllegalMoveError(f"move {Move(m)} after the end of the deal in {self.bpn()!r}")
@@ -709,8 +716,20 @@ class Position:
 
     def value(self, player: int | str | None = None) -> Value:
         """The objective (margin, or tricks) of a finished deal for ``player`` (default: to
-        move), or the game won outright."""
+        move), or the game won outright.  A deal not over is a :class:`PositionError`: its
+        value is what :func:`solver.solve` finds.
+
+        >>> Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35").value()
+        Traceback (most recent call last):
+        ...
+        solver.errors.PositionError: the deal is not over in 'brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35': value() is the result of a finished deal; solver.solve(position) finds the value of one in play
+        """
         p = self.turn if player is None else seat(player)
+        if not self.ended:
+            raise PositionError(
+                f"the deal is not over in {self.bpn()!r}: value() is the result of a finished deal; "
+                f"solver.solve(position) finds the value of one in play"
+            )
         if self.win >= 0:
             return Value.game_won(self.win, p)
         if self.rules.objective == "tricks":

@@ -62,3 +62,25 @@ def test_value_of_a_finished_deal_is_its_margin():
     while not p.is_over():
         p.push(p.legal_moves()[0])
     assert p.value(0) == p.score[0] - p.score[1] and p.value(1) == -p.value(0)
+
+
+# ---- 8. svg takes a BPN string, and highlight/arrows as one string of moves
+def test_svg_takes_a_bpn_string():
+    from solver.svg import svg
+
+    assert svg(P) == svg(solver.Position(P))
+    with pytest.raises(ArgumentTypeError, match="p=42: expected a Position or a BPN string"):
+        svg(42)  # type: ignore[arg-type]
+
+
+def test_svg_reads_one_string_of_moves_as_analyse_line_does():
+    from solver.model.svg import HIGHLIGHT
+    from solver.svg import MarkError, svg
+
+    assert svg(P, highlight="KD") == svg(P, highlight=["KD"]) != svg(P)
+    assert svg(P, highlight="7S KD") == svg(P, highlight=["7S", "KD"])
+    assert f'stroke="{HIGHLIGHT}"' in svg(P, highlight="KD")
+    with pytest.raises(MarkError, match="highlight 'ZZ' is not a move"):
+        svg(P, highlight="7S ZZ")
+    with pytest.raises(MarkError, match="arrow 0.5 is not a move"):
+        svg(P, arrows=[0.5])  # type: ignore[list-item]

@@ -84,3 +84,45 @@ def test_svg_reads_one_string_of_moves_as_analyse_line_does():
         svg(P, highlight="7S ZZ")
     with pytest.raises(MarkError, match="arrow 0.5 is not a move"):
         svg(P, arrows=[0.5])  # type: ignore[list-item]
+
+
+# ---- 7. Rules(...) built directly takes the game's defaults and is checked as preset checks
+@pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
+def test_rules_built_directly_take_the_games_defaults(game):
+    from solver import Rules
+
+    assert Rules(game=game) == Rules.preset(game) and hash(Rules(game=game)) == hash(Rules.preset(game))
+    assert str(Rules(game=game)) == game
+    assert Rules(game, target=2) == Rules.preset(game, target=2) == Rules.parse(f"{game}(target=2)")
+
+
+def test_rules_built_directly_are_checked():
+    from solver import Rules
+    from solver.errors import RulesError
+
+    cases = [
+        ({"target": -1}, "option target: '-1' is out of range: expected a whole number from 1 to"),
+        ({"quartet_win": "bogus"}, "option quartet_win='bogus': expected one of game, deal"),
+        ({"game": "bogus"}, "unknown game 'bogus': expected one of brisque, briscan, petite"),
+        ({"game": 3}, "unknown game 3: expected one of"),
+        ({"game": "petite", "quartet_win": "deal"}, "option 'quartet_win' does not apply to petite"),
+    ]
+    for kwargs, words in cases:
+        with pytest.raises(RulesError, match=words):
+            Rules(**kwargs)
+        if "game" not in kwargs or kwargs["game"] == "petite":
+            # the same message as the rules string gives
+            text = f"{kwargs.pop('game', 'brisque')}({','.join(f'{k}={v}' for k, v in kwargs.items())})"
+            with pytest.raises(RulesError, match=words):
+                Rules.parse(text)
+
+
+def test_rules_that_were_refused_no_longer_reach_a_deal_or_the_solver():
+    from solver import Rules
+    from solver.errors import RulesError
+
+    with pytest.raises(RulesError, match="target"):
+        solver.deal(1, Rules(target=-1))
+    with pytest.raises(RulesError, match="'bogus'"):
+        solver.Solver(Rules(game="bogus"))
+    assert solver.deal(1, Rules(game="petite")).bpn().startswith("petite ")

@@ -3,6 +3,8 @@ input that showed it."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import solver
@@ -126,3 +128,66 @@ def test_rules_that_were_refused_no_longer_reach_a_deal_or_the_solver():
     with pytest.raises(RulesError, match="'bogus'"):
         solver.Solver(Rules(game="bogus"))
     assert solver.deal(1, Rules(game="petite")).bpn().startswith("petite ")
+
+
+# ---- 9. Position.from_parts checks each argument's type and range
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        ({"trump": 9}, ArgumentError, "trump=9: expected a suit from 0 to 3"),
+        ({"turn": 5}, ArgumentError, "turn=5: expected a seat: 'a' or 'b' (or 0 or 1)"),
+        ({"turn": None}, ArgumentTypeError, "turn=None: expected a seat"),
+        ({"turnup": 99}, ArgumentError, "turnup=99: expected -1 (none) or a card code from 0 to 31"),
+        ({"talon": [99]}, ArgumentError, "talon[0]=99: expected a card code from 0 to 31"),
+        ({"talon": "AS"}, ArgumentTypeError, "talon='AS': expected None or a list of card codes"),
+        ({"trick": 40}, ArgumentError, "trick=40: expected -1 (none) or a card code"),
+        ({"score": ("a", "b")}, ArgumentTypeError, "score[0]='a': expected whole numbers from -5000 to 5000"),
+        ({"score": 5}, ArgumentTypeError, "score=5: expected a pair"),
+        ({"hands": (-1, 0)}, ArgumentError, "hands[0]=-1: expected a card mask"),
+        ({"hands": (1.5, 0)}, ArgumentTypeError, "hands[0]=1.5: expected a card mask"),
+        ({"talon_count": -3}, ArgumentError, "talon_count=-3: expected a count of cards from 0 to 32"),
+        ({"melds": ([99], [])}, ArgumentError, "melds[0]=99: expected meld indices"),
+        ({"taken": 5}, ArgumentError, "taken=5: a card taken by the exchange needs exchanged"),
+        ({"rules": 3}, ArgumentTypeError, "rules=3: expected a Rules or a rules string"),
+    ],
+)
+def test_from_parts_refuses_bad_arguments(kwargs, error, words):
+    with pytest.raises(error, match=re.escape(words)):
+        solver.Position.from_parts(**kwargs)
+
+
+def test_from_parts_takes_seats_as_the_rest_of_the_api_does():
+    a, b = solver.Position.from_parts(turn="a"), solver.Position.from_parts(turn="B")
+    assert (a.turn, b.turn) == (0, 1) and b.bpn().split()[6] == "b"
+    assert solver.Position.from_parts(exchanged="b", taken=0).exchanged == 1
+
+
+def test_what_from_parts_accepts_problems_names_and_bpn_reads_back():
+    import random
+
+    rng = random.Random(17)
+    for _ in range(300):
+        game = rng.choice(["brisque", "briscan", "petite"])
+        kwargs: dict = dict(
+            hands=(rng.getrandbits(32), rng.choice([0, (1 << 32) - 1])),
+            unknown=(rng.randint(0, 32), 0),
+            trump=rng.randrange(4),
+            turnup=rng.randint(-1, 31),
+            out=rng.getrandbits(32),
+            trick=rng.randint(-1, 31),
+            turn=rng.choice("ab"),
+            score=(rng.randint(-5000, 5000), 5000),
+            tricks=(-16, rng.randint(0, 16)),
+            melds=([rng.randrange(72)], []),
+            declared=16,
+            game=(10**6, -(10**6)),
+            drawn=rng.getrandbits(32),
+        )
+        if game == "petite":
+            kwargs["talon_count"] = rng.randint(0, 32)
+        else:
+            kwargs["talon"] = [rng.randrange(32) for _ in range(rng.randint(0, 32))]
+        p = solver.Position.from_parts(game, **kwargs)
+        assert isinstance(p.problems(), list)  # (names the problems, never raises)
+        again = solver.Position(p.bpn())
+        assert again.bpn() == p.bpn() and isinstance(again.problems(), list)

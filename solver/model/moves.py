@@ -10,9 +10,9 @@ last-pickup exchange (``pass``); 40 + i declare meld ``MELDS[i]`` (``+mH``).
 
 from __future__ import annotations
 
-from solver.errors import NotationError
+from solver.errors import ArgumentError, ArgumentTypeError, NotationError
 from solver.model.cards import card_str, parse_card
-from solver.model.limits import short, text_argument
+from solver.model.limits import short, short_value, text_argument, whole_or_none
 from solver.model.melds import MELDS, Meld, parse_meld_code
 from solver.native.constants import DECLARE_BASE, MOVE_EXCHANGE, MOVE_PASS
 
@@ -22,9 +22,26 @@ PASS_CODE = MOVE_PASS
 
 
 class Move(int):
-    """A move number that prints as ``AS``, ``x``, ``pass`` or ``+mH``."""
+    """A move number that prints as ``AS``, ``x``, ``pass`` or ``+mH``.
+
+    ``Move(text)`` parses move notation (so a move's ``repr`` reads back as the move) and
+    ``Move(code)`` gives the move of an engine code; a code that is no move, or a value
+    that is neither, is an error quoting it.
+
+    >>> Move("10h"), Move(32), Move(repr(Move(40))[6:-2])
+    (Move('TH'), Move('x'), Move('+mS'))
+    >>> Move(34)
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentError: move=34: no move has this code: expected 0..31 (a card), 32 (x), 33 (pass) or 40..111 (a declaration)
+    """
 
     __slots__ = ()
+
+    def __new__(cls, value: int | str) -> Move:
+        if _ALL is not None:  # (None only while the shared instances below are made)
+            return as_move(value)
+        return super().__new__(cls, value)
 
     @property
     def is_card(self) -> bool:
@@ -64,6 +81,7 @@ _CODES = [*range(34), *range(DECLARE_BASE, DECLARE_BASE + len(MELDS))]  # (every
 _NAMES = {i: _name(i) for i in _CODES}
 
 # One shared instance per move so that legal-move generation allocates nothing.
+_ALL: dict[int, Move] | None = None
 _ALL = {i: Move(i) for i in _CODES}
 EXCHANGE = _ALL[EXCHANGE_CODE]
 PASS = _ALL[PASS_CODE]
@@ -71,10 +89,47 @@ PASS = _ALL[PASS_CODE]
 
 def move(code: int) -> Move:
     """The shared :class:`Move` for a move number."""
+    assert _ALL is not None
     return _ALL[code]
 
 
+_CODE_FORMS = (
+    f"0..31 (a card), {EXCHANGE_CODE} (x), {PASS_CODE} (pass) or "
+    f"{DECLARE_BASE}..{DECLARE_BASE + len(MELDS) - 1} (a declaration)"
+)
+
+
+def as_move(value: object, name: str = "move") -> Move:
+    """The :class:`Move` that ``value`` names, for every function that takes a move: a
+    :class:`Move`, an engine move code (an int) or move notation (a str).  A code that is no
+    move is an :class:`~solver.errors.ArgumentError`, a value of another type (a float, a
+    bool, None) an :class:`~solver.errors.ArgumentTypeError`, both quoting it; a string that
+    is no move is a :class:`~solver.errors.NotationError`.
+
+    >>> as_move("AS"), as_move(33)
+    (Move('AS'), Move('pass'))
+    >>> as_move(0.5)
+    Traceback (most recent call last):
+    ...
+    solver.errors.ArgumentTypeError: move=0.5: expected a Move, a move code (int) or a move such as 'AS', 'x', 'pass' or '+mH', not float
+    """
+    if isinstance(value, str):
+        return parse_move(value)
+    code = whole_or_none(value)
+    if code is None:
+        raise ArgumentTypeError(
+            f"{name}={short_value(value)}: expected a Move, a move code (int) or a move such as "
+            f"'AS', 'x', 'pass' or '+mH', not {type(value).__name__}"
+        )
+    assert _ALL is not None
+    m = _ALL.get(code)
+    if m is None:
+        raise ArgumentError(f"{name}={short_value(value)}: no move has this code: expected {_CODE_FORMS}")
+    return m
+
+
 def declare(meld_index: int) -> Move:
+    assert _ALL is not None
     return _ALL[DECLARE_BASE + meld_index]
 
 
@@ -90,6 +145,7 @@ def parse_move(text: str) -> Move:
         return PASS
     if t.startswith("+"):
         return declare(parse_meld_code(t[1:]).index)
+    assert _ALL is not None
     try:
         return _ALL[parse_card(t)]
     except NotationError:
@@ -108,6 +164,7 @@ __all__ = [
     "Move",
     "PASS",
     "PASS_CODE",
+    "as_move",
     "declare",
     "move",
     "parse_move",

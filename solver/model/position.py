@@ -20,6 +20,7 @@ from solver.errors import (
     HiddenInformationError,
     IllegalMoveError,
     ImpossiblePositionError,
+    NotationError,
     PositionError,
 )
 from solver.model.bits import follow_mask, points_of, popcount, trick_winner
@@ -33,7 +34,15 @@ from solver.model.cards import (
     cards_of,
     suit_mask,
 )
-from solver.model.limits import short_value
+from solver.model.limits import (
+    MAX_CARDS,
+    MAX_DECLARED,
+    MAX_GAME_TOTAL,
+    MAX_SCORE,
+    MAX_TRICKS,
+    short_value,
+    whole_or_none,
+)
 from solver.model.melds import (
     ACE_OF_TRUMPS,
     BLANK_COURTS,
@@ -52,9 +61,10 @@ from solver.model.moves import (
     PASS,
     PASS_CODE,
     Move,
+    as_move,
     move,
 )
-from solver.model.rules import Rules
+from solver.model.rules import Rules, as_rules
 from solver.model.value import Value
 from solver.native.constants import PACK_POINTS
 
@@ -175,12 +185,12 @@ class Position:
         talon_count: int | None = None,
         out: int = 0,
         trick: int = -1,
-        turn: int = 0,
+        turn: int | str = 0,
         score: tuple[int, int] = (0, 0),
         tricks: tuple[int, int] = (0, 0),
         final: tuple[int, int] = (0, 0),
         melds: tuple[list[int], list[int]] = ([], []),
-        exchanged: int = -1,
+        exchanged: int | str = -1,
         taken: int = -1,
         declared: int = 0,
         game: tuple[int, int] = (0, 0),
@@ -191,34 +201,80 @@ class Position:
 
         ``talon`` is the draw order, top first (``None``: hidden, ``talon_count`` cards).
         ``trump`` is taken from ``turnup`` when a turnup is given.  The result is not
-        validated: call :meth:`validate` or :meth:`problems`.
+        validated: call :meth:`validate` or :meth:`problems`, which name what makes it
+        impossible.  Each argument must be of its kind, in the range BPN can write (card
+        masks 0 to 2**32 - 1, cards 0 to 31 or -1 for none, suits 0 to 3, seats 'a'/'b' or
+        0/1, counts from 0, whole-number pairs): anything else is an
+        :class:`~solver.errors.ArgumentError` (an :class:`~solver.errors.ArgumentTypeError`
+        for the wrong type) naming the argument.
 
-        >>> p = Position.from_parts("petite", hands=(0b11, 0b1100), trump=2, turn=1)
+        >>> p = Position.from_parts("petite", hands=(0b11, 0b1100), trump=2, turn="b")
         >>> p.bpn()
         'petite 87.../J9... D 0 - - b 0:0'
+        >>> Position.from_parts(trump=9)
+        Traceback (most recent call last):
+        ...
+        solver.errors.ArgumentError: from_parts: trump=9: expected a suit from 0 to 3 (S, H, D, C)
         """
-        r = Rules.parse(rules) if isinstance(rules, str) else (rules or Rules())
-        count = len(talon) if talon is not None else (talon_count or 0)
+        r = as_rules(rules)
+        if talon is not None:
+            if not isinstance(talon, (list, tuple)):
+                raise ArgumentTypeError(
+                    f"from_parts: talon={short_value(talon)}: expected None or a list of card codes "
+                    f"(0 to 31), top first, not {type(talon).__name__}"
+                )
+            if len(talon) > MAX_CARDS:
+                raise ArgumentError(
+                    f"from_parts: talon={short_value(talon)}: expected at most {MAX_CARDS} cards"
+                )
+            if talon and not r.draws:
+                raise ArgumentError(
+                    f"from_parts: talon={short_value(talon)}: in {r.game} without drawing the talon is "
+                    f"dead and given by talon_count"
+                )
+            talon = [_arg(c, f"talon[{i}]", 0, 31, _CARD) for i, c in enumerate(talon)]
+            count = len(talon)
+        else:
+            count = 0 if talon_count is None else _arg(talon_count, "talon_count", 0, MAX_CARDS, _COUNT)
+        turnup = _arg(turnup, "turnup", -1, 31, _CARD_OR_NONE)
+        taken = _arg(taken, "taken", -1, 31, _CARD_OR_NONE)
+        exchanged = -1 if _same(exchanged, -1) else _seat_arg(exchanged, "exchanged", "-1 (no exchange) or ")
+        if taken >= 0 and exchanged < 0:
+            raise ArgumentError(
+                f"from_parts: taken={taken}: a card taken by the exchange needs exchanged (a or b)"
+            )
         parts = BPNParts(
             rules=r,
-            hands=list(hands),
-            unknown=list(unknown),
-            trump=turnup >> 3 if turnup >= 0 else trump,
+            hands=_pair_arg(hands, "hands", 0, _ALL_CARDS, _MASK),
+            unknown=_pair_arg(unknown, "unknown", 0, MAX_CARDS, _COUNT),
+            trump=turnup >> 3 if turnup >= 0 else _arg(trump, "trump", 0, 3, _SUIT),
             turnup=turnup,
-            talon=list(talon) if talon is not None else ([] if count == 0 else None),
+            talon=talon if talon is not None else ([] if count == 0 else None),
             talon_count=count,
-            out=out,
-            trick=trick,
-            turn=turn,
-            score=list(score),
-            tricks=list(tricks),
-            final=list(final),
-            melds=[list(melds[0]), list(melds[1])],
+            out=_arg(out, "out", 0, _ALL_CARDS, _MASK),
+            trick=_arg(trick, "trick", -1, 31, _CARD_OR_NONE),
+            turn=_seat_arg(turn, "turn"),
+            score=_pair_arg(
+                score, "score", -MAX_SCORE, MAX_SCORE, f"whole numbers from {-MAX_SCORE} to {MAX_SCORE}"
+            ),
+            tricks=_pair_arg(
+                tricks, "tricks", -MAX_TRICKS, MAX_TRICKS, f"whole numbers from {-MAX_TRICKS} to {MAX_TRICKS}"
+            ),
+            final=_pair_arg(
+                final, "final", -MAX_TRICKS, MAX_TRICKS, f"whole numbers from {-MAX_TRICKS} to {MAX_TRICKS}"
+            ),
+            melds=_melds_arg(melds),
             exchanged=exchanged,
             taken=taken,
-            declared=declared,
-            game=list(game),
-            drawn=drawn,
+            declared=_arg(declared, "declared", 0, MAX_DECLARED, f"a count from 0 to {MAX_DECLARED}"),
+            game=_pair_arg(
+                game,
+                "game",
+                -MAX_GAME_TOTAL,
+                MAX_GAME_TOTAL,
+                f"whole numbers from {-MAX_GAME_TOTAL} to {MAX_GAME_TOTAL}",
+            ),
+            drawn=_arg(drawn, "drawn", 0, _ALL_CARDS, _MASK),
         )
         p = cls.empty(r)
         p._assign(parts)
@@ -508,9 +564,17 @@ class Position:
                 mar |= m.cards
         return seq, mar
 
-    def is_legal(self, m: Move | int) -> bool:
+    def is_legal(self, m: Move | int | str) -> bool:
+        """Whether move ``m`` (what :meth:`push` takes: a :class:`Move`, an int code or a move
+        string) is legal here; False when the hand to play is hidden.
+
+        >>> p = Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
+        >>> p.is_legal("7S"), p.is_legal("AS")
+        (True, False)
+        """
+        m = as_move(m)
         try:
-            return int(m) in self.legal_moves()
+            return m in self.legal_moves()
         except HiddenInformationError:
             return False
 
@@ -521,10 +585,8 @@ class Position:
         ``check=False`` skips the legality test, for callers that iterate over
         :meth:`legal_moves` themselves (searches).
         """
-        if isinstance(m, str):
-            from solver.model.moves import parse_move
-
-            m = parse_move(m)
+        if type(m) is not Move:  # (the moves of legal_moves pass as they are)
+            m = as_move(m)
         m = int(m)
         if self.ended:
             raise IllegalMoveError(f"move {Move(m)} after the end of the deal in {self.bpn()!r}")
@@ -744,8 +806,20 @@ class Position:
 
     def value(self, player: int | str | None = None) -> Value:
         """The objective (margin, or tricks) of a finished deal for ``player`` (default: to
-        move), or the game won outright."""
+        move), or the game won outright.  A deal not over is a :class:`PositionError`: its
+        value is what :func:`solver.solve` finds.
+
+        >>> Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35").value()
+        Traceback (most recent call last):
+        ...
+        solver.errors.PositionError: the deal is not over in 'brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35': value() is the result of a finished deal; solver.solve(position) finds the value of one in play
+        """
         p = self.turn if player is None else seat(player)
+        if not self.ended:
+            raise PositionError(
+                f"the deal is not over in {self.bpn()!r}: value() is the result of a finished deal; "
+                f"solver.solve(position) finds the value of one in play"
+            )
         if self.win >= 0:
             return Value.game_won(self.win, p)
         if self.rules.objective == "tricks":
@@ -882,6 +956,73 @@ class Outcome:
     def __repr__(self) -> str:
         w = "" if self.win is None else f", win={SEATS[self.win]!r}"
         return f"Outcome(score={self.score[0]}:{self.score[1]}, tricks={self.tricks[0]}:{self.tricks[1]}{w})"
+
+
+# what from_parts expects of its arguments (for its messages)
+_ALL_CARDS = (1 << 32) - 1
+_MASK = "a card mask, a whole number from 0 to 2**32 - 1 (bit c: card c)"
+_CARD = "a card code from 0 to 31"
+_CARD_OR_NONE = "-1 (none) or a card code from 0 to 31"
+_SUIT = "a suit from 0 to 3 (S, H, D, C)"
+_COUNT = f"a count of cards from 0 to {MAX_CARDS}"
+
+
+def _same(value: object, n: int) -> bool:
+    return whole_or_none(value) == n
+
+
+def _arg(value: object, name: str, low: int, high: int, expected: str) -> int:
+    """Argument ``name`` of :meth:`Position.from_parts` as a whole number in ``low..high``."""
+    n = whole_or_none(value)
+    if n is None:
+        raise ArgumentTypeError(
+            f"from_parts: {name}={short_value(value)}: expected {expected}, not {type(value).__name__}"
+        )
+    if not low <= n <= high:
+        raise ArgumentError(f"from_parts: {name}={short_value(value)}: expected {expected}")
+    return n
+
+
+def _pair_arg(value: object, name: str, low: int, high: int, expected: str) -> list[int]:
+    """Argument ``name`` of :meth:`Position.from_parts`: a pair (a's, b's) of whole numbers."""
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise ArgumentTypeError(
+            f"from_parts: {name}={short_value(value)}: expected a pair (a's, b's) of {expected}"
+        )
+    return [_arg(v, f"{name}[{i}]", low, high, expected) for i, v in enumerate(value)]
+
+
+def _seat_arg(value: object, name: str, other: str = "") -> int:
+    """Argument ``name`` of :meth:`Position.from_parts`: a seat, as :func:`seat` reads one."""
+    try:
+        return seat(value)
+    except NotationError:
+        error = (
+            ArgumentError
+            if isinstance(value, (str, int)) and not isinstance(value, bool)
+            else ArgumentTypeError
+        )
+        raise error(
+            f"from_parts: {name}={short_value(value)}: expected {other}a seat: 'a' or 'b' (or 0 or 1)"
+        ) from None
+
+
+def _melds_arg(value: object) -> list[list[int]]:
+    """Argument ``melds`` of :meth:`Position.from_parts`: a pair of lists of meld indices."""
+    expected = f"a pair (a's, b's) of lists of meld indices (0 to {len(MELDS) - 1})"
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise ArgumentTypeError(f"from_parts: melds={short_value(value)}: expected {expected}")
+    out: list[list[int]] = []
+    for i, half in enumerate(value):
+        if not isinstance(half, (tuple, list)):
+            raise ArgumentTypeError(f"from_parts: melds[{i}]={short_value(half)}: expected {expected}")
+        out.append(
+            [
+                _arg(m, f"melds[{i}]", 0, len(MELDS) - 1, f"meld indices from 0 to {len(MELDS) - 1}")
+                for m in half
+            ]
+        )
+    return out
 
 
 def _derive_state(p: Position) -> None:

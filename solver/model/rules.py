@@ -98,45 +98,100 @@ _DEFAULTS: dict[str, dict[str, OptionValue]] = {
     "petite": dict(target=3, objective="tricks"),
 }
 
+# every option's value where _DEFAULTS does not set one (an option that does not apply to a
+# game keeps this value there)
+_BASE: dict[str, OptionValue] = dict(
+    target=500,
+    exchange=True,
+    exchange_points=0,
+    quartet_win="game",
+    final_declarations=True,
+    one_declaration_per_turn=False,
+    final_follow="head",
+    declare="after_draw",
+    draw=False,
+    next_dealer="alternate",
+    objective="margin",
+)
+
+
+class _GameDefault:
+    """The default of every option of :class:`Rules`: the game's own default, resolved when
+    the rules are made (no option keeps it)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<the game's default>"
+
+
+_GAME_DEFAULT: Any = _GameDefault()  # (Any: it stands for a value of each option's type)
+
+
+def _game_name(game: object) -> str:
+    """``game`` as one of :data:`GAMES` (case and spaces aside), else a RulesError quoting it."""
+    g = game.strip().lower() if isinstance(game, str) else None
+    if g not in GAMES:
+        raise RulesError(f"unknown game {short_value(game)}: expected one of {', '.join(GAMES)}")
+    return g
+
 
 @dataclass(frozen=True)
 class Rules:
-    """One game and its options.  Build with :meth:`preset` or :meth:`parse`."""
+    """One game and its options.  Build with :meth:`preset` or :meth:`parse`, or as
+    ``Rules(game, option=value, ...)``, which is the same: each option not given takes the
+    game's default, and each given one is checked as :meth:`preset` checks it.
+
+    >>> Rules(game="petite") == Rules.preset("petite"), Rules("briscan", target=300).target
+    (True, 300)
+    >>> Rules(target=-1)
+    Traceback (most recent call last):
+    ...
+    solver.errors.RulesError: option target: '-1' is out of range: expected a whole number from 1 to 1000000
+    """
 
     game: str = "brisque"
-    target: int = 500
-    exchange: bool = True
-    exchange_points: int = 0
-    quartet_win: str = "game"
-    final_declarations: bool = True
-    one_declaration_per_turn: bool = False
-    final_follow: str = "head"
-    declare: str = "after_draw"
-    draw: bool = False
-    next_dealer: str = "alternate"
-    objective: str = "margin"
+    target: int = _GAME_DEFAULT
+    exchange: bool = _GAME_DEFAULT
+    exchange_points: int = _GAME_DEFAULT
+    quartet_win: str = _GAME_DEFAULT
+    final_declarations: bool = _GAME_DEFAULT
+    one_declaration_per_turn: bool = _GAME_DEFAULT
+    final_follow: str = _GAME_DEFAULT
+    declare: str = _GAME_DEFAULT
+    draw: bool = _GAME_DEFAULT
+    next_dealer: str = _GAME_DEFAULT
+    objective: str = _GAME_DEFAULT
+
+    def __post_init__(self) -> None:
+        """Resolve the game's defaults and check every option given (the one place where
+        rules are checked: :meth:`preset`, :meth:`parse` and :meth:`replace` come here)."""
+        g = _game_name(self.game)
+        object.__setattr__(self, "game", g)
+        for opt in OPTIONS:
+            value = getattr(self, opt.name)
+            if value is _GAME_DEFAULT:
+                value = _DEFAULTS[g].get(opt.name, _BASE[opt.name])
+            elif g not in opt.games:
+                raise RulesError(
+                    f"option {short(opt.name)} does not apply to {g} (only to {', '.join(opt.games)}); "
+                    f"valid options are {', '.join(valid_options(g))}"
+                )
+            else:
+                value = _coerce(opt, value)
+            object.__setattr__(self, opt.name, value)
 
     # ---- construction -------------------------------------------------
     @classmethod
     def preset(cls, game: str = "brisque", /, **options: object) -> Rules:
         """The rules of ``game`` with its defaults, overridden by ``options``."""
-        g = game.strip().lower()
-        if g not in GAMES:
-            raise RulesError(f"unknown game {short(game)}: expected one of {', '.join(GAMES)}")
-        values: dict[str, Any] = dict(_DEFAULTS[g])  # each value checked by _coerce
-        for name, value in options.items():
-            opt = _BY_NAME.get(name)
-            if opt is None:
+        g = _game_name(game)
+        for name in options:
+            if name not in _BY_NAME:
                 raise RulesError(
                     f"unknown option {short(name)} for {g}: valid options are {', '.join(valid_options(g))}"
                 )
-            if g not in opt.games:
-                raise RulesError(
-                    f"option {short(name)} does not apply to {g} (only to {', '.join(opt.games)}); "
-                    f"valid options are {', '.join(valid_options(g))}"
-                )
-            values[name] = _coerce(opt, value)
-        return cls(game=g, **values)
+        return cls(g, **options)  # type: ignore[arg-type]  # (each value checked by __post_init__)
 
     @classmethod
     def parse(cls, text: str) -> Rules:

@@ -32,7 +32,7 @@ from solver.model.bits import cards_of
 from solver.model.bpn import SEATS
 from solver.model.cards import DISPLAY_SYMBOLS, RANKS, card_str, cards_by_suit
 from solver.model.melds import MELDS
-from solver.model.moves import DECLARE_BASE, EXCHANGE, Move, move, parse_move
+from solver.model.moves import DECLARE_BASE, EXCHANGE, Move, as_move
 
 if TYPE_CHECKING:  # (Position shows itself with this module: no import cycle at run time)
     from solver.model.position import Position
@@ -119,12 +119,16 @@ class MarkError(ArgumentError):
         return f"{self.option} {self.given}{sep}{self.reason}"
 
 
-def _moves(moves: Iterable[Move | str | int] | None, option: str = "highlight") -> list[Move]:
+def _moves(moves: Iterable[Move | str | int] | str | None, option: str = "highlight") -> list[Move]:
+    """The moves of ``highlight`` or ``arrows``: a list of moves, or one string of moves
+    separated by spaces (as :func:`solver.analyse_line` reads one), not one letter a move."""
+    if isinstance(moves, str):
+        moves = moves.split()
     out = []
     for m in moves or ():
         try:
-            out.append(m if isinstance(m, Move) else parse_move(m) if isinstance(m, str) else move(int(m)))
-        except (ValueError, IndexError, KeyError, TypeError, NotationError) as exc:
+            out.append(as_move(m))
+        except (ArgumentError, NotationError) as exc:
             expected = "a card such as TH" if option == "arrow" else "a card such as TH, x or a declaration"
             raise MarkError(option, repr(m), f"is not a move (expected {expected})") from exc
     return out
@@ -217,21 +221,28 @@ def _out_lines(p: Position) -> list[str]:
 
 
 def svg(
-    p: Position,
+    p: Position | str,
     *,
     pov: int | str | None = None,
     size: int = 480,
-    highlight: Sequence[Move | str | int] | None = None,
-    arrows: Sequence[Move | str | int] | None = None,
+    highlight: Sequence[Move | str | int] | str | None = None,
+    arrows: Sequence[Move | str | int] | str | None = None,
 ) -> str:
-    """The diagram of ``p`` (module docstring): ``pov`` the seat at the bottom (default the
-    player to move), ``size`` its width in pixels, ``highlight`` and ``arrows`` moves to mark.
+    """The diagram of ``p`` (a Position or a BPN string; module docstring): ``pov`` the seat
+    at the bottom (default the player to move), ``size`` its width in pixels, ``highlight``
+    and ``arrows`` moves to mark, each a list of moves or one string of moves separated by
+    spaces (``"KD +mH"``).
 
     >>> from solver.model.position import Position
     >>> p = Position("petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H")
     >>> svg(p, pov="a").count('class="back"')
     2
+    >>> svg("petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H", pov="a") == svg(p, pov="a")
+    True
     """
+    from solver.model.position import as_position  # (position.py imports this module lazily too)
+
+    p = as_position(p, "p")
     if type(size) is not int or not 16 <= size <= MAX_SIZE:
         raise ArgumentError(f"svg: size={size!r}: expected a whole number of pixels from 16 to {MAX_SIZE}")
     if pov is None:

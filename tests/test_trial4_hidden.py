@@ -272,7 +272,7 @@ FULL = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - a 52:35"  # ev
     "options, named",
     [
         (["--worlds", "5", "--seed", "3"], "--worlds 5, --seed 3"),
-        (["--seconds", "2"], "--seconds 2.0"),
+        (["--seconds", "2"], "--seconds 2"),  # (as typed: trial 17)
         (["--workers", "2", "--json"], "--workers 2"),
     ],
 )

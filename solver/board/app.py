@@ -43,7 +43,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from solver.board.jobs import BusyError, Jobs, Limits, exact_analysis
+from solver.board.jobs import BusyError, Jobs, Limits
 from solver.errors import BrisqueError, HiddenInformationError, PositionError
 from solver.formats.bpd import parse_record
 from solver.formats.records import DealRecord
@@ -237,7 +237,7 @@ def create_app(limits: Limits | None = None) -> Starlette:
             if seconds is not None and type(seconds) not in (int, float):
                 raise BoardError(f"seconds={short_value(seconds)}: expected a number of seconds")
             for key in ("worlds", "seed"):  # (as `brisque analyse` refuses --worlds, --seed)
-                if key in data and exact_analysis(p.bpn()):
+                if key in data and not p.has_hidden:
                     raise BoardError(
                         f"{key}={short_value(data[key])}: every card of this position is known, so "
                         "no worlds are sampled: the answer is the exact solve (send only bpn, and "

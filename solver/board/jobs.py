@@ -138,12 +138,11 @@ def _die_with_parent() -> None:
         pass
 
 
-def exact_analysis(bpn: str) -> bool:
+def _exact(bpn: str) -> bool:
     """Whether the worker solves ``bpn`` exactly (every card known) rather than by sampling."""
     from solver.model.position import Position
 
-    p = Position(bpn)
-    return not any(p.unknown) and (p.talon is not None or not p.talon_count or not p.rules.draws)
+    return not Position(bpn).has_hidden
 
 
 def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float, seed: int = 0) -> None:
@@ -161,7 +160,7 @@ def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float, see
 
     try:
         p = Position(bpn)
-        if exact_analysis(bpn):
+        if _exact(bpn):
             answer = solve(p, limit=Limit(seconds=seconds)).to_dict()
         else:
 
@@ -339,7 +338,7 @@ class Jobs:
                 "cancel one or wait for it"
             )
         self._forget_old()
-        exact = exact_analysis(bpn)
+        exact = _exact(bpn)
         seq = next(self._seq)
         kept = self._take_warm() if exact else None
         process: Any

@@ -39,9 +39,7 @@ class Move(int):
     __slots__ = ()
 
     def __new__(cls, value: int | str) -> Move:
-        if _ALL is not None:  # (None only while the shared instances below are made)
-            return as_move(value)
-        return super().__new__(cls, value)
+        return as_move(value)  # (the shared instances below are made with int.__new__)
 
     @property
     def is_card(self) -> bool:
@@ -81,15 +79,13 @@ _CODES = [*range(34), *range(DECLARE_BASE, DECLARE_BASE + len(MELDS))]  # (every
 _NAMES = {i: _name(i) for i in _CODES}
 
 # One shared instance per move so that legal-move generation allocates nothing.
-_ALL: dict[int, Move] | None = None
-_ALL = {i: Move(i) for i in _CODES}
+_ALL: dict[int, Move] = {i: int.__new__(Move, i) for i in _CODES}
 EXCHANGE = _ALL[EXCHANGE_CODE]
 PASS = _ALL[PASS_CODE]
 
 
 def move(code: int) -> Move:
     """The shared :class:`Move` for a move number."""
-    assert _ALL is not None
     return _ALL[code]
 
 
@@ -121,7 +117,6 @@ def as_move(value: object, name: str = "move") -> Move:
             f"{name}={short_value(value)}: expected a Move, a move code (int) or a move such as "
             f"'AS', 'x', 'pass' or '+mH', not {type(value).__name__}"
         )
-    assert _ALL is not None
     m = _ALL.get(code)
     if m is None:
         raise ArgumentError(f"{name}={short_value(value)}: no move has this code: expected {_CODE_FORMS}")
@@ -129,7 +124,6 @@ def as_move(value: object, name: str = "move") -> Move:
 
 
 def declare(meld_index: int) -> Move:
-    assert _ALL is not None
     return _ALL[DECLARE_BASE + meld_index]
 
 
@@ -145,7 +139,6 @@ def parse_move(text: str) -> Move:
         return PASS
     if t.startswith("+"):
         return declare(parse_meld_code(t[1:]).index)
-    assert _ALL is not None
     try:
         return _ALL[parse_card(t)]
     except NotationError:

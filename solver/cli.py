@@ -1709,6 +1709,15 @@ def line_cmd(
     _print_line(p, steps, view, as_json)
 
 
+def _bound_note(s: Step) -> str:
+    """A line step's values that are bare proven bounds, not estimates, said so."""
+    said = {"upper": "at most", "lower": "at least"}
+    notes = [f"{s.move} {said[s.value_bound]} {s.move_value:+d}"] if s.value_bound else []
+    if s.best_bound:
+        notes.append(f"best {said[s.best_bound]} {s.best_value:+d}")
+    return "".join(f"; {n}" for n in notes)
+
+
 def _line_interrupted(p: Position, steps: list[Step], moves: int, view: str, as_json: bool) -> NoReturn:
     """The end of ``brisque line`` after Ctrl-C: the moves judged so far (with --json, an
     object marked interrupted, even with none), what was cut short, and exit 130."""
@@ -1762,7 +1771,7 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
             if s.loss_stderr is not None
             else "  (sampled, one world: no standard error)"
             if s.sampled
-            else "  (estimate)"
+            else f"  (estimate{_bound_note(s)})"
         )
         flag = "  <-- mistake" if s.mistake else "  <-- inaccuracy (estimate)" if s.inaccuracy else ""
         if s.game is not None and s.mistake:  # (a game won is no number of points: say what was lost)

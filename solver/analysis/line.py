@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from solver.engine.api import shared_solver, solve
 from solver.engine.quick import quick_limit
-from solver.engine.results import Limit
+from solver.engine.results import Bound, Limit
 from solver.errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -66,6 +66,10 @@ class Step:
     sampled: bool = False
     # a depth-limited estimate whose loss the search's proven bounds confirm
     proven: bool = False
+    # an estimate that is a bare proven bound (Analysis.bound): the move's value, the best
+    # value ("upper": at most it, the estimate having said more; "lower": at least it)
+    value_bound: Bound | None = None
+    best_bound: Bound | None = None
 
     @property
     def mistake(self) -> bool:
@@ -112,6 +116,8 @@ class Step:
             "own_worlds": self.own_worlds,
             "game": self.game,
             "game_proven": self.game_proven,
+            "value_bound": self.value_bound,
+            "best_bound": self.best_bound,
         }
 
 
@@ -242,6 +248,7 @@ def _play_and_judge(
         stderr: float | None = None
         sampled = False
         proven = False
+        bounds: tuple[Bound | None, Bound | None] = (None, None)
         if p.has_hidden:
             a = analyse(p, worlds=worlds, seed=seed)
             if getattr(a, "stopped", None) == "interrupted":
@@ -264,6 +271,7 @@ def _play_and_judge(
                 # once is, though other moves be estimates)
                 value, mv_value, best = b.value, mine.value, list(b.best)
                 exact = b.exact and mine.exact
+                bounds = (mine.bound, b.bound)
                 lows = [mv.value if mv.exact else mv.lower for mv in b.moves]
                 up = mine.value if mine.exact else mine.upper
                 # proven: some move's proven lower bound beats this move's proven upper bound
@@ -288,6 +296,8 @@ def _play_and_judge(
                 loss_stderr=stderr,
                 sampled=sampled,
                 proven=proven,
+                value_bound=bounds[0],
+                best_bound=bounds[1],
                 best=best,
                 exact=exact,
                 bpn=p.bpn(),

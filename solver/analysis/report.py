@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from solver.analysis.equilibrium import EquilibriumAnalysis
 from solver.analysis.sampling import SampledAnalysis
-from solver.engine.results import Analysis
+from solver.engine.results import Analysis, Bound, MoveValue
 from solver.errors import HiddenInformationError
 from solver.formats.words import percent, plural
 from solver.model.moves import Move
 from solver.model.position import SEATS, Position
+from solver.native.constants import WIN_VALUE
 
 GAME_NAMES = {"brisque": "Brisque", "briscan": "Briscan", "petite": "Petite Brisque"}
 
@@ -21,6 +22,48 @@ GAME_NAMES = {"brisque": "Brisque", "briscan": "Briscan", "petite": "Petite Bris
 def _signed(v: int | None) -> str:
     """``+12``, ``-4``; ``?`` for a bound that is not known."""
     return "?" if v is None else f"{v:+d}"
+
+
+def proven_words(lower: int | None, upper: int | None) -> str:
+    """What the proven bounds say, in words.  ±10000 (a game lost or won) bounds nothing;
+    ±9999, the game-win guard's bounds, say that no game is lost, or won, outright.
+
+    >>> proven_words(-230, -42), proven_words(-10000, 190), proven_words(-5, 10000)
+    ('proven between -230 and -42', 'proven at most +190', 'proven at least -5')
+    >>> proven_words(-10000, 10000), proven_words(-9999, 9999)
+    ('nothing proven', 'proven: no game lost, none won')
+    """
+    low = lower is not None and lower > -WIN_VALUE
+    high = upper is not None and upper < WIN_VALUE
+    no_loss = low and lower == 1 - WIN_VALUE
+    no_win = high and upper == WIN_VALUE - 1
+    if no_loss or no_win:
+        said = [*(["no game lost"] if no_loss else []), *(["none won" if no_loss else "no game won"] if no_win else [])]
+        rest = proven_words(None if no_loss else lower, None if no_win else upper)
+        return "proven: " + ", ".join(said) + ("" if rest == "nothing proven" else f"; {rest}")
+    if low and high:
+        return f"proven between {_signed(lower)} and {_signed(upper)}"
+    if high:
+        return f"proven at most {_signed(upper)}"
+    if low:
+        return f"proven at least {_signed(lower)}"
+    return "nothing proven"
+
+
+def _kind(mv: MoveValue) -> str:
+    """What a move's value is: ``exact``, ``estimate``, or the bound it is (``at most``)."""
+    if mv.exact:
+        return "exact"
+    return {"upper": "at most", "lower": "at least", None: "estimate"}[mv.bound]
+
+
+def _value_words(value: int, bound: Bound | None) -> str:
+    """An unfinished answer's headline value: an estimate, or a bare bound said as one."""
+    if bound == "upper":
+        return f"at most {_signed(value)} (the best move's proven bound: no estimate inside it)"
+    if bound == "lower":
+        return f"at least {_signed(value)} (a proven bound: no estimate inside it)"
+    return f"{_signed(value)} estimated"
 
 
 def pv_by_trick(start: Position, line: list[Move]) -> list[str]:
@@ -87,17 +130,23 @@ def format_analysis(a: Analysis, position: Position | None = None) -> str:
     else:
         depth = f", {plural(a.depth, 'trick')} deep" if a.depth else ""
         why = "interrupted" if a.stopped == "interrupted" else f"search not finished{depth}"
-        lines.append(
-            f"Value for {a.turn}: {_signed(a.value)} estimated, proven between "
-            f"{_signed(a.lower)} and {_signed(a.upper)} ({why})"
-        )
+        proven = proven_words(a.lower, a.upper)
+        lines.append(f"Value for {a.turn}: {_value_words(a.value, a.bound)}; {proven} ({why})")
     if a.moves:
         lines.append(f"Moves, best first (final {unit} margin for {a.turn}):")
         best = set(int(m) for m in a.best)
-        for mv in sorted(a.moves, key=lambda x: -x.value):
+        rows = [(mv, "" if mv.exact else proven_words(mv.lower, mv.upper)) for mv in a.moves]
+        inexact = not all(mv.exact for mv in a.moves)
+        wide = max([len(r) for _, r in rows] + [len("proven")])
+        if inexact:
+            lines.append(f"  {'move':<6}{'value':>7}  {'is':<9} proven")
+        for mv, known in sorted(rows, key=lambda r: -r[0].value):
             mark = "  best" if int(mv.move) in best else ""
-            bounds = "" if mv.exact else f"  in [{_signed(mv.lower)}, {_signed(mv.upper)}]"
-            lines.append(f"  {str(mv.move):<6}{_signed(mv.value):>7}{bounds}{mark}")
+            if inexact:
+                row = f"  {str(mv.move):<6}{_signed(mv.value):>7}  {_kind(mv):<9} {known:<{wide}}{mark}"
+                lines.append(row.rstrip())
+            else:
+                lines.append(f"  {str(mv.move):<6}{_signed(mv.value):>7}{mark}")
         if a.stopped == "interrupted":
             reached = {int(mv.move) for mv in a.moves}
             rest = [str(m) for m in p.legal_moves() if int(m) not in reached]

@@ -29,7 +29,16 @@ from __future__ import annotations
 
 import time
 
-from solver.engine.results import Analysis, Limit, MoveValue, SolveInterrupted, Stop, final_value, turn_of
+from solver.engine.results import (
+    Analysis,
+    Bound,
+    Limit,
+    MoveValue,
+    SolveInterrupted,
+    Stop,
+    final_value,
+    turn_of,
+)
 from solver.errors import ArgumentError
 from solver.model.moves import move
 from solver.model.outright import game_win_possible
@@ -68,34 +77,26 @@ def _finish(
     ran_out: bool = False,
     root: tuple[int, int] | None = None,
 ) -> Analysis:
-    """The answer from the proven bounds ``lo``/``hi`` and the estimates ``guess`` of the
-    moves in ``lo`` (``interrupted``: Ctrl-C stopped the search, so no further search, not
-    even a principal variation's; ``ran_out``: the node or time budget stopped it, before
-    ``depth``, the depth reached, got to the depth asked for)."""
-    moves = []
-    for m in legal:
-        if m not in lo:
-            continue
-        lower = _bound_value(p, lo[m])
-        upper = _bound_value(p, hi[m])
-        exact = lo[m] == hi[m]
-        # the estimate, kept inside the proven interval
-        v = lower if exact else _bound_value(p, min(max(guess[m], lo[m]), hi[m]))
-        moves.append(MoveValue(move=move(m), value=v, lower=lower, upper=upper, exact=exact))
+    """The answer from the proven bounds ``lo``/``hi`` and the estimates ``guess`` (of the
+    moves that have one; ``interrupted``: Ctrl-C stopped the search, so no further search,
+    not even a principal variation's; ``ran_out``: the node or time budget stopped it,
+    before ``depth``, the depth reached, got to the depth asked for).
+
+    What a budgeted or interrupted answer promises (docs/solver.md, "What an unfinished
+    answer promises"): ``best`` holds the moves with the best estimate, each estimate kept
+    inside its move's proven bounds, so no move is called best while another's proven
+    lower bound exceeds its proven upper bound; the headline value is the best move's
+    estimate; a value that is a bare bound (its estimate lay beyond it, or there was none)
+    says so in ``bound``."""
+    moves = [mv for m in legal if (mv := _move_value(p, m, lo, hi, guess)) is not None]
+    if not moves:  # (Ctrl-C in the first look-ahead: nothing estimated, nothing proven)
+        raise KeyboardInterrupt
     all_exact = all(mv.exact for mv in moves) and len(moves) == len(legal)
     if not every_move and not all_exact and depth is None and moves and not interrupted:
         # the best move proven and every other one proven no better: the value is exact
         top = max(moves, key=lambda mv: lo[int(mv.move)])
         if top.exact and all(hi[m] <= lo[int(top.move)] for m in legal if m in hi):
             return _exact_value(p, top, moves, nodes, t0, eng, lo)
-    # the best move: to a horizon, the highest estimate (exact values and proven game wins
-    # and losses among them); in budget mode the highest proven lower bound, then estimate
-    if depth is not None:
-        best_mv = max(moves, key=lambda mv: (mv.value, mv.lower))
-    else:
-        best_mv = max(moves, key=lambda mv: (mv.lower, mv.value))
-    if best_mv.lower is not None and best_mv.lower.lost and not best_mv.exact:
-        best_mv = max(moves, key=lambda mv: mv.value)  # nothing proven: trust the estimates
     pos_lower = max(mv.lower for mv in moves if mv.lower is not None)
     pos_upper = max(mv.upper for mv in moves if mv.upper is not None)
     if len(moves) < len(legal):  # (an interrupted solve: the moves not reached may be better)
@@ -103,23 +104,20 @@ def _finish(
     if root is not None:  # the bounds a search of the root proved
         pos_lower = max(pos_lower, final_value(p, root[0]))
         pos_upper = min(pos_upper, final_value(p, root[1]))
-    value = best_mv.value if not all_exact else max(mv.value for mv in moves)
-    if root is not None:  # (the estimate, kept inside what the root's search proved)
+    # the best moves: the best estimates (proven values among them); every estimate lies
+    # inside its move's proven bounds, so none is below a move proven worse than another
+    value = max(mv.value for mv in moves)
+    best = [mv.move for mv in moves if mv.value == value]
+    bound = _shared_bound([mv for mv in moves if mv.value == value])
+    if value < pos_lower or value > pos_upper:  # (what the root's search proved)
+        bound = "lower" if value < pos_lower else "upper"
         value = min(max(value, pos_lower), pos_upper)
     if pos_lower == pos_upper:
         # the proven bounds meet: the value is proven (Analysis.exact), whatever the moves
         # not searched to the end; the best moves are those proven to reach it
-        value = pos_lower
-    if all_exact:
-        best = [mv.move for mv in moves if mv.value == value]
-    elif pos_lower == pos_upper and any(mv.exact and mv.value == value for mv in moves):
-        best = [mv.move for mv in moves if mv.exact and mv.value == value]
-    else:  # every move that nothing known tells apart from the best one
-        best = [
-            mv.move
-            for mv in moves
-            if (mv.value, mv.lower, mv.upper) == (best_mv.value, best_mv.lower, best_mv.upper)
-        ]
+        value, bound = pos_lower, None
+        proven = [mv.move for mv in moves if mv.exact and mv.value == value]
+        best = proven or best
     line = [best[0]]
     if all_exact and not interrupted:  # the root is still loaded: walk the exact line
         line = [move(m) for m in eng.pv(max(lo.values()))]
@@ -140,7 +138,43 @@ def _finish(
         lower=pos_lower,
         upper=pos_upper,
         depth=depth,
+        bound=None if all_exact else bound,
     )
+
+
+def _move_value(p: Position, m: int, lo: Bounds, hi: Bounds, guess: Bounds) -> MoveValue | None:
+    """Move ``m``'s value: exact when its proven bounds meet, else its estimate kept inside
+    them; a move whose estimate lay beyond a bound, or that has none, is worth that bound
+    (``bound`` says which).  None: a move with neither an estimate nor a proven bound (not
+    reached before an interrupt)."""
+    if m not in lo:
+        return None
+    lower, upper = _bound_value(p, lo[m]), _bound_value(p, hi[m])
+    if lo[m] == hi[m]:
+        return MoveValue(move=move(m), value=lower, lower=lower, upper=upper, exact=True)
+    bound: Bound | None = None
+    if m in guess:
+        g = guess[m]
+        if g > hi[m]:
+            bound, g = "upper", hi[m]
+        elif g < lo[m]:
+            bound, g = "lower", lo[m]
+    elif hi[m] < TRIVIAL:  # no estimate: the bounds alone
+        bound, g = "upper", hi[m]
+    elif lo[m] > -TRIVIAL:
+        bound, g = "lower", lo[m]
+    else:
+        return None
+    return MoveValue(move=move(m), value=_bound_value(p, g), lower=lower, upper=upper, exact=False, bound=bound)
+
+
+def _shared_bound(tops: list[MoveValue]) -> Bound | None:
+    """The headline's ``bound``: none when one of the best moves is exact or an estimate."""
+    kinds = {mv.bound for mv in tops}
+    if None in kinds:
+        return None
+    # (one of them at least that value, another at most: the value is proven a lower bound)
+    return "lower" if "lower" in kinds else "upper"
 
 
 def _bound_value(p: Position, raw: int) -> Value:
@@ -373,7 +407,7 @@ def _deepen(
     deadline = t0 + limit.seconds if limit.seconds else None
     lo = {m: -TRIVIAL for m in legal}
     hi = {m: TRIVIAL for m in legal}
-    guess = {m: 0 for m in legal}
+    guess: Bounds = {}  # (no estimate before the first iteration is complete)
     reached = 0
     ran_out = False
     for depth in range(1, limit.depth + 1):
@@ -501,36 +535,34 @@ def interrupted_answer(
     whose search was interrupted (None: the root's own value was being searched, without
     every move), whose proven bounds the engine kept (:attr:`Engine.proven_bounds`)."""
     lo_b, hi_b = eng.proven_bounds
+    if not raw and lo_b is None and hi_b is None:
+        return None
     lo_v = -TRIVIAL if lo_b is None else lo_b
     hi_v = TRIVIAL if hi_b is None else hi_b
-    nodes = eng.nodes - n0
+    legal = [int(m) for m in p.legal_moves()]
+    lo, hi, guess = _estimates_after_interrupt(eng, legal)
+    for m, v in raw.items():
+        lo[m] = hi[m] = v
+    root: tuple[int, int] | None = None
     if not every_move:
-        if lo_b is None and hi_b is None:
-            return None
-        return Analysis(
-            bpn=p.bpn(),
-            turn=turn_of(p),
-            value=final_value(p, lo_v if lo_b is not None else hi_v),
-            best=[],
-            moves=[],
-            pv=[],
-            nodes=nodes,
-            seconds=time.perf_counter() - t0,
-            method="bounded",
-            stopped="interrupted",
-            lower=final_value(p, lo_v),
-            upper=final_value(p, hi_v),
-        )
-    lo = dict(raw)
-    hi = dict(raw)
-    if current is not None and current not in raw and (lo_b is not None or hi_b is not None):
-        lo[current], hi[current] = lo_v, hi_v
+        root = (lo_v, hi_v)
+    elif current is not None and current not in raw:
+        lo[current], hi[current] = max(lo.get(current, -TRIVIAL), lo_v), min(hi.get(current, TRIVIAL), hi_v)
     if not lo:
         return None
-    # a move's estimate: its value, else its lower bound when one is proven, else its upper
-    guess = {m: lo[m] if lo[m] > -TRIVIAL else hi[m] for m in lo}
-    legal = [int(m) for m in p.legal_moves()]
-    return _finish(p, lo, hi, guess, legal, None, nodes, t0, every_move, eng, interrupted=True)
+    return _finish(p, lo, hi, guess, legal, None, eng.nodes - n0, t0, every_move, eng, interrupted=True, root=root)
+
+
+def _estimates_after_interrupt(eng: Engine, legal: list[int]) -> tuple[Bounds, Bounds, Bounds]:
+    """Every move's one-trick look-ahead, as a budgeted solve starts with (a few hundred
+    nodes; exact in the final phase), so that an interrupted exact solve answers with
+    estimates, not bare bounds: (lo, hi, estimates), all empty when a second Ctrl-C stops
+    it too."""
+    try:
+        lo, hi, guess, _, stop, _ = _deepen(eng, Limit(depth=1), legal, time.perf_counter(), eng.nodes)
+    except KeyboardInterrupt:
+        return {}, {}, {}
+    return ({}, {}, {}) if stop else (lo, hi, guess)
 
 
 __all__ = ["bounded_solve", "interrupted_answer"]

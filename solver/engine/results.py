@@ -27,6 +27,10 @@ Method = Literal["exact", "bounded"]
 """How an exact-solver answer was found: searched to the end (``exact``), or within a
 budget with proven bounds (``bounded``)."""
 
+Bound = Literal["lower", "upper"]
+"""What an inexact value is when it is no estimate: the proven bound its estimate lay beyond
+(``upper``: worth at most the value, although the estimate said more; ``lower``: at least)."""
+
 Stop = Literal["solved", "budget", "depth", "interrupted"]
 """Why the search stopped: every value proven (``solved``), the nodes or seconds ran out
 (``budget``), the depth-limited search reached its horizon (``depth``), or Ctrl-C
@@ -66,19 +70,24 @@ class Limit:
 class MoveValue:
     """One legal move and its value for the player to move.
 
-    When the search did not finish, ``value`` is the best estimate and ``lower``/``upper``
-    are proven bounds (``exact`` is False)."""
+    When the search did not finish, ``lower``/``upper`` are proven bounds (``exact`` is
+    False) and ``value`` is the estimate, kept inside them; when the estimate lay beyond
+    one of them, ``value`` is that bound and ``bound`` says which (``"upper"``: the move is
+    worth at most ``value``), so that a bare bound is never taken for an estimate."""
 
     move: Move
     value: Value
     lower: Value | None = None
     upper: Value | None = None
     exact: bool = True
+    bound: Bound | None = None
 
     def __post_init__(self) -> None:
         # proven bounds that meet are a proven value, however the search was cut short
         if not self.exact and self.lower is not None and self.lower == self.upper:
             self.exact, self.value = True, self.lower
+        if self.exact:
+            self.bound = None
 
     @property
     def win(self) -> str | None:
@@ -86,14 +95,14 @@ class MoveValue:
         return self.value.win if self.exact else None
 
     def to_dict(self, bounds: bool = False) -> dict[str, Any]:
-        """The move's JSON: ``move`` and ``value``, and ``exact``, ``lower`` and ``upper``
-        when the value is inexact or ``bounds`` asks for them (every move of a bounded
-        answer has them; an exact move's bounds are its value)."""
+        """The move's JSON: ``move`` and ``value``, and ``exact``, ``lower``, ``upper`` and
+        ``bound`` when the value is inexact or ``bounds`` asks for them (every move of a
+        bounded answer has them; an exact move's bounds are its value, its ``bound`` null)."""
         d: dict[str, Any] = {"move": str(self.move), "value": int(self.value)}
         if not self.exact or bounds:
             lower = self.value if self.exact else self.lower
             upper = self.value if self.exact else self.upper
-            d.update(exact=self.exact, lower=_num(lower), upper=_num(upper))
+            d.update(exact=self.exact, lower=_num(lower), upper=_num(upper), bound=self.bound)
         return d
 
 
@@ -138,6 +147,8 @@ class Analysis:
     lower: Value | None = None  # proven bounds of the value (equal to it when exact)
     upper: Value | None = None
     depth: int | None = None  # tricks searched to a horizon; None: to the end of the deal
+    # an inexact value that is the best move's proven bound, not an estimate (MoveValue.bound)
+    bound: Bound | None = None
 
     @property
     def exact(self) -> bool:
@@ -188,6 +199,7 @@ class Analysis:
                 upper=_num(self.upper),
                 depth=self.depth,
                 stopped=self.stopped,
+                bound=None if self.exact else self.bound,
             )
         return d
 
@@ -234,6 +246,7 @@ def turn_of(p: Position) -> str:
 
 __all__ = [
     "Analysis",
+    "Bound",
     "Limit",
     "Method",
     "MoveValue",

@@ -95,10 +95,22 @@ async function redraw() {
   }
 }
 
+function signed(v) {
+  return (v > 0 ? "+" : "") + v;
+}
+
+// an unfinished solve's value: an estimate ("≈"), or a bare proven bound ("at most", "at least")
+function inexact(value, bound) {
+  if (bound === "upper") return `at most ${signed(value)}`;
+  if (bound === "lower") return `at least ${signed(value)}`;
+  return `≈ ${signed(value)}`;
+}
+
 function describe(mv, sampled) {
   if (!sampled) {
     if (mv.win) return `game won by ${mv.win}`;
-    return (mv.value > 0 ? "+" : "") + mv.value;
+    if (mv.exact === false) return inexact(mv.value, mv.bound);
+    return signed(mv.value);
   }
   // (a null stderr: one sampled world, nothing known of the noise)
   const spread = mv.stderr === null ? "?" : mv.stderr.toFixed(2);
@@ -128,8 +140,15 @@ function render(answer) {
     list.append(li);
   }
   $("pv").textContent = (answer.pv || []).join(" ");
-  const kind = sampled ? `${answer.worlds} worlds sampled` : (answer.method === "exact" ? "exact" : answer.method);
-  const value = sampled ? answer.value.toFixed(2) : answer.value;
+  const unfinished = !sampled && answer.exact === false;
+  const kind = sampled
+    ? `${answer.worlds} worlds sampled`
+    : answer.method === "exact"
+      ? "exact"
+      : unfinished
+        ? `${answer.bound ? "a proven bound" : "estimate"}, search not finished`
+        : "proven";
+  const value = sampled ? answer.value.toFixed(2) : unfinished ? inexact(answer.value, answer.bound) : answer.value;
   $("summary").textContent = moves.length ? `${answer.turn} to move: ${value} (${kind})` : "the deal is over";
 }
 

@@ -171,10 +171,15 @@ class Analysis:
         from solver.model.position import Position
         from solver.model.svg import answer_html
 
-        rows = [[str(m.move), m.value.describe()] for m in self.moves]
-        kind = "exact" if self.exact else self.method
+        said = {"upper": "at most ", "lower": "at least ", None: ""}
+        rows = [
+            [str(m.move), said[m.bound] + m.value.describe() + ("" if m.exact else " (estimate)" * (not m.bound))]
+            for m in self.moves
+        ]
+        kind = "exact" if self.exact else "a proven bound" if self.bound else "estimate"
         caption = (
-            f"{self.turn} to move: {self.value.describe()} ({kind}), best {' '.join(map(str, self.best))}"
+            f"{self.turn} to move: {said[self.bound]}{self.value.describe()} ({kind}), "
+            f"best {' '.join(map(str, self.best))}"
         )
         return answer_html(Position(self.bpn), ["move", "value"], rows, caption=caption, best=self.best)
 

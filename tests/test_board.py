@@ -620,7 +620,9 @@ def test_the_page_says_what_an_unfinished_solve_knows():
             rows = pg.query_selector_all("#moves [data-move]")
             texts = [r.text_content() or "" for r in rows]
             assert texts and all(("≈" in t) or ("at most" in t) or ("at least" in t) for t in texts), texts
-            marked = {r.get_attribute("data-move") for r in rows if "best" in (r.get_attribute("class") or "")}
+            marked = {
+                r.get_attribute("data-move") for r in rows if "best" in (r.get_attribute("class") or "")
+            }
             values = {r.get_attribute("data-move"): int(r.get_attribute("data-value") or 0) for r in rows}
             assert marked == {m for m, v in values.items() if v == max(values.values())}
             browser.close()

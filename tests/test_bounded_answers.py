@@ -35,7 +35,9 @@ OUTSIDE = tempfile.gettempdir()  # (from the checkout, python -m would find the 
 
 def deal(seed: int) -> str:
     """``brisque deal --seed SEED``: a whole Brisque deal, the talon order known."""
-    return random_position(seed, Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35").rules).bpn()
+    return random_position(
+        seed, Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35").rules
+    ).bpn()
 
 
 def assert_promise(d: dict[str, Any]) -> None:
@@ -169,7 +171,7 @@ def assert_interrupted_text(text: str) -> None:
     rows = [r for r in rows if len(r) >= 3 and r[1][0] in "+-" and r[0] != "move"]
     assert rows, text
     values = []
-    for move, value, rest in ((r[0], r[1], " ".join(r[2:])) for r in rows):
+    for _move, value, rest in ((r[0], r[1], " ".join(r[2:])) for r in rows):
         assert rest.startswith(("estimate", "at most", "at least", "exact")), rest
         if rest.startswith("at most"):
             assert f"and {value}" in rest or f"at most {value}" in rest.removeprefix("at most "), rest

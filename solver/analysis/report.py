@@ -38,7 +38,10 @@ def proven_words(lower: int | None, upper: int | None) -> str:
     no_loss = low and lower == 1 - WIN_VALUE
     no_win = high and upper == WIN_VALUE - 1
     if no_loss or no_win:
-        said = [*(["no game lost"] if no_loss else []), *(["none won" if no_loss else "no game won"] if no_win else [])]
+        said = [
+            *(["no game lost"] if no_loss else []),
+            *(["none won" if no_loss else "no game won"] if no_win else []),
+        ]
         rest = proven_words(None if no_loss else lower, None if no_win else upper)
         return "proven: " + ", ".join(said) + ("" if rest == "nothing proven" else f"; {rest}")
     if low and high:

@@ -165,7 +165,9 @@ def _move_value(p: Position, m: int, lo: Bounds, hi: Bounds, guess: Bounds) -> M
         bound, g = "lower", lo[m]
     else:
         return None
-    return MoveValue(move=move(m), value=_bound_value(p, g), lower=lower, upper=upper, exact=False, bound=bound)
+    return MoveValue(
+        move=move(m), value=_bound_value(p, g), lower=lower, upper=upper, exact=False, bound=bound
+    )
 
 
 def _shared_bound(tops: list[MoveValue]) -> Bound | None:
@@ -550,7 +552,9 @@ def interrupted_answer(
         lo[current], hi[current] = max(lo.get(current, -TRIVIAL), lo_v), min(hi.get(current, TRIVIAL), hi_v)
     if not lo:
         return None
-    return _finish(p, lo, hi, guess, legal, None, eng.nodes - n0, t0, every_move, eng, interrupted=True, root=root)
+    return _finish(
+        p, lo, hi, guess, legal, None, eng.nodes - n0, t0, every_move, eng, interrupted=True, root=root
+    )
 
 
 def _estimates_after_interrupt(eng: Engine, legal: list[int]) -> tuple[Bounds, Bounds, Bounds]:

@@ -173,7 +173,10 @@ class Analysis:
 
         said = {"upper": "at most ", "lower": "at least ", None: ""}
         rows = [
-            [str(m.move), said[m.bound] + m.value.describe() + ("" if m.exact else " (estimate)" * (not m.bound))]
+            [
+                str(m.move),
+                said[m.bound] + m.value.describe() + ("" if m.exact else " (estimate)" * (not m.bound)),
+            ]
             for m in self.moves
         ]
         kind = "exact" if self.exact else "a proven bound" if self.bound else "estimate"

@@ -668,8 +668,9 @@ def show(
 ) -> None:
     """Print a readable picture of the position BPN and whether it is valid.
 
-    Shows both hands by suit, the trump, the talon, scores, who is to act and
-    the legal moves.  An impossible position is pictured with the reasons, and
+    Shows both hands by suit (the suits a player has shown out of marked "shown
+    out"), the trump, the talon, scores and tricks ("tricks not recorded" when
+    a Brisque BPN leaves them out), who is to act and the legal moves.  An impossible position is pictured with the reasons, and
     exits with status 2, as malformed BPN does and as every command does for it.
 
     \b

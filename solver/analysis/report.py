@@ -58,7 +58,7 @@ def pv_by_trick(start: Position, line: list[Move]) -> list[str]:
             rows.append(f"  end: {SEATS[out.win]} wins the game")
         else:
             tricks = f"tricks {out.tricks[0]}:{out.tricks[1]}"
-            if start.rules.game == "brisque" and start.tricks == [0, 0] and start.completed:
+            if not start.tricks_recorded:
                 # a Brisque BPN need not record the tricks taken: then only this line's are known
                 tricks = f"tricks in this line {out.tricks[0]}:{out.tricks[1]}"
             rows.append(f"  end: score {out.score[0]}:{out.score[1]}, {tricks}")

@@ -266,10 +266,9 @@ def read_bpd(path: str) -> list[Record | PuzzleError]:
     ['Record', 'PuzzleError']
     """
     with open(path, "rb") as f:
-        head = f.read(BINARY_PEEK)
+        head = f.peek(BINARY_PEEK)[:BINARY_PEEK]  # (not read: a pipe, <(...), cannot seek back)
         if b"\0" in head:  # (a binary file: one error, not one a "line" of it)
             return [_not_text(unicode_text(path), head[: head.index(b"\0")].count(b"\n") + 1)]
-        f.seek(0)
         return read_bpd_lines(f, path)
 
 

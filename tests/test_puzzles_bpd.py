@@ -791,3 +791,24 @@ def test_a_duplicate_id_is_warned_of_with_both_places(tmp_path):
     objs = [json.loads(ln) for ln in run("puzzles", "--json", a, b).stdout.splitlines()]
     assert "duplicate_of" not in objs[0] and "duplicate_of" not in objs[1]
     assert objs[2]["duplicate_of"] == f"{a}:2"
+
+
+def test_a_pipe_given_as_a_file_is_read(tmp_path):
+    """``brisque puzzles <(...)`` names a pipe: looking for a NUL byte must not need to seek
+    back to its start."""
+    import threading
+
+    fifo = tmp_path / "pipe.bpd"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with open(fifo, "w", encoding="utf-8") as f:
+            f.write(FP_RECORD + "\n")
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        items = read_bpd(str(fifo))
+    finally:
+        writer.join(timeout=30)
+    assert [(type(i).__name__, i.id) for i in items] == [("Record", "fp-001")]

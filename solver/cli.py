@@ -668,8 +668,9 @@ def show(
 ) -> None:
     """Print a readable picture of the position BPN and whether it is valid.
 
-    Shows both hands by suit, the trump, the talon, scores, who is to act and
-    the legal moves.  An impossible position is pictured with the reasons, and
+    Shows both hands by suit (the suits a player has shown out of marked "shown
+    out"), the trump, the talon, scores and tricks ("tricks not recorded" when
+    a Brisque BPN leaves them out), who is to act and the legal moves.  An impossible position is pictured with the reasons, and
     exits with status 2, as malformed BPN does and as every command does for it.
 
     \b
@@ -1412,11 +1413,13 @@ def puzzles_cmd(
     a pv must be legal and, with every card known, keep the value at each move
     (with hidden cards: its first move one of the best).  FILE "-" reads standard
     input, each record answered as soon as it is checked.  Prints a line per record
-    (status, id, value, best moves) and a summary ("58/60 solved"; after Ctrl-C,
-    "12/12 solved so far", marked "interrupted" with --json, exit 130); a record with
-    none of bm, am, pv, v, ev is solved but not checked ("--", counted apart).
-    Exits 1 when any record fails or is malformed (a malformed line is reported
-    with its file and line, and the others still run).
+    (status, id, value, best moves, then FILE:LINE and what failed) and a summary
+    ("58 of 61 solved, 2 failed, 1 unreadable"; after Ctrl-C, "12 of 12 solved so
+    far", marked "interrupted" with --json, exit 130); a record with none of bm, am,
+    pv, v, ev is solved but not checked ("--", counted apart).  Exits 1 when any
+    record fails or is malformed (a malformed line is reported with its file and
+    line, a file that is not text once, and the others still run).  An id given
+    twice is warned of on standard error.
 
     \b
     Examples:
@@ -1455,11 +1458,23 @@ def puzzles_cmd(
         id_width = max([ID_WIDTH, *(len(r.id) for r in items if isinstance(r, Record))])
         total_text = f"/{len(items)}"
     value_width = VALUE_WIDTH
-    solved = failed = unchecked = done = 0
+    solved = failed = unreadable = unchecked = done = 0
     progress = StatusLine(_on_terminal(quiet, as_json))
+    first_seen: dict[str, str] = {}  # each id given so far, and where (file:line)
 
     def started(r: Record) -> None:
         progress.show(f"[{done + 1}{total_text}] {r.id}")
+
+    def duplicate(rid: str | None, source: str | None) -> str | None:
+        """Where ``rid`` was given before ``source``, said on standard error; None for an id
+        seen first (or no id)."""
+        if rid is None or source is None:
+            return None
+        first = first_seen.setdefault(rid, source)
+        if first == source:  # (the first, or the same file given twice: nothing to tell apart)
+            return None
+        click.echo(f'warning: id "{rid}" at {source} was already given at {first}', err=True)
+        return first
 
     interrupted = False
     try:
@@ -1468,17 +1483,24 @@ def puzzles_cmd(
                 done += 1
                 progress.clear()  # (wiped before the record's line)
                 if isinstance(item, PuzzleError):
-                    failed += 1
+                    unreadable += 1
+                    before = duplicate(item.id, item.source)
                     if as_json:  # (with its source, file:line, as a record that could be read)
-                        click.echo(json.dumps({"source": item.source, "ok": False, "error": str(item)}))
+                        bad: dict[str, object] = {"id": item.id, "source": item.source, "ok": False}
+                        bad.update(error=str(item), **({"duplicate_of": before} if before else {}))
+                        click.echo(json.dumps(bad))
                     else:
                         click.echo(f"ERROR  {item}")
                     continue
                 id_width = max(id_width, len(item.id))  # (streamed: from the first longer id on)
+                before = duplicate(str(item.ops["id"]) if "id" in item.ops else None, item.source)
+                also = {"duplicate_of": before} if before else {}
                 if isinstance(verdict, str):  # a record the solver refused: the others still run
                     failed += 1
                     click.echo(
-                        json.dumps({"id": item.id, "source": item.source, "ok": False, "error": verdict})
+                        json.dumps(
+                            {"id": item.id, "source": item.source, "ok": False, "error": verdict, **also}
+                        )
                         if as_json
                         else f"ERROR  {verdict}"
                     )
@@ -1490,15 +1512,16 @@ def puzzles_cmd(
                 else:
                     failed += 1
                 if as_json:
-                    click.echo(json.dumps(verdict.to_dict()))
+                    click.echo(json.dumps({**verdict.to_dict(), **also}))
                 else:
                     a = verdict.answer
                     status = "ok   " if verdict.ok else "FAIL "
-                    detail = "" if verdict.ok else "  " + "; ".join(verdict.failures)
+                    # (file:line before what failed: an editor or a terminal opens it there)
+                    detail = "" if verdict.ok else f"  {item.source}: " + "; ".join(verdict.failures)
                     if verdict.ok and not verdict.checked:
                         status, detail = "--   ", "  not checked: no bm, am, pv, v or ev"
                     if a is None:  # not even solvable: an impossible position
-                        click.echo(f"{status} {item.id:<{id_width}} {item.source}{detail}")
+                        click.echo(f"{status} {item.id:<{id_width}}{detail}")
                         continue
                     # the value before the best moves, whose number varies (one to a whole hand
                     # and its declarations): the last column, it pushes nothing out of line
@@ -1515,10 +1538,10 @@ def puzzles_cmd(
         interrupted = True
     if not done:  # (standard input that held no record)
         raise nothing_read()
-    total = solved + failed  # (the records checked: an unchecked one states nothing to solve)
+    # (the records checked: an unchecked one states nothing to solve)
+    total = solved + failed + unreadable
     if not as_json:
-        apart = f", {unchecked} not checked (no bm, am, pv, v or ev)" if unchecked else ""
-        click.echo(f"{solved}/{total} solved{' so far' if interrupted else ''}{apart}")
+        click.echo(_puzzles_summary(solved, failed, unreadable, unchecked, interrupted))
     else:
         # (interrupted: a script must not take the records checked so far for the files)
         click.echo(
@@ -1528,6 +1551,8 @@ def puzzles_cmd(
                     "solved": solved,
                     "total": total,
                     "unchecked": unchecked,
+                    "failed": failed,
+                    "unreadable": unreadable,
                     **({"interrupted": True} if interrupted else {}),
                 }
             )
@@ -1538,8 +1563,27 @@ def puzzles_cmd(
         whole = f" of {len(items)}" if isinstance(items, list) else ""  # (standard input: not known)
         click.echo(f"interrupted after {plural(done, 'record')}{whole}", err=True)
         _interrupted_exit()
-    if failed:
+    if failed or unreadable:
         sys.exit(1)
+
+
+def _puzzles_summary(solved: int, failed: int, unreadable: int, unchecked: int, interrupted: bool) -> str:
+    """The last line of ``brisque puzzles``: ``2 of 5 solved, 1 failed, 2 unreadable`` (the
+    records checked, failed and unreadable ones included; a count of none is left out).
+
+    >>> _puzzles_summary(2, 1, 2, 0, False)
+    '2 of 5 solved, 1 failed, 2 unreadable'
+    >>> _puzzles_summary(3, 0, 0, 1, True)
+    '3 of 3 solved so far, 1 not checked (no bm, am, pv, v or ev)'
+    """
+    parts = [f"{solved} of {solved + failed + unreadable} solved{' so far' if interrupted else ''}"]
+    if failed:
+        parts.append(f"{failed} failed")
+    if unreadable:
+        parts.append(f"{unreadable} unreadable")
+    if unchecked:
+        parts.append(f"{unchecked} not checked (no bm, am, pv, v or ev)")
+    return ", ".join(parts)
 
 
 @main.command("line")

@@ -35,9 +35,11 @@ class RulesError(NotationError):
 
 class PuzzleError(NotationError):
     """A malformed ``.bpd`` puzzle record; the message names the file and line, and
-    ``source`` gives them apart (``file:line``) when the record was read from a file."""
+    ``source`` gives them apart (``file:line``) when the record was read from a file, and
+    ``id`` the record's id when its ``id`` operation could be read."""
 
     source: str | None = None
+    id: str | None = None
 
 
 class RecordError(NotationError):

@@ -263,7 +263,7 @@ def test_a_hidden_card_pv_is_checked_for_its_first_move_and_legality():
     base = r.bpn + " ; worlds 40 ; seed 48"
     assert check_record(parse_record(base + " ; pv +mC JS")).ok  # (a's reply: hidden, may be held)
     v = check_record(parse_record(base + " ; pv JS"))
-    assert v.failures == ["pv move 1 JS: not a best move (best: +mC)"]
+    assert v.failures == ["pv move 1 JS: JS is worth -58.00, the best move +mC -37.43"]
     v = check_record(parse_record(base + " ; pv +mC QS"))
     assert v.failures[0].startswith("pv move 2 QS: illegal after +mC (legal: JS 8H 8D KD QC KC)")
 
@@ -278,10 +278,17 @@ def test_a_record_without_expectation_is_not_counted_as_solved(tmp_path):
     out = res.stdout.splitlines()
     assert out[0].startswith("--    plain") and "not checked: no bm, am, pv, v or ev" in out[0]
     assert out[1].startswith("ok    real")
-    assert out[-1] == "1/1 solved, 1 not checked (no bm, am, pv, v or ev)"
+    assert out[-1] == "1 of 1 solved, 1 not checked (no bm, am, pv, v or ev)"
     objs = [json.loads(ln) for ln in run("puzzles", "--json", f).stdout.splitlines()]
     assert [o["checked"] for o in objs[:-1]] == [False, True]
-    assert objs[-1] == {"summary": True, "solved": 1, "total": 1, "unchecked": 1}
+    assert objs[-1] == {
+        "summary": True,
+        "solved": 1,
+        "total": 1,
+        "unchecked": 1,
+        "failed": 0,
+        "unreadable": 0,
+    }
 
 
 def test_puzzles_read_standard_input():
@@ -294,7 +301,7 @@ def test_puzzles_read_standard_input():
         and out[1].startswith("FAIL  two")
         and "v 45: the value is 44" in out[1]
     )
-    assert out[-1] == "1/2 solved"
+    assert out[-1] == "1 of 2 solved, 1 failed"
     objs = [json.loads(ln) for ln in run("puzzles", "--json", "-", stdin=lines).stdout.splitlines()]
     assert [o["source"] for o in objs[:-1]] == ["stdin:1", "stdin:3"]
 
@@ -308,7 +315,7 @@ def test_puzzles_from_a_pipe_in_a_real_process():
         timeout=120,
         cwd=OUTSIDE,
     )
-    assert r.returncode == 0 and r.stdout.splitlines()[-1] == "1/1 solved", r.stderr
+    assert r.returncode == 0 and r.stdout.splitlines()[-1] == "1 of 1 solved", r.stderr
 
 
 # ---------------------------------------------------------------- 7. the documentation's examples

@@ -27,7 +27,7 @@ def test_show_prints_a_picture(run):
     assert out.splitlines()[0] == "Brisque - trick 11 of 16, final phase"
     assert "Trump: ♦ (D)" in out
     assert "    ♠ A K 9" in out and "    ♦ K Q 9 (trump)" in out and "    ♣ A 7" in out
-    assert "b (dealer): score 35, tricks 0  <- to act" in out
+    assert "b (dealer): score 35, tricks not recorded  <- to act" in out
     assert "Legal moves for b: 7S 9D QD KD 7C AC +mD" in out
     assert "Valid: yes" in out
     assert f"BPN: {NOTATION_EXAMPLES[0]}" in out

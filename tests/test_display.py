@@ -54,3 +54,29 @@ def test_picture_with_a_hidden_hand_to_act():
     pic = picture(v)
     assert "Legal moves for b: unknown (hand hidden)" in pic
     assert "+ 6 hidden cards" in pic
+
+
+def test_picture_says_when_brisque_tricks_are_not_recorded():
+    """A Brisque BPN need not record the tricks taken (no tricks= key after completed tricks):
+    the picture says so, not "tricks 0"; recorded tricks, and none taken yet, are counted."""
+    seats = [
+        ln
+        for ln in picture(Position(NOTATION_EXAMPLES[0])).splitlines()
+        if "(non-dealer)" in ln or "(dealer)" in ln
+    ]
+    assert [ln.split(", ")[1].removesuffix("  <- to act") for ln in seats] == ["tricks not recorded"] * 2
+    recorded = picture(Position("brisque AK.T9.J.8/?6 9C 13 TJ..Q8.AK - a 18:12 tricks=2:1"))
+    assert "  a (non-dealer): score 18, tricks 2  <- to act" in recorded.splitlines()
+    assert "  b (dealer): score 12, tricks 1" in recorded.splitlines()
+    petite = picture(Position("petite .J9.8.9/?4 8H 21 8...Q - a 3:0 tricks=1:0"))
+    assert "  b (dealer): score 0, tricks 0" in petite.splitlines()  # (recorded: it always is)
+
+
+def test_picture_shows_the_suits_a_player_has_shown_out_of():
+    """void= (suits shown out of) is part of what the player to move knows: shown in the
+    hidden hand, where an empty suit is otherwise not drawn."""
+    lines = picture(Position("petite A..J.K/?3 8D 21 KJ.T.Q. - a 13:6 tricks=1:1 void=b:D")).splitlines()
+    b = lines.index("  b (dealer): score 6, tricks 1")
+    assert lines[b + 1 : b + 3] == ["    ♦ - (trump, shown out)", "    + 3 hidden cards"]
+    a = lines.index("  a (non-dealer): score 13, tricks 1  <- to act")
+    assert not any("shown out" in ln for ln in lines[a:b])

@@ -129,9 +129,10 @@ def test_ctrl_c_on_puzzles_prints_the_summary_so_far(tmp_path, as_json):
         summary = json.loads(lines[-1])
         assert summary["summary"] is True and summary["interrupted"] is True
         assert summary["total"] + summary["unchecked"] == done
+        assert summary["total"] == summary["solved"] + summary["failed"] + summary["unreadable"]
         assert "error" not in summary
     else:
-        assert re.fullmatch(r"\d+/\d+ solved so far.*", lines[-1]), lines[-1]
+        assert re.fullmatch(r"\d+ of \d+ solved so far.*", lines[-1]), lines[-1]
 
 
 def test_workers_ignore_ctrl_c_and_end_with_the_command():

@@ -353,3 +353,26 @@ def test_analyse_refuses_the_wrong_view():
         analyse(p.view("b"), worlds=10)  # a to move, a's hand hidden
     with pytest.raises(PositionError, match="impossible"):
         analyse("brisque 7.A.8.AJ7/?5 TC 1 ATKQ8.TKQJ9.ATKQJ7.Q9 - a 41:39 tricks=6:3", worlds=10)
+
+
+def test_the_runner_up_is_the_paired_difference_over_the_same_worlds():
+    """Whether the best move really beats the runner-up: the mean of their difference world
+    by world, with the standard error of that paired difference (smaller than either
+    move's own when the worlds move both alike), in the answer and its JSON."""
+    v = Position(BRISQUE_T9_VIEW)
+    a = analyse(v, worlds=25, seed=6)
+    values = {str(m): [] for m in v.legal_moves()}
+    for w in sample_worlds(v, 25, 6):
+        for mv in solve(w).moves:
+            values[str(mv.move)].append(mv.value)
+    best = str(a.best[0])
+    second = max((m for m in values if m != best), key=lambda m: sum(values[m]))
+    diff, se = _paired_z(values, best, second)
+    r = a.runner_up
+    assert r is not None and str(r.move) == second
+    assert r.difference == pytest.approx(diff, abs=1e-9) and r.stderr == pytest.approx(se, abs=1e-9)
+    assert r.stderr < a.moves[[str(m.move) for m in a.moves].index(second)].stderr
+    assert a.to_dict()["runner_up"] == {"move": second, "difference": round(diff, 3), "stderr": round(se, 3)}
+    every = analyse("brisque 7.A.8.AJ7/?6 TC 1 ATKQ8.TKQJ9.ATKQJ7.Q9 - a 41:39 tricks=6:3", worlds=50)
+    assert every.enumerated and every.runner_up is not None  # (7 worlds: no sampling noise)
+    assert every.runner_up.stderr == 0.0 and every.runner_up.difference >= 0

@@ -152,18 +152,81 @@ def test_human_output_lists_every_move_with_its_standard_error(run):
     a = analyse(VIEW, worlds=20, seed=4)
     assert "20 worlds" in out and "seed 4" in out
     for mv in a.moves:
-        pat = (
-            rf"^\s*{re.escape(str(mv.move))}\s+{re.escape(f'{mv.value:+.2f}')}\s+(\+-|±)\s*"
-            rf"{re.escape(f'{mv.stderr:.2f}')}\b"
-        )
+        pat = rf"^\s*{re.escape(str(mv.move))}\s+(best\s+)?{re.escape(f'{mv.value:+.2f}')}\s+{re.escape(f'{mv.stderr:.2f}')}$"
         assert re.search(pat, out, re.M), f"no line for {mv.move} in\n{out}"
     # best first
-    shown = [
-        line.split()[0]
-        for line in out.splitlines()
-        if re.search(r"(\+-|±)\s*\d", line) and not line.startswith("Expected")
-    ]
-    assert len(shown) == len(a.moves)
+    rows = _move_rows(out)
+    assert len(rows) == len(a.moves)
     order = sorted(a.moves, key=lambda m: -m.value)
-    assert [str(m.move) for m in order][0] == shown[0]
+    assert [str(m.move) for m in order][0] == rows[0].split()[0]
     assert re.search(re.escape(f"{a.value:+.2f}") + r"\s+(\+-|±)\s*" + re.escape(f"{a.stderr:.2f}"), out)
+
+
+# a's view at Brisque's last talon trick where some worlds end in four kings (7 worlds)
+GAME_VIEW = "brisque KQ.A.AK.K/?6 9S 1 ATJ87.98.TQJ98.AQJ987 - a 45:9 tricks=6:3"
+SEPARATING_VIEW = "brisque A97.J.QJ./?6 7D 3 TK8.TKQ987.ATK.KQJ7 - a 13:52 tricks=1:7 exchanged=b taken=AD"
+
+
+def _move_rows(out: str) -> list[str]:
+    """The rows of the moves: the lines after the column headings, up to the runner-up."""
+    lines = out.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.split()[:2] == ["move", "value"]) + 1
+    end = next(i for i, ln in enumerate(lines) if ln.startswith("Runner-up: "))
+    return lines[start:end]
+
+
+def test_human_output_has_column_headings_and_the_best_tag_in_one_column(run):
+    """Headings name the columns; the best tag comes right after the move, where a long
+    description of games won cannot push it out of line; a move that wins or loses no game
+    outright shows its value once (its margin is the same number)."""
+    out = run("analyse", GAME_VIEW).stdout
+    a = analyse(GAME_VIEW)
+    lines = out.splitlines()
+    heading = next(ln for ln in lines if ln.split()[:2] == ["move", "value"])
+    assert heading.split() == ["move", "value", "stderr", "games", "won", "outright;", "margin", "otherwise"]
+    rows = _move_rows(out)
+    assert len(rows) == len(a.moves)
+    column = heading.index("move") + max(len("move"), *(len(str(m.move)) for m in a.moves)) + 2
+    for row in rows:
+        move = row.split()[0]
+        mv = next(m for m in a.moves if str(m.move) == move)
+        assert (row[column : column + 4] == "best") == (mv.move in a.best), row
+        value_end = heading.index("value") + len("value")
+        assert row[:value_end].endswith(f"{mv.value:+.2f}"), (row, heading)
+        if mv.p_win or mv.p_loss:
+            assert row.endswith(mv.describe(a.turn)), row
+        else:  # (the margin is the value: not again)
+            assert row.endswith(f"{mv.value:+.2f}    {mv.stderr:.2f}"), row
+    assert any(m.p_win for m in a.moves) and any(not m.p_win and not m.p_loss for m in a.moves)
+    plain = _move_rows(run("analyse", VIEW, "--worlds", "20").stdout)  # (no game won at all)
+    assert all(len(row.split()) in (3, 4) for row in plain), plain
+
+
+def test_human_output_says_why_the_sampling_stopped_in_words(run):
+    out = run("analyse", VIEW, "--worlds", "20").stdout
+    assert out.splitlines()[-1].endswith(" ms, stopped after the 20 worlds asked for")
+    out = run("analyse", SEPARATING_VIEW, "--worlds", "200", "--seed", "3", "--separation", "3").stdout
+    assert out.splitlines()[-1].endswith(
+        " ms, stopped early, after 20 worlds: the best move is separated from the others"
+    )
+    out = run("analyse", SMALL_VIEW).stdout
+    assert out.splitlines()[-1].endswith(" ms, every consistent world solved (7 worlds)")
+    assert "stopped: " not in out
+
+
+def test_human_output_says_how_far_the_runner_up_is_behind_over_the_same_worlds(run):
+    out = run("analyse", VIEW, "--worlds", "200").stdout
+    a = analyse(VIEW, worlds=200)
+    r = a.runner_up
+    assert r is not None and r.stderr is not None
+    line = next(ln for ln in out.splitlines() if ln.startswith("Runner-up: "))
+    assert line == (
+        f"Runner-up: {r.move} is {r.difference:.2f} +- {r.stderr:.2f} worse than {a.best[0]} "
+        f"(paired over the same worlds: {r.difference / r.stderr:.1f} standard errors, within the sampling noise)"
+    )
+    d = json.loads(run("analyse", VIEW, "--worlds", "200", "--json").stdout)
+    assert d["runner_up"] == {
+        "move": str(r.move),
+        "difference": round(r.difference, 3),
+        "stderr": round(r.stderr, 3),
+    }

@@ -81,7 +81,7 @@ def test_puzzle_files_answer_every_good_record(tmp_path):
     assert "not UTF-8" in str(items[1]) and "finite" in str(items[3]) and "finite" in str(items[4])
     res = cli("puzzles", str(bpd), cwd=tmp_path)
     assert res.returncode == 1 and b"Traceback" not in res.stderr
-    assert b"2/6 solved" in res.stdout
+    assert b"2 of 6 solved, 4 unreadable" in res.stdout
 
 
 def test_an_empty_puzzle_file_is_an_error(tmp_path):

@@ -54,4 +54,4 @@ def test_a_puzzle_takes_the_engines_line_with_the_exchange(tmp_path: Path):
     (tmp_path / "x.bpd").write_text(f'{VIEW} ; id "pv-x" ; pv 7S x\n')
     r = brisque("puzzles", "x.bpd", cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.startswith("ok") and "1/1 solved" in r.stdout
+    assert r.stdout.startswith("ok") and "1 of 1 solved" in r.stdout

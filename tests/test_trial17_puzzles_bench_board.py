@@ -119,7 +119,7 @@ def test_puzzles_cli_on_the_reported_file(tmp_path):
     lines = r.stdout.splitlines()
     assert r.returncode == 1 and lines[0].startswith("ok    h-noevtol"), (r.stdout, r.stderr)
     assert lines[1].startswith("FAIL  h-v") and "v is the exact value" in lines[1]
-    assert lines[-1] == "1/2 solved" and "Traceback" not in r.stderr
+    assert lines[-1] == "1 of 2 solved, 1 failed" and "Traceback" not in r.stderr
 
 
 # --- defect 5: the board's API names an unknown key, takes seed, refuses worlds with every card known

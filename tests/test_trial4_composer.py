@@ -158,7 +158,14 @@ def test_an_unreadable_record_gives_its_source_in_json(tmp_path):
     assert [r.get("source") for r in rows[:-1]] == [f"{path}:{n}" for n in (2, 3, 4, 5)]
     assert [r["ok"] for r in rows[:-1]] == [True, False, False, True]
     assert "v 'x'" in rows[1]["error"] and "not UTF-8" in rows[2]["error"]
-    assert rows[-1] == {"summary": True, "solved": 2, "total": 4, "unchecked": 0}
+    assert rows[-1] == {
+        "summary": True,
+        "solved": 2,
+        "total": 4,
+        "unchecked": 0,
+        "failed": 0,
+        "unreadable": 2,
+    }
 
 
 # ---- the board: a bad byte in an uploaded file costs its line, not the file

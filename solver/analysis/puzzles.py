@@ -95,7 +95,7 @@ def check_record(r: Record, workers: int = 1, executor: Executor | Any = None) -
         if int(m) not in legal:
             failures.append(f"bm {m}: illegal in this position ({_legal_text(p)})")
         elif int(m) not in best:
-            failures.append(f"bm {m}: not a best move (best: {' '.join(str(b) for b in a.best)})")
+            failures.append(f"bm {m}: {_worth_against_best(m, a)}")
     for m in r.moves("am"):
         if int(m) not in legal:
             failures.append(f"am {m}: illegal in this position ({_legal_text(p)})")
@@ -150,6 +150,25 @@ def _sampled_text(value: float, digits: int) -> str:
     return f"{value:+.{digits}f}"
 
 
+def _worth_against_best(m: Move, a: Analysis | SampledAnalysis) -> str:
+    """``AS is worth -12, the best move 7C +4``: a move's value in the answer against the
+    best one's (sampled values with 2 decimals, as ``brisque puzzles`` prints them).
+
+    >>> from solver.formats.bpd import parse_record
+    >>> r = parse_record("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 ; bm KD")
+    >>> check_record(r).failures
+    ['bm KD: KD is worth +4, the best moves 7S 9D 7C AC +mD are worth +44']
+    """
+
+    def shown(v: Value | float) -> str:
+        return v.describe() if isinstance(v, Value) else _sampled_text(v, 2)
+
+    worth = f"{m} is worth {shown(a.move_value(m))}"
+    if len(a.best) == 1:
+        return f"{worth}, the best move {a.best[0]} {shown(a.value)}"
+    return f"{worth}, the best moves {' '.join(str(b) for b in a.best)} are worth {shown(a.value)}"
+
+
 def _legal_text(p: Position) -> str:
     if p.is_over():
         return "the deal is over"
@@ -175,7 +194,7 @@ def _pv_failures(p: Position, pv: list[Move], a: Analysis | SampledAnalysis) -> 
             return [f"pv move {i} {m}: illegal {where} ({_legal_text(q)})"]
         if exact is None:
             if i == 1 and m not in a.best:
-                return [f"pv move 1 {m}: not a best move (best: {' '.join(str(b) for b in a.best)})"]
+                return [f"pv move 1 {m}: {_worth_against_best(m, a)}"]
             continue
         after = q.value() if q.is_over() else shared_solver(q.rules).value(q)
         if after.for_seat(root) != exact:
@@ -191,7 +210,14 @@ def _checked(r: Record) -> Verdict | str:
     try:
         return check_record(r)
     except Exception as exc:  # a record the solver refuses must not stop the others
-        return f"{r.source}: {exc}"
+        return _refused(r, exc)
+
+
+def _refused(r: Record, exc: Exception) -> str:
+    """Why the solver refused a record, after its ``file:line`` and its id (as a malformed
+    record's error names them)."""
+    named = f'record "{r.ops["id"]}": ' if "id" in r.ops else ""
+    return f"{r.source}: {named}{exc}" if r.source else f"{named}{exc}"
 
 
 @overload
@@ -242,7 +268,7 @@ def check_records(
             try:
                 return check_record(r, workers=workers)
             except Exception as exc:  # (as in the tasks)
-                return f"{r.source}: {exc}"
+                return _refused(r, exc)
 
         yield from _in_place(records, before, here)
         return

@@ -104,7 +104,7 @@ def pv_by_trick(start: Position, line: list[Move]) -> list[str]:
             rows.append(f"  end: {SEATS[out.win]} wins the game")
         else:
             tricks = f"tricks {out.tricks[0]}:{out.tricks[1]}"
-            if start.rules.game == "brisque" and start.tricks == [0, 0] and start.completed:
+            if not start.tricks_recorded:
                 # a Brisque BPN need not record the tricks taken: then only this line's are known
                 tricks = f"tricks in this line {out.tricks[0]}:{out.tricks[1]}"
             rows.append(f"  end: score {out.score[0]}:{out.score[1]}, {tricks}")
@@ -162,14 +162,63 @@ def format_analysis(a: Analysis, position: Position | None = None) -> str:
     return "\n".join(lines)
 
 
+NOISE_Z = 2.0
+"""Standard errors a paired difference must exceed for the report to call the best move
+ahead of the runner-up beyond the sampling noise."""
+
+STOPPED_WORDS = {
+    "worlds": "stopped after the {worlds} asked for",
+    "enumerated": "every consistent world solved ({worlds})",
+    "time": "stopped at the time limit, after {worlds}",
+    "separated": "stopped early, after {worlds}: the best move is separated from the others",
+    "interrupted": "interrupted after {worlds}",
+}
+"""Why the sampling stopped, in words (``SampledAnalysis.stopped``)."""
+
+
+def stopped_words(a: SampledAnalysis) -> str:
+    """``stopped after the 200 worlds asked for``: why the sampling of ``a`` stopped.
+
+    >>> from solver.analysis.sampling import analyse
+    >>> stopped_words(analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=20, seed=1))
+    'stopped after the 20 worlds asked for'
+    """
+    words = STOPPED_WORDS.get(a.stopped, "stopped: {stopped}")  # (a reason added later: its name)
+    return words.format(worlds=plural(a.worlds, "world"), stopped=a.stopped)
+
+
+def runner_up_words(a: SampledAnalysis) -> str | None:
+    """Whether the best move beats the runner-up, from their paired difference over the same
+    worlds: ``TH is 0.90 +- 0.75 worse than 9H (...)``; None with a single legal move."""
+    r = a.runner_up
+    if r is None:
+        return None
+    best = a.best[0]
+    if r.difference == 0:
+        return f"{r.move} is worth as much as {best} over these worlds"
+    if r.stderr is None:
+        return f"{r.move} is {r.difference:.2f} worse than {best} (one world: no standard error)"
+    if r.stderr == 0:
+        return f"{r.move} is {r.difference:.2f} worse than {best} (every consistent world: no sampling noise)"
+    z = r.difference / r.stderr
+    verdict = "beyond the sampling noise" if z > NOISE_Z else "within the sampling noise"
+    return (
+        f"{r.move} is {r.difference:.2f} +- {r.stderr:.2f} worse than {best} (paired over the same "
+        f"worlds: {z:.1f} standard errors, {verdict})"
+    )
+
+
 def format_sampled(a: SampledAnalysis, position: Position | None = None) -> str:
     """A sampled analysis: every move's ranking value and standard error, best first, and
-    what it is made of: the games won or lost outright, and the margin otherwise.
+    what it is made of when games are won outright (the share of worlds won and lost, and the
+    margin of the others; without them the value is the mean margin, shown once), then how
+    far the runner-up is behind the best move over the same worlds, and why the sampling
+    stopped.
 
     >>> from solver.analysis.sampling import analyse
     >>> a = analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=20, seed=1)
-    >>> "worlds, sampled" in format_sampled(a)
-    True
+    >>> print(format_sampled(a).splitlines()[3])
+      move         value  stderr
     """
     p = position or Position(a.bpn)
     lines, unit = _header(a, p, " (hidden cards)")
@@ -181,19 +230,37 @@ def format_sampled(a: SampledAnalysis, position: Position | None = None) -> str:
         f"Expected value for {a.turn}: {a.value:+.2f} {spread} "
         f"({plural(a.worlds, 'world')}, {how}, seed {a.seed}, each solved {a.world_method})"
     )
-    lines.append(
-        f"Moves, best first (value for {a.turn} with standard error, where a game won counts "
-        f"{_worth_words(a.ranking)}; then the games won outright and the mean final {unit} margin "
-        f"of the other worlds):"
-    )
-    best = set(int(m) for m in a.best)
-    for mv in sorted(a.moves, key=lambda x: -x.value):
-        mark = "  best" if int(mv.move) in best else ""
-        se = "     ?" if mv.stderr is None else f"{mv.stderr:6.2f}"
+    # a move without a game won outright has its mean margin for value: shown once
+    games = any(mv.p_win or mv.p_loss for mv in a.moves)
+    if games:
         lines.append(
-            f"  {str(mv.move):<6}{mv.value:>+9.2f}  +-{se}  {mv.describe(a.turn, with_stderr=not unknown)}{mark}"
+            f"Moves, best first (value for {a.turn} with its standard error, where a game won counts "
+            f"{_worth_words(a.ranking)}; for a move that wins or loses games outright, how often, "
+            f"and the mean final {unit} margin of the other worlds):"
         )
-    lines.append(f"{plural(a.nodes, 'node')}, {a.seconds * 1000:.1f} ms, stopped: {a.stopped}")
+    else:
+        lines.append(
+            f"Moves, best first (value for {a.turn}: the mean final {unit} margin over the worlds, "
+            "with its standard error):"
+        )
+    ordered = sorted(a.moves, key=lambda x: -x.value)
+    values = [f"{mv.value:+.2f}" for mv in ordered]
+    move_w = max(len("move"), *(len(str(mv.move)) for mv in ordered))
+    value_w = max(len("value"), *(len(v) for v in values))
+    heading = f"  {'move':<{move_w}}  {'':4}  {'value':>{value_w}}  stderr"
+    lines.append(heading + ("  games won outright; margin otherwise" if games else ""))
+    best = set(int(m) for m in a.best)
+    for mv, value in zip(ordered, values):
+        mark = "best" if int(mv.move) in best else ""
+        se = "?" if mv.stderr is None else f"{mv.stderr:.2f}"
+        row = f"  {str(mv.move):<{move_w}}  {mark:4}  {value:>{value_w}}  {se:>6}"
+        if mv.p_win or mv.p_loss:
+            row += f"  {mv.describe(a.turn, with_stderr=not unknown)}"
+        lines.append(row.rstrip())
+    runner_up = runner_up_words(a)
+    if runner_up is not None:
+        lines.append(f"Runner-up: {runner_up}")
+    lines.append(f"{plural(a.nodes, 'node')}, {a.seconds * 1000:.1f} ms, {stopped_words(a)}")
     return "\n".join(lines)
 
 
@@ -228,4 +295,11 @@ def _worth_words(ranking: str) -> str:
     return f"{ranking} points"
 
 
-__all__ = ["format_analysis", "format_equilibrium", "format_sampled", "pv_by_trick"]
+__all__ = [
+    "format_analysis",
+    "format_equilibrium",
+    "format_sampled",
+    "pv_by_trick",
+    "runner_up_words",
+    "stopped_words",
+]

@@ -103,6 +103,24 @@ class SampledMove:
         return "; ".join(events) + "; otherwise " + margin if events else margin
 
 
+@dataclass(frozen=True, kw_only=True)
+class RunnerUp:
+    """The move ranked second, and how much worse than the best move it is: the mean over
+    the same worlds of their paired difference (``difference``, 0 or more) and its standard
+    error (0 when every consistent world was solved, None from a single sampled world)."""
+
+    move: Move
+    difference: float
+    stderr: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "move": str(self.move),
+            "difference": json_number(self.difference),
+            "stderr": json_number(self.stderr),
+        }
+
+
 @dataclass(kw_only=True)
 class SampledAnalysis:
     """The answer of :func:`analyse` for a position with hidden cards."""
@@ -151,6 +169,24 @@ class SampledAnalysis:
         loss, se = _mean_se([w[best] - w[other] for w in self.world_numbers])
         return loss, 0.0 if self.enumerated else se
 
+    @property
+    def runner_up(self) -> RunnerUp | None:
+        """The second move of the ranking against the best (:meth:`paired_loss`): whether
+        the best really beats it is its ``difference`` against its ``stderr``; None with a
+        single legal move.
+
+        >>> a = analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=10, seed=3)
+        >>> r = a.runner_up
+        >>> r.move != a.best[0] and round(r.difference, 6) == round(a.value - a.move_value(r.move), 6)
+        True
+        """
+        others = [mv for mv in self.moves if mv.move != self.best[0]]
+        if not others or not self.world_numbers:
+            return None
+        second = max(others, key=lambda mv: mv.value)  # (the first in legal order of equals)
+        difference, se = self.paired_loss(second.move)
+        return RunnerUp(move=second.move, difference=difference, stderr=se)
+
     def _repr_html_(self) -> str:
         """The diagram and the moves with their sampled values, for notebooks."""
         from solver.model.svg import answer_html
@@ -186,6 +222,7 @@ class SampledAnalysis:
             "world_search": self.world_method,
             "ranking": self.ranking,
             "stopped": self.stopped,
+            "runner_up": None if (r := self.runner_up) is None else r.to_dict(),
             "nodes": self.nodes,
             "seconds": json_share(self.seconds),
         }
@@ -600,4 +637,4 @@ def _summarise(
     )
 
 
-__all__ = ["SampledAnalysis", "SampledMove", "analyse"]
+__all__ = ["RunnerUp", "SampledAnalysis", "SampledMove", "analyse"]

@@ -46,6 +46,8 @@ INT_OPS = {"v", "worlds", "seed"}
 _INT_RANGES = {"v": (-10000, 10000), "worlds": (1, 10**9), "seed": (0, 2**63 - 1)}  # (v: +-10000 a game won)
 FLOAT_OPS = {"ev", "evtol"}
 
+BINARY_PEEK = 8192  # the bytes of a file looked at for a NUL before its lines are read (as git does)
+
 OpValue = str | int | float | list[Move]
 """An operation's operand: text, a whole number, a number, or moves (by opcode)."""
 
@@ -144,31 +146,68 @@ def _parse_string(op: str, operand: str) -> str:
     return t[1:-1]
 
 
+def _recovered_id(parts: list[str]) -> str | None:
+    """The id of a record that does not parse, when its ``id`` operation does: the error
+    then names the record as well as its line."""
+    for part in parts[1:]:
+        op, _, operand = part.strip().partition(" ")
+        if op == "id":
+            try:
+                return _parse_string(op, operand)
+            except PuzzleError:
+                return None
+    return None
+
+
 def parse_record(line: str, source: str = "") -> Record | None:
-    """One line of a ``.bpd`` file; None for a blank line or a ``#`` comment."""
+    """One line of a ``.bpd`` file; None for a blank line or a ``#`` comment.
+
+    A malformed line raises :class:`~solver.errors.PuzzleError` naming ``source``, and the
+    record's id when its ``id`` operation could be read (also as the error's ``id``):
+
+    >>> try:
+    ...     parse_record('brisque XX ; id "fp-9" ; v 1', "f.bpd:3")
+    ... except PuzzleError as exc:
+    ...     print(exc.id, str(exc)[:25])
+    fp-9 f.bpd:3: record "fp-9": b
+    """
     text = line.strip()
     if not text or text.startswith("#"):
         return None
-    where = f"{source}: " if source else ""
     try:
         parts = _split_ops(text)
+    except PuzzleError as exc:  # (an unterminated quote: no operation can be trusted)
+        raise PuzzleError(f"{source}: {exc}" if source else str(exc)) from None
+    if len(parts) > 1 and not parts[-1].strip():
+        parts.pop()  # a trailing ';', as EPD records end: no operation
+    try:
+        return _parse_parts(text, parts, source)
     except PuzzleError as exc:
-        raise PuzzleError(f"{where}{exc}") from None
+        rid = _recovered_id(parts)
+        named = f'record "{rid}": ' if rid is not None else ""
+        where = f"{source}: " if source else ""
+        err = PuzzleError(f"{where}{named}{exc}")
+        err.id = rid
+        raise err from None
+
+
+def _parse_parts(text: str, parts: list[str], source: str) -> Record:
+    """The record of a line split into its BPN and operations (errors without the source)."""
     bpn = parts[0].strip()
     try:
         position = Position(bpn)
     except NotationError as exc:
-        raise PuzzleError(f"{where}{exc}") from None
+        raise PuzzleError(str(exc)) from None
     rec = Record(bpn=position.bpn(), ops={}, source=source, _position=position)
     for part in parts[1:]:
         item = part.strip()
         if not item:
-            raise PuzzleError(f"{where}empty operation (two ';' in a row or a trailing ';') in {text!r}")
+            raise PuzzleError(f"empty operation (two ';' in a row) in {text!r}")
         op, _, operand = item.partition(" ")
         if op not in OPCODES:
-            raise PuzzleError(f"{where}unknown opcode {op!r}: expected one of {', '.join(OPCODES)}")
+            raise PuzzleError(f"unknown opcode {op!r}: expected one of {', '.join(OPCODES)}")
         if op in rec.ops:
-            raise PuzzleError(f"{where}opcode {op} given twice")
+            raise PuzzleError(f"opcode {op} given twice")
         try:
             if op in STRING_OPS:
                 rec.ops[op] = _parse_string(op, operand)
@@ -189,15 +228,13 @@ def parse_record(line: str, source: str = "") -> Record | None:
                     raise ValueError(f"{operand.strip()!r} is out of range: a tolerance is 0 or more")
                 rec.ops[op] = value
                 rec.texts[op] = operand.strip().removeprefix("+")  # (its precision, Record.decimals)
-        except PuzzleError as exc:
-            raise PuzzleError(f"{where}{exc}") from None
+        except PuzzleError:
+            raise  # (a ValueError too: already in words)
         except (ValueError, NotationError) as exc:
             kind = "a whole number" if op in INT_OPS else "a number" if op in FLOAT_OPS else "moves"
             if "out of range" in str(exc):  # (a number all right: say so, not what it is not)
-                raise PuzzleError(f"{where}bad operand for {op} {operand.strip()!r}: {exc}") from None
-            raise PuzzleError(
-                f"{where}bad operand for {op} {operand.strip()!r}: expected {kind} ({exc})"
-            ) from None
+                raise PuzzleError(f"bad operand for {op} {operand.strip()!r}: {exc}") from None
+            raise PuzzleError(f"bad operand for {op} {operand.strip()!r}: expected {kind} ({exc})") from None
     return rec
 
 
@@ -229,7 +266,20 @@ def read_bpd(path: str) -> list[Record | PuzzleError]:
     ['Record', 'PuzzleError']
     """
     with open(path, "rb") as f:
+        head = f.peek(BINARY_PEEK)[:BINARY_PEEK]  # (not read: a pipe, <(...), cannot seek back)
+        if b"\0" in head:  # (a binary file: one error, not one a "line" of it)
+            return [_not_text(unicode_text(path), head[: head.index(b"\0")].count(b"\n") + 1)]
         return read_bpd_lines(f, path)
+
+
+def _not_text(name: str, no: int) -> PuzzleError:
+    """The error of a file that holds a NUL byte (on line ``no``): no text file does."""
+    err = PuzzleError(
+        f"{name}:{no}: not a text file (it holds a NUL byte): expected UTF-8 text, one puzzle "
+        "record a line, 'BPN ; op operand ; ...'"
+    )
+    err.source = f"{name}:{no}"
+    return err
 
 
 def read_bpd_lines(lines: Iterable[bytes], name: str) -> list[Record | PuzzleError]:
@@ -247,6 +297,9 @@ def iter_bpd_lines(lines: Iterable[bytes], name: str) -> Iterator[Record | Puzzl
     read: a pipe's records can be checked while the next ones are still being written."""
     name = unicode_text(name)  # (a file name's undecodable byte as \xff: sources go into JSON)
     for no, raw in enumerate(lines, 1):
+        if b"\0" in raw:  # a binary file (no text holds a NUL): said once, the rest unread
+            yield _not_text(name, no)
+            return
         try:  # line by line: one bad byte costs its line, not the file
             line = raw.decode("utf-8").lstrip("\ufeff")  # (a byte-order mark is no text)
         except UnicodeDecodeError as exc:

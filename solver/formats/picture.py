@@ -39,9 +39,11 @@ def _hand_lines(p: Position, i: int, symbols: str) -> list[str]:
     groups = cards_by_suit(p.hands[i])
     lines = []
     for s in range(4):
-        mark = " (trump)" if s == p.trump else ""
+        shown_out = p.voids[i] >> s & 1  # (void=: a void known even in a hidden hand)
+        notes = [n for n, on in (("trump", s == p.trump), ("shown out", shown_out)) if on]
+        mark = f" ({', '.join(notes)})" if notes else ""
         ranks = " ".join(("10" if RANKS[c & 7] == "T" else RANKS[c & 7]) for c in groups[s])
-        if ranks or not p.unknown[i]:  # (with hidden cards an empty suit is not a void)
+        if ranks or shown_out or not p.unknown[i]:  # (with hidden cards an empty suit is not a void)
             lines.append(f"    {symbols[s]} {ranks or '-'}{mark}")
     if p.unknown[i]:
         noun = "more hidden card" if p.hands[i] else "hidden card"
@@ -93,7 +95,8 @@ def picture(p: Position, symbols: str = DISPLAY_SYMBOLS) -> str:
         arrow = "  <- to act" if p.turn == i and not p.is_over() else ""
         melds = " ".join("+" + MELDS[m].code for m in p.melds[i])
         extra = f", declared {melds}" if melds else ""
-        lines.append(f"  {SEATS[i]} ({role}): score {p.score[i]}, tricks {p.tricks[i]}{extra}{arrow}")
+        tricks = f"tricks {p.tricks[i]}" if p.tricks_recorded else "tricks not recorded"
+        lines.append(f"  {SEATS[i]} ({role}): score {p.score[i]}, {tricks}{extra}{arrow}")
         lines.extend(_hand_lines(p, i, symbols))
     if p.trick >= 0:
         lines.append(f"Trick: {SEATS[p.leader]} led {_pretty(p.trick, symbols)}")

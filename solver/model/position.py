@@ -427,6 +427,16 @@ class Position:
         return popcount(self.out) // 2
 
     @property
+    def tricks_recorded(self) -> bool:
+        """Whether ``tricks`` counts the tricks taken: a Brisque BPN need not record them
+        (``tricks=0:0`` or no key after completed tricks means *not recorded*, docs/notation.md).
+
+        >>> Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35").tricks_recorded
+        False
+        """
+        return not (self.rules.game == "brisque" and self.tricks == [0, 0] and self.completed > 0)
+
+    @property
     def leader(self) -> int:
         """The player who leads (or led) the current trick."""
         return self.turn if self.trick < 0 else 1 - self.turn

@@ -431,26 +431,43 @@ def test_a_kept_process_that_does_not_answer_an_interrupt_is_ended(monkeypatch):
         jobs.close()
 
 
-def test_no_worker_outlives_the_server():
-    b = Board()
-    _, exact = b.post("/api/analyses", {"bpn": FULL})  # (the kept exact-solve process)
-    b.wait(exact["id"])
-    hidden = deal(5).view("a").bpn()
-    _, job = b.post("/api/analyses", {"bpn": hidden, "worlds": 2000})
-    time.sleep(1)
-    below = descendants(b.process.pid)
-    assert below, "the analysis runs in a process of its own"
-    os.kill(b.process.pid, signal.SIGKILL)  # not even a chance to clean up
-    b.process.wait()
-    end = time.monotonic() + 10
-    while time.monotonic() < end and any(Path(f"/proc/{p}").exists() for p in below):
-        time.sleep(0.1)
-    alive = [
-        p
-        for p in below
-        if Path(f"/proc/{p}").exists() and "Z" not in Path(f"/proc/{p}/stat").read_text().split()[2]
-    ]
-    assert not alive
+def alive(pids: set[int]) -> list[int]:
+    """Those of ``pids`` still running (a zombie has ended: it waits for its parent)."""
+    out = []
+    for p in pids:
+        try:
+            state = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            out.append(p)
+    return out
+
+
+def test_no_process_outlives_the_server_killed():
+    """``kill -9`` of the server, as a long exact solve (a whole deal) runs in the kept
+    process and a sampled analysis in a one-off worker: the forkserver and every worker are
+    gone within seconds (each worker once held the forkserver's "alive" pipe, so that the
+    forkserver waited on the workers and the workers on the forkserver)."""
+    b, below = Board(), set()
+    try:
+        _, exact = b.post("/api/analyses", {"bpn": deal(4).bpn()})  # (longer than its 30 s)
+        _, job = b.post("/api/analyses", {"bpn": deal(5).view("a").bpn(), "worlds": 2000})
+        time.sleep(2)
+        assert b.get(f"/api/analyses/{exact['id']}")[1]["state"] == "running"
+        assert b.get(f"/api/analyses/{job['id']}")[1]["state"] == "running"
+        below = descendants(b.process.pid)
+        assert len(below) >= 3, "the forkserver and a process for each analysis"
+        os.kill(b.process.pid, signal.SIGKILL)  # not even a chance to clean up
+        b.process.wait()
+        end = time.monotonic() + 5  # (about 0.1 s here)
+        while time.monotonic() < end and alive(below):
+            time.sleep(0.05)
+        assert not alive(below)
+    finally:
+        b.stop()
+        for p in alive(below):  # (the test failed: what it leaves would slow the next ones)
+            os.kill(p, signal.SIGKILL)
 
 
 def test_a_puzzle_file_and_match_records_load_with_their_errors(board):

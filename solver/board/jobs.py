@@ -16,9 +16,9 @@ A worker reports progress and its answer through a pipe; a thread of the server 
 all the time, so that a worker never waits on a page that does not ask (only the latest
 progress is kept).  The number running at once, each one's time and the number kept are
 bounded (:class:`Limits`).  A worker dies with the server: workers are forked from
-multiprocessing's forkserver, which exits with the server, and each asks the kernel for a
-signal when its parent (the forkserver) goes; the server also ends every worker when it
-stops.
+multiprocessing's forkserver, which exits with the server (no worker holds its "alive"
+pipe open: :func:`_die_with_parent`), and each asks the kernel for a signal when its parent
+(the forkserver) goes; the server also ends every worker when it stops.
 
 >>> jobs = Jobs(Limits(max_running=1, max_seconds=5))
 >>> job = jobs.start("petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3")
@@ -29,6 +29,7 @@ stops.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import itertools
 import multiprocessing
@@ -129,13 +130,35 @@ class Job:
 
 
 def _die_with_parent() -> None:
-    """Ask the kernel to end this process when its parent dies (Linux; elsewhere the server
-    still ends its workers when it stops)."""
+    """End this worker when the server dies, even by ``kill -9`` (Linux; elsewhere the server
+    still ends its workers when it stops).
+
+    The kernel ends it when its parent, the forkserver, dies (``PR_SET_PDEATHSIG``), and the
+    forkserver exits when the server's end of its "alive" pipe closes.  But multiprocessing
+    hands each forked worker a copy of that end too: while a worker lives the forkserver
+    never sees the server go, and waits on the worker as the worker waits on it.  So the
+    worker closes its copy, then looks whether the server went before it could see it go."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):  # pragma: no cover - not Linux
         pass
+    from multiprocessing import forkserver
+
+    server = forkserver._forkserver  # type: ignore[attr-defined]
+    alive = getattr(server, "_forkserver_alive_fd", None)
+    if alive is not None:  # (a worker that started a forkserver of its own would open another)
+        server._forkserver_alive_fd = None
+        with contextlib.suppress(OSError):
+            os.close(alive)
+    parent = multiprocessing.parent_process()  # (the server, which started the worker)
+    if parent is not None and parent.pid is not None:
+        try:
+            os.kill(parent.pid, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except PermissionError:  # (another user's process took its number: it is gone)
+            os._exit(1)
 
 
 def _exact(bpn: str) -> bool:

@@ -63,6 +63,11 @@ class Limits:
     max_worlds: int = 2000  # worlds of one sampled analysis
     max_kept: int = 64  # finished analyses remembered (the oldest go first)
     max_body: int = 1_000_000  # bytes of a request (an uploaded file included)
+    # seconds a running analysis may go unasked (GET) before it is cancelled as abandoned:
+    # the page asks every 0.25 s (board.js), a browser slows a hidden tab's to once a second
+    abandon_seconds: float = 10.0
+    header_seconds: float = 10.0  # for a request's line and headers, from their first byte
+    body_seconds: float = 30.0  # for a request's body, from its headers (1 MB at 33 kB/s)
 
 
 @dataclass(eq=False)
@@ -91,6 +96,7 @@ class Job:
     answer: dict[str, Any] | None = None
     error: str | None = None
     started: float = field(default_factory=time.monotonic)
+    asked: float = field(default_factory=time.monotonic)  # when a client last asked for it
     finished: float | None = None
     process: Any = field(default=None, repr=False)
     conn: Connection | None = field(default=None, repr=False)
@@ -145,7 +151,7 @@ def _die_with_parent() -> None:
         pass
     from multiprocessing import forkserver
 
-    server = forkserver._forkserver  # type: ignore[attr-defined]
+    server: Any = forkserver._forkserver
     alive = getattr(server, "_forkserver_alive_fd", None)
     if alive is not None:  # (a worker that started a forkserver of its own would open another)
         server._forkserver_alive_fd = None
@@ -468,18 +474,38 @@ class Jobs:
 
     def poll(self, job: Job) -> Job:
         """The job as its reader thread left it; a worker past its time (plus a grace) is
-        ended, and a finished one's process reaped."""
-        if job.state == "running" and time.monotonic() - job.started > self.limits.max_seconds + 10:
+        ended, one that nobody asked for in ``abandon_seconds`` is cancelled (its client
+        went away without a word: the slot is freed for the others), and a finished one's
+        process reaped."""
+        now, lim = time.monotonic(), self.limits
+        if job.state == "running" and now - job.started > lim.max_seconds + 10:
             # (the state first: the reader thread then sees the pipe close on an ended job)
-            job.end("failed", error=f"the analysis ran past {self.limits.max_seconds:g} s and was stopped")
+            job.end("failed", error=f"the analysis ran past {lim.max_seconds:g} s and was stopped")
+            self._end(job)
+        elif job.state == "running" and now - job.asked > lim.abandon_seconds:
+            job.end(
+                "cancelled",
+                error=f"cancelled as abandoned: nobody asked for it for {lim.abandon_seconds:g} s",
+            )
             self._end(job)
         if job.state != "running":
             self._reap(job)
         return job
 
     def get(self, job_id: str) -> Job | None:
+        """The job ``job_id`` (:meth:`poll`), now asked for (None if there is none)."""
         job = self.jobs.get(job_id)
-        return None if job is None else self.poll(job)
+        if job is None:
+            return None
+        self.poll(job)
+        job.asked = time.monotonic()
+        return job
+
+    def sweep(self) -> None:
+        """Poll every job (:meth:`poll`): the server does every second, so that an
+        abandoned analysis stops even when no other comes."""
+        for job in list(self.jobs.values()):
+            self.poll(job)
 
     def cancel(self, job_id: str) -> Job | None:
         """End a running analysis (one that has ended keeps its state and answer): its

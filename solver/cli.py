@@ -2248,8 +2248,9 @@ def serve_cmd(host: str, port: int, no_browser: bool, max_running: int, max_seco
     move's value, play moves by clicking, step through puzzle files and match records.
 
     The page works offline (no CDN).  The server listens on 127.0.0.1 unless told
-    otherwise, reads no file but those you upload, and bounds request sizes, analysis
-    times and the analyses running at once.  Ctrl-C stops it and its analyses.
+    otherwise, answers requests for its own address from its own page only, reads no
+    file but those you upload, and bounds request sizes and times, analysis times and the
+    analyses running at once.  Ctrl-C stops it and its analyses.
 
     \b
     Examples:

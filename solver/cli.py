@@ -2301,8 +2301,9 @@ def serve_cmd(host: str, port: int, no_browser: bool, max_running: int, max_seco
     move's value, play moves by clicking, step through puzzle files and match records.
 
     The page works offline (no CDN).  The server listens on 127.0.0.1 unless told
-    otherwise, reads no file but those you upload, and bounds request sizes, analysis
-    times and the analyses running at once.  Ctrl-C stops it and its analyses.
+    otherwise, answers requests for its own address from its own page only, reads no
+    file but those you upload, and bounds request sizes and times, analysis times and the
+    analyses running at once.  Ctrl-C stops it and its analyses.
 
     \b
     Examples:
@@ -2311,9 +2312,7 @@ def serve_cmd(host: str, port: int, no_browser: bool, max_running: int, max_seco
       open http://127.0.0.1:8000/?bpn=...   (a position straight away)
     """
     try:
-        import uvicorn
-
-        from solver.board.app import create_app
+        from solver.board.app import create_app, server
         from solver.board.jobs import Limits
     except ImportError:
         raise BrisqueCommandError(f"the board needs Starlette and uvicorn: {install_hint('board')}") from None
@@ -2331,14 +2330,13 @@ def serve_cmd(host: str, port: int, no_browser: bool, max_running: int, max_seco
     shown = {"0.0.0.0": "127.0.0.1", "localhost": "127.0.0.1", "::": "[::1]"}.get(host, host)
     url = f"http://{f'[{shown}]' if ':' in shown and not shown.startswith('[') else shown}:{bound}/"
     click.echo(f"the board is at {url} (Ctrl-C stops it)", err=True)
-    app = create_app(Limits(max_running=max_running, max_seconds=max_seconds))
+    app = create_app(Limits(max_running=max_running, max_seconds=max_seconds), host=host)
     if not no_browser:
         import threading
         import webbrowser
 
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
-    uvicorn.Server(config).run(sockets=[sock])
+    server(app).run(sockets=[sock])
 
 
 if __name__ == "__main__":  # pragma: no cover

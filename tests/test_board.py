@@ -5,14 +5,17 @@ installs it)."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -90,6 +93,43 @@ class Board:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+class ThreadBoard(Board):
+    """A board made with ``limits`` served by uvicorn as ``brisque serve`` serves it
+    (:func:`solver.board.app.server`), in a thread of the tests' process: for limits that
+    the command line does not set."""
+
+    def __init__(self, limits: object) -> None:
+        from solver.board.app import create_app, server
+
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = server(create_app(limits))  # type: ignore[arg-type]
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
+        self.thread.start()
+        end = time.monotonic() + 30
+        while not self.server.started:
+            assert time.monotonic() < end and self.thread.is_alive()
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+
+def raw(url: str, method: str, path: str, body: bytes | None = None, **headers: str) -> tuple[int, dict]:
+    """A request with the headers given as they are (``Host`` too: urllib sets its own)."""
+    where = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+    try:
+        conn.request(method, path, body=body, headers={k.replace("_", "-"): v for k, v in headers.items()})
+        res = conn.getresponse()
+        return res.status, json.loads(res.read())
+    finally:
+        conn.close()
 
 
 @pytest.fixture(scope="module")
@@ -431,26 +471,229 @@ def test_a_kept_process_that_does_not_answer_an_interrupt_is_ended(monkeypatch):
         jobs.close()
 
 
-def test_no_worker_outlives_the_server():
+def alive(pids: set[int]) -> list[int]:
+    """Those of ``pids`` still running (a zombie has ended: it waits for its parent)."""
+    out = []
+    for p in pids:
+        try:
+            state = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            out.append(p)
+    return out
+
+
+def test_no_process_outlives_the_server_killed():
+    """``kill -9`` of the server, as a long exact solve (a whole deal) runs in the kept
+    process and a sampled analysis in a one-off worker: the forkserver and every worker are
+    gone within seconds (each worker once held the forkserver's "alive" pipe, so that the
+    forkserver waited on the workers and the workers on the forkserver)."""
+    b, below = Board(), set()
+    try:
+        _, exact = b.post("/api/analyses", {"bpn": deal(4).bpn()})  # (longer than its 30 s)
+        _, job = b.post("/api/analyses", {"bpn": deal(5).view("a").bpn(), "worlds": 2000})
+        time.sleep(2)
+        assert b.get(f"/api/analyses/{exact['id']}")[1]["state"] == "running"
+        assert b.get(f"/api/analyses/{job['id']}")[1]["state"] == "running"
+        below = descendants(b.process.pid)
+        assert len(below) >= 3, "the forkserver and a process for each analysis"
+        os.kill(b.process.pid, signal.SIGKILL)  # not even a chance to clean up
+        b.process.wait()
+        end = time.monotonic() + 5  # (about 0.1 s here)
+        while time.monotonic() < end and alive(below):
+            time.sleep(0.05)
+        assert not alive(below)
+    finally:
+        b.stop()
+        for p in alive(below):  # (the test failed: what it leaves would slow the next ones)
+            os.kill(p, signal.SIGKILL)
+
+
+def test_a_request_for_another_host_is_refused(board):
+    """DNS rebinding: a page of evil.example whose name leads to 127.0.0.1 sends its own
+    name in Host; the board answers its own names, with the port it listens on, only."""
+    port = urllib.parse.urlsplit(board.url).port
+    path = "/api/position?bpn=" + urllib.parse.quote(FULL)
+    for host in ("evil.example", f"evil.example:{port}", f"127.0.0.1:{port + 1}", "127.0.0.1"):
+        status, answer = raw(board.url, "GET", path, Host=host)
+        assert status == 421 and repr(host) in answer["error"], host
+        assert f"127.0.0.1:{port}" in answer["error"]
+    status, answer = raw(board.url, "GET", "/", Host="evil.example")
+    assert status == 421 and "evil.example" in answer["error"]
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", f"LOCALHOST:{port}"):
+        status, answer = raw(board.url, "GET", path, Host=host)
+        assert status == 200 and answer["legal"] == ["TS", "KC"], host
+
+
+def test_a_cross_site_request_changes_nothing(board):
+    """A page of another site may POST a text/plain body without asking (no preflight):
+    a request that changes something is refused unless it comes from the board's page."""
+    port = urllib.parse.urlsplit(board.url).port
+    slow = json.dumps({"bpn": deal(8).view("a").bpn(), "worlds": 2000}).encode()
+    plain = {"Content_Type": "text/plain"}
+    for origin in ("http://evil.example", f"http://evil.example:{port}", "null", f"https://127.0.0.1:{port}"):
+        status, answer = raw(board.url, "POST", "/api/analyses", slow, Origin=origin, **plain)
+        assert status == 403 and repr(origin) in answer["error"], origin
+    status, answer = raw(board.url, "POST", "/api/load", b"x", Origin="http://evil.example", **plain)
+    assert status == 403
+    for path, body in (("/api/analyses", slow), ("/api/load", b"x")):  # (no Origin: an old browser)
+        status, answer = raw(board.url, "POST", path, body, Sec_Fetch_Site="cross-site", **plain)
+        assert status == 403 and "cross-site" in answer["error"]
+    status, answer = raw(board.url, "DELETE", "/api/analyses/abc", Origin="http://evil.example")
+    assert status == 403
+    # the board's own page, under any of its names
+    move = json.dumps({"bpn": FULL, "move": "KC"}).encode()
+    for origin in (board.url, f"http://localhost:{port}", f"http://[::1]:{port}"):
+        status, answer = raw(
+            board.url, "POST", "/api/play", move, Origin=origin, Sec_Fetch_Site="same-origin"
+        )
+        assert status == 200 and answer["bpn"] == Position(FULL).apply("KC").bpn()
+    # reading is the browser's to guard (no CORS header: the page of another site reads nothing)
+    status, _ = raw(
+        board.url, "GET", "/api/position?bpn=" + urllib.parse.quote(FULL), Origin="http://evil.example"
+    )
+    assert status == 200
+
+
+def test_an_abandoned_analysis_frees_its_slot():
+    """A client that starts analyses and goes away without a word: once nobody has asked
+    for them in ``abandon_seconds``, they are cancelled and the others may start theirs."""
+    from solver.board.jobs import Limits
+
+    b = ThreadBoard(Limits(max_running=2, max_seconds=30, abandon_seconds=2))
+    try:
+        slow = {"bpn": deal(8).view("a").bpn(), "worlds": 2000}
+        first, second = (b.post("/api/analyses", slow) for _ in range(2))
+        assert first[0] == 202 and second[0] == 202
+        assert b.post("/api/analyses", slow)[0] == 429  # (both slots taken)
+        t, end = time.monotonic(), time.monotonic() + 2 + 10
+        while time.monotonic() < end:  # (never asking for the two)
+            status, third = b.post("/api/analyses", {"bpn": FULL})
+            if status == 202:
+                break
+            assert status == 429
+            time.sleep(0.2)
+        assert status == 202 and time.monotonic() - t >= 1.5  # (not before they were abandoned)
+        assert b.wait(third["id"])["state"] == "done"
+        for _, job in (first, second):
+            status, answer = b.get(f"/api/analyses/{job['id']}")
+            assert status == 200 and answer["state"] == "cancelled" and "abandoned" in answer["error"]
+    finally:
+        b.stop()
+
+
+def test_an_analysis_asked_for_is_never_abandoned():
+    """The page asks every 0.25 s: its analysis runs to its end, however long."""
+    from solver.board.jobs import Limits
+
+    b = ThreadBoard(Limits(max_running=2, max_seconds=4, abandon_seconds=1))
+    try:
+        _, job = b.post("/api/analyses", {"bpn": deal(8).view("a").bpn(), "worlds": 2000})
+        answer = b.wait(job["id"], timeout=30)
+        assert answer["state"] == "done" and answer["seconds"] > 1.5
+    finally:
+        b.stop()
+
+
+def test_a_client_gone_before_its_body_is_one_line_in_the_log():
+    """An upload cut short (a Content-Length larger than what came, then the socket closed)
+    is a line in the log, not a traceback."""
     b = Board()
-    _, exact = b.post("/api/analyses", {"bpn": FULL})  # (the kept exact-solve process)
-    b.wait(exact["id"])
-    hidden = deal(5).view("a").bpn()
-    _, job = b.post("/api/analyses", {"bpn": hidden, "worlds": 2000})
-    time.sleep(1)
-    below = descendants(b.process.pid)
-    assert below, "the analysis runs in a process of its own"
-    os.kill(b.process.pid, signal.SIGKILL)  # not even a chance to clean up
-    b.process.wait()
-    end = time.monotonic() + 10
-    while time.monotonic() < end and any(Path(f"/proc/{p}").exists() for p in below):
-        time.sleep(0.1)
-    alive = [
-        p
-        for p in below
-        if Path(f"/proc/{p}").exists() and "Z" not in Path(f"/proc/{p}/stat").read_text().split()[2]
-    ]
-    assert not alive
+    try:
+        port = urllib.parse.urlsplit(b.url).port
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(
+                f"POST /api/load HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 1000\r\n\r\n".encode()
+                + b"0123456789"
+            )
+            time.sleep(0.3)
+        time.sleep(0.5)
+        assert b.get("/api/position", bpn=FULL)[0] == 200  # (the board goes on)
+    finally:
+        b.stop()
+    assert b.process.stderr is not None
+    err = b.process.stderr.read()
+    assert "Traceback" not in err and "ClientDisconnect" not in err, err
+    lines = [line for line in err.splitlines() if line != "interrupted"]  # (SIGINT: stop)
+    assert len(lines) == 1 and "POST /api/load" in lines[0] and "went away" in lines[0], err
+    assert "10 of 1000 bytes" in lines[0]
+
+
+def closed_within(s: socket.socket, seconds: float) -> bytes:
+    """What the server sent before it closed ``s``, which it must do within ``seconds``."""
+    s.settimeout(seconds)
+    got = b""
+    try:
+        while chunk := s.recv(4096):
+            got += chunk
+    except ConnectionResetError:
+        pass
+    except TimeoutError:
+        pytest.fail(f"the connection is still open after {seconds} s (got {got!r})")
+    return got
+
+
+def test_slow_requests_are_cut_off():
+    """A request line sent in half, headers sent a byte at a time (slowloris): closed after
+    ``header_seconds``; a body trickling in: 408 after ``body_seconds``."""
+    from solver.board.jobs import Limits
+
+    b = ThreadBoard(Limits(header_seconds=1, body_seconds=2))
+    try:
+        half = socket.create_connection(("127.0.0.1", b.port))
+        half.sendall(b"GET /api/posi")
+        t = time.monotonic()
+        assert closed_within(half, 1 + 5) == b""
+        assert time.monotonic() - t >= 0.5  # (it had its second)
+        half.close()
+
+        idle = socket.create_connection(("127.0.0.1", b.port))  # (nothing sent at all)
+        assert closed_within(idle, 1 + 5) == b""
+        idle.close()
+
+        trickle = socket.create_connection(("127.0.0.1", b.port))
+        t, cut = time.monotonic(), False
+        for byte in b"GET /api/position HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + b"x" * 100:
+            try:
+                trickle.sendall(bytes([byte]))
+            except (BrokenPipeError, ConnectionResetError):
+                cut = True
+                break
+            time.sleep(0.1)
+            if time.monotonic() - t > 1 + 5:
+                break
+        assert cut or closed_within(trickle, 0.5) == b""
+        assert time.monotonic() - t < 1 + 5
+        trickle.close()
+
+        body = socket.create_connection(("127.0.0.1", b.port))
+        body.sendall(
+            f"POST /api/load HTTP/1.1\r\nHost: 127.0.0.1:{b.port}\r\nContent-Length: 100\r\n\r\n".encode()
+        )
+        t = time.monotonic()
+        for _ in range(30):  # (a byte every 0.2 s: 6 s for the 30 bytes, past the 2 s)
+            try:
+                body.sendall(b"x")
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            time.sleep(0.2)
+            body.settimeout(0.01)
+            try:
+                if body.recv(1, socket.MSG_PEEK):
+                    break
+            except (TimeoutError, BlockingIOError):
+                pass
+        answer = closed_within(body, 5)
+        assert time.monotonic() - t < 2 + 5
+        assert answer.startswith(b"HTTP/1.1 408 "), answer
+        assert b"did not come within 2 s" in answer
+        body.close()
+
+        # a request sent at once is answered as ever
+        assert b.get("/api/position", bpn=FULL)[0] == 200
+    finally:
+        b.stop()
 
 
 def test_a_puzzle_file_and_match_records_load_with_their_errors(board):

@@ -1,7 +1,8 @@
 """The analysis board: a Starlette application with a JSON API and one offline page.
 
 The API (every answer JSON; an error is ``{"error": message}`` with status 400, 404, 413
-or 429, in the command line's words):
+or 429, in the command line's words; 421, 403 and 408 for a request for another host, a
+change asked by another site and a body too slow: :mod:`solver.board.guard`):
 
 * ``GET /api/position?bpn=BPN[&pov=a|b]``: the position checked: ``bpn`` (canonical),
   ``valid``, ``problems``, ``turn``, ``over``, ``legal`` (null when the hand is hidden),
@@ -30,19 +31,23 @@ Request sizes, analysis times, worlds and the analyses running at once are bound
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from solver.board.guard import Guard, protocol
 from solver.board.jobs import BusyError, Jobs, Limits
 from solver.errors import BrisqueError, HiddenInformationError, PositionError
 from solver.formats.bpd import parse_record
@@ -181,8 +186,9 @@ def load_items(text: str | bytes) -> tuple[list[dict[str, Any]], list[str]]:
     return items, errors
 
 
-def create_app(limits: Limits | None = None) -> Starlette:
-    """The board's application (module docstring), with its own analyses."""
+def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Starlette:
+    """The board's application (module docstring), with its own analyses, answering the
+    names of this machine and ``host``, the address it listens on (:mod:`solver.board.guard`)."""
     lim = limits or Limits()
     jobs = Jobs(lim)
 
@@ -285,11 +291,18 @@ def create_app(limits: Limits | None = None) -> Starlette:
         Route("/api/load", load, methods=["POST"]),
     ]
 
+    async def sweep() -> None:
+        while True:  # (an analysis abandoned is cancelled within a second or so)
+            await asyncio.sleep(min(1.0, lim.abandon_seconds / 4))
+            jobs.sweep()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        sweeper = asyncio.create_task(sweep())
         try:
             yield
         finally:  # (the server stops: no worker outlives it)
+            sweeper.cancel()
             jobs.close()
 
     async def http_error(request: Request, exc: Exception) -> Response:
@@ -309,9 +322,19 @@ def create_app(limits: Limits | None = None) -> Starlette:
         )
 
     handlers = {HTTPException: http_error, Exception: server_error}
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    guard = Middleware(Guard, host=host, body_seconds=lim.body_seconds)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=[guard])
     app.state.jobs = jobs
+    app.state.limits = lim
     return app
 
 
-__all__ = ["BoardError", "create_app", "describe", "load_items"]
+def server(app: Starlette) -> uvicorn.Server:
+    """The uvicorn server of a board made by :func:`create_app`: its deadline for a
+    request's headers (:func:`solver.board.guard.protocol`), uvicorn's warnings only."""
+    limits: Limits = app.state.limits
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", http=protocol(limits.header_seconds))
+    return uvicorn.Server(config)
+
+
+__all__ = ["BoardError", "create_app", "describe", "load_items", "server"]

@@ -16,9 +16,9 @@ A worker reports progress and its answer through a pipe; a thread of the server 
 all the time, so that a worker never waits on a page that does not ask (only the latest
 progress is kept).  The number running at once, each one's time and the number kept are
 bounded (:class:`Limits`).  A worker dies with the server: workers are forked from
-multiprocessing's forkserver, which exits with the server, and each asks the kernel for a
-signal when its parent (the forkserver) goes; the server also ends every worker when it
-stops.
+multiprocessing's forkserver, which exits with the server (no worker holds its "alive"
+pipe open: :func:`_die_with_parent`), and each asks the kernel for a signal when its parent
+(the forkserver) goes; the server also ends every worker when it stops.
 
 >>> jobs = Jobs(Limits(max_running=1, max_seconds=5))
 >>> job = jobs.start("petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3")
@@ -29,6 +29,7 @@ stops.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import itertools
 import multiprocessing
@@ -62,6 +63,11 @@ class Limits:
     max_worlds: int = 2000  # worlds of one sampled analysis
     max_kept: int = 64  # finished analyses remembered (the oldest go first)
     max_body: int = 1_000_000  # bytes of a request (an uploaded file included)
+    # seconds a running analysis may go unasked (GET) before it is cancelled as abandoned:
+    # the page asks every 0.25 s (board.js), a browser slows a hidden tab's to once a second
+    abandon_seconds: float = 10.0
+    header_seconds: float = 10.0  # for a request's line and headers, from their first byte
+    body_seconds: float = 30.0  # for a request's body, from its headers (1 MB at 33 kB/s)
 
 
 @dataclass(eq=False)
@@ -90,6 +96,7 @@ class Job:
     answer: dict[str, Any] | None = None
     error: str | None = None
     started: float = field(default_factory=time.monotonic)
+    asked: float = field(default_factory=time.monotonic)  # when a client last asked for it
     finished: float | None = None
     process: Any = field(default=None, repr=False)
     conn: Connection | None = field(default=None, repr=False)
@@ -129,13 +136,35 @@ class Job:
 
 
 def _die_with_parent() -> None:
-    """Ask the kernel to end this process when its parent dies (Linux; elsewhere the server
-    still ends its workers when it stops)."""
+    """End this worker when the server dies, even by ``kill -9`` (Linux; elsewhere the server
+    still ends its workers when it stops).
+
+    The kernel ends it when its parent, the forkserver, dies (``PR_SET_PDEATHSIG``), and the
+    forkserver exits when the server's end of its "alive" pipe closes.  But multiprocessing
+    hands each forked worker a copy of that end too: while a worker lives the forkserver
+    never sees the server go, and waits on the worker as the worker waits on it.  So the
+    worker closes its copy, then looks whether the server went before it could see it go."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):  # pragma: no cover - not Linux
         pass
+    from multiprocessing import forkserver
+
+    server: Any = forkserver._forkserver
+    alive = getattr(server, "_forkserver_alive_fd", None)
+    if alive is not None:  # (a worker that started a forkserver of its own would open another)
+        server._forkserver_alive_fd = None
+        with contextlib.suppress(OSError):
+            os.close(alive)
+    parent = multiprocessing.parent_process()  # (the server, which started the worker)
+    if parent is not None and parent.pid is not None:
+        try:
+            os.kill(parent.pid, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except PermissionError:  # (another user's process took its number: it is gone)
+            os._exit(1)
 
 
 def _exact(bpn: str) -> bool:
@@ -445,18 +474,38 @@ class Jobs:
 
     def poll(self, job: Job) -> Job:
         """The job as its reader thread left it; a worker past its time (plus a grace) is
-        ended, and a finished one's process reaped."""
-        if job.state == "running" and time.monotonic() - job.started > self.limits.max_seconds + 10:
+        ended, one that nobody asked for in ``abandon_seconds`` is cancelled (its client
+        went away without a word: the slot is freed for the others), and a finished one's
+        process reaped."""
+        now, lim = time.monotonic(), self.limits
+        if job.state == "running" and now - job.started > lim.max_seconds + 10:
             # (the state first: the reader thread then sees the pipe close on an ended job)
-            job.end("failed", error=f"the analysis ran past {self.limits.max_seconds:g} s and was stopped")
+            job.end("failed", error=f"the analysis ran past {lim.max_seconds:g} s and was stopped")
+            self._end(job)
+        elif job.state == "running" and now - job.asked > lim.abandon_seconds:
+            job.end(
+                "cancelled",
+                error=f"cancelled as abandoned: nobody asked for it for {lim.abandon_seconds:g} s",
+            )
             self._end(job)
         if job.state != "running":
             self._reap(job)
         return job
 
     def get(self, job_id: str) -> Job | None:
+        """The job ``job_id`` (:meth:`poll`), now asked for (None if there is none)."""
         job = self.jobs.get(job_id)
-        return None if job is None else self.poll(job)
+        if job is None:
+            return None
+        self.poll(job)
+        job.asked = time.monotonic()
+        return job
+
+    def sweep(self) -> None:
+        """Poll every job (:meth:`poll`): the server does every second, so that an
+        abandoned analysis stops even when no other comes."""
+        for job in list(self.jobs.values()):
+            self.poll(job)
 
     def cancel(self, job_id: str) -> Job | None:
         """End a running analysis (one that has ended keeps its state and answer): its

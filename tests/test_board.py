@@ -845,29 +845,22 @@ def test_a_bad_position_is_a_clear_message_and_the_page_keeps_working(page, boar
     assert page.is_hidden("#error")
 
 
-def test_the_page_says_what_an_unfinished_solve_knows():
+def test_the_page_says_what_an_unfinished_solve_knows(page):
     """A whole deal stopped by the board's time limit: the page shows each move's estimate
     as one ("≈"), a bare bound as "at most"/"at least", and the summary says the search did
     not finish; the best moves marked are the answer's, the best estimates."""
-    if CHROMIUM is None:
-        pytest.skip("no Chromium here (apt-get install chromium; .ci/run does)")
-    sync = pytest.importorskip("playwright.sync_api")
     b = Board("--max-seconds", "1")
     try:
-        with sync.sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            pg = browser.new_page(viewport={"width": 1280, "height": 800})
-            open_board(pg, b, deal(6).bpn())
-            summary = pg.text_content("#summary") or ""
-            assert "search not finished" in summary and ("≈" in summary or "at most" in summary), summary
-            rows = pg.query_selector_all("#moves [data-move]")
-            texts = [r.text_content() or "" for r in rows]
-            assert texts and all(("≈" in t) or ("at most" in t) or ("at least" in t) for t in texts), texts
-            marked = {
-                r.get_attribute("data-move") for r in rows if "best" in (r.get_attribute("class") or "")
-            }
-            values = {r.get_attribute("data-move"): int(r.get_attribute("data-value") or 0) for r in rows}
-            assert marked == {m for m, v in values.items() if v == max(values.values())}
-            browser.close()
+        pg = page.context.browser.new_page(viewport={"width": 1280, "height": 800})
+        open_board(pg, b, deal(6).bpn())
+        summary = pg.text_content("#summary") or ""
+        assert "search not finished" in summary and ("≈" in summary or "at most" in summary), summary
+        rows = pg.query_selector_all("#moves [data-move]")
+        texts = [r.text_content() or "" for r in rows]
+        assert texts and all(("≈" in t) or ("at most" in t) or ("at least" in t) for t in texts), texts
+        marked = {r.get_attribute("data-move") for r in rows if "best" in (r.get_attribute("class") or "")}
+        values = {r.get_attribute("data-move"): int(r.get_attribute("data-value") or 0) for r in rows}
+        assert marked == {m for m, v in values.items() if v == max(values.values())}
+        pg.close()
     finally:
         b.stop()

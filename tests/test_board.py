@@ -1,4 +1,4 @@
-"""The analysis board (issue 16): the real server (``brisque serve``, uvicorn) on 127.0.0.1,
+"""The analysis board: the real server (``brisque serve``, uvicorn) on 127.0.0.1,
 its JSON API and limits, and the page in a real browser (Debian's Chromium through
 Playwright).  The browser tests are skipped where no Chromium is installed (``.ci/run``
 installs it)."""

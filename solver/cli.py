@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from solver.engine.results import Analysis
     from solver.formats.records import MatchRecord
     from solver.model.position import Position
+    from solver.model.rules import Rules
     from solver.model.value import Value
 
 
@@ -135,6 +136,19 @@ def writable_file(path: str, what: str) -> None:
         raise BrisqueCommandError(f"cannot write the {what} to {path!r}: no folder {folder!r}")
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise BrisqueCommandError(f"cannot write the {what} to {path!r}: permission denied")
+
+
+def _rules_option(text: str) -> Rules:
+    """The rules the ``--rules`` option gives; a bad one is an error naming the option and
+    quoting the value (``--rules 'brisk': unknown game: expected one of ...``)."""
+    from solver.errors import RulesError
+    from solver.model.limits import short
+    from solver.model.rules import Rules
+
+    try:
+        return Rules.parse(text)
+    except RulesError as exc:
+        raise BrisqueCommandError(f"--rules {short(text)}: {exc.reason or exc}") from None
 
 
 class _Whole(click.IntRange):
@@ -798,13 +812,9 @@ def deal(seed: int, rules: str, at: int, view: str | None, as_json: bool) -> Non
       brisque show "$(brisque deal --seed 7 --at 11)"
       brisque deal --seed 7 --at 11 --json
     """
-    from solver.model.rules import Rules
     from solver.play.dealing import random_position
 
-    try:
-        r = Rules.parse(rules)
-    except NotationError as exc:
-        raise BrisqueCommandError(str(exc)) from None
+    r = _rules_option(rules)
     if at > r.tricks_per_deal:
         raise BrisqueCommandError(f"--at {at}: a deal of {r.game} has {r.tricks_per_deal} tricks")
     p = random_position(seed, r, at)
@@ -1988,16 +1998,15 @@ def match_cmd(
       brisque match pimc:20 clairvoyant --deals 10 --records deals.jsonl
       brisque match pimc:50 greedy --deals 2000 --scheduler tcp://10.0.0.5:8786
     """
-    from solver.model.rules import Rules
     from solver.play.match import run_match
     from solver.play.players import make_player
 
     try:
         make_player(first)
         make_player(second)
-        r = Rules.parse(rules)
     except (ValueError, NotationError) as exc:
         raise BrisqueCommandError(str(exc)) from None
+    r = _rules_option(rules)
     from solver.formats.words import plural, proportion
 
     if record_alias is not None:

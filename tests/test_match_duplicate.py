@@ -306,6 +306,20 @@ def test_cli_match_bad_rules(tmp_path):
     assert "poker" in res.stderr
 
 
+@pytest.mark.parametrize(
+    "rules, message",
+    [
+        ("brisk", "--rules 'brisk': unknown game: expected one of brisque, briscan, petite"),
+        ("brisque(target=x)", "--rules 'brisque(target=x)': option target: 'x' is not a whole number"),
+    ],
+)
+def test_cli_match_bad_rules_names_the_option_and_quotes_the_value(rules, message):
+    res = run("match", "greedy", "random", "--rules", rules)
+    assert res.exit_code == 2
+    assert res.stderr.splitlines()[-1].startswith(f"Error: {message}")
+    assert "bad rules" not in res.stderr  # (the value quoted once)
+
+
 def test_matches_report_each_players_thinking_time():
     m = run_match("pimc:4", "greedy", 2, seed=3)
     t = m.timing

@@ -15,7 +15,7 @@ import numbers
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from solver.errors import BPNError, NotationError
+from solver.errors import BPNError, NotationError, RulesError
 from solver.model.cards import (
     SUITS,
     card_str,
@@ -184,8 +184,9 @@ def parse_bpn(bpn: str) -> BPNParts:
     rules_f, hands_f, trump_f, talon_f, out_f, trick_f, turn_f, score_f = fields[:8]
     try:
         rules = Rules.parse(rules_f)
-    except NotationError as exc:
-        raise BPNError(f"bad rules field: {exc}") from None  # (it quotes the field)
+    except NotationError as exc:  # (the field quoted once, then what is wrong with it)
+        reason = exc.reason if isinstance(exc, RulesError) and exc.reason else str(exc)
+        raise BPNError(f"bad rules field {short(rules_f)}: {reason}") from None
     p = BPNParts(rules=rules)
     halves = hands_f.split("/")
     if len(halves) != 2:

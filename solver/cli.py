@@ -1583,8 +1583,9 @@ def puzzles_cmd(
     show_default=True,
     help="full: judge moves double-dummy (every card seen).  own: judge each move from its player's "
     "own information, sampling the worlds his view allows; a move is then a mistake only when its "
-    "loss exceeds two standard errors of the paired difference, and the double-dummy loss is shown "
-    "beside it (needs a deal with every card known, such as a record).",
+    "loss exceeds two standard errors of the paired difference (an inaccuracy where the worlds' "
+    "values are estimates, early in the talon), and the double-dummy loss is shown beside it "
+    "(needs a deal with every card known, such as a record).",
 )
 @click.option(
     "--worlds",
@@ -1621,7 +1622,8 @@ def line_cmd(
 
     A double-dummy loss blames a player for not seeing hidden cards.  --view own
     judges each move from what its player knew: the loss over the worlds his view
-    allows, flagged as a mistake only beyond two standard errors of the noise.
+    allows, flagged as a mistake only beyond two standard errors of the noise
+    (an inaccuracy where those worlds' values are estimates, early in the talon).
     Positions with hidden cards are judged the same way (sampled, beyond two
     standard errors); a loss between "(estimate)" values is an inaccuracy, a
     mistake only when the search's bounds prove it.
@@ -1804,9 +1806,15 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
     )
     if own:
         mistakes = {seat: sum(1 for s in steps if s.player == seat and s.mistake) for seat in "ab"}
+        slips = {seat: sum(1 for s in steps if s.player == seat and s.inaccuracy) for seat in "ab"}
         click.echo(
             f"mistakes from the player's own information (loss beyond {MISTAKE_Z:g} standard errors): "
             f"a {mistakes['a']}, b {mistakes['b']}"
+            + (
+                f"; inaccuracies (between estimates): a {slips['a']}, b {slips['b']}"
+                if any(slips.values())
+                else ""
+            )
         )
 
 

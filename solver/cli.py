@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from solver import __version__
+from solver import __version__, startup
 from solver.errors import NotationError, install_hint
 from solver.model.limits import (
     MAX_BUDGET,
@@ -565,6 +565,9 @@ class _Group(click.Group):
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             signal.signal(signal.SIGINT, _on_signal)
         try:
+            if startup.interrupted():  # (Ctrl-C while the command loaded: it ends as later)
+                _SIGNALS["received"] = startup.interrupted()
+                raise KeyboardInterrupt
             return super().invoke(ctx)
         except click.UsageError as exc:
             text = _option_words(exc.format_message())  # (a huge input is quoted cut)

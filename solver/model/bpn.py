@@ -260,7 +260,12 @@ def parse_bpn(bpn: str) -> BPNParts:
         if key == "tricks":
             p.tricks = _pair(key, value)
         elif key == "final":
-            p.final = _pair(key, value)
+            final = _pair(key, value)
+            # (Briscan's alone, for its bonus for the last five tricks; read in every game, as
+            # files written when every game printed it carry it, but elsewhere no part of the
+            # position, which prints without it: what was read is what is printed back)
+            if p.rules.game == "briscan":
+                p.final = final
         elif key == "game":
             p.game = _pair(key, value)
         elif key == "void":

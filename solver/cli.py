@@ -2033,11 +2033,23 @@ def match_cmd(
 
     out = open(records_path, "w", encoding="utf-8") if records_path is not None else None
 
+    def unwritable(exc: OSError) -> _Failed:  # (a full disk: the file named, as -o FILE's are)
+        return _Failed(f"cannot write the records to {records_path!r}: {exc.strerror or exc}")
+
     def keep(pair: list[MatchRecord]) -> None:  # each pair as it is played: Ctrl-C loses none
+        nonlocal out
         if out is not None:
-            for rec in pair:
-                out.write(json.dumps(rec) + "\n")
-            out.flush()
+            try:
+                for rec in pair:
+                    out.write(json.dumps(rec) + "\n")
+                out.flush()
+            except OSError as exc:
+                try:
+                    out.close()  # (closed all the same; what it could not flush is lost)
+                except OSError:
+                    pass
+                out = None
+                raise unwritable(exc) from None
 
     try:
         with _executor(scheduler, workers) as executor:
@@ -2053,9 +2065,12 @@ def match_cmd(
                 on_pair=keep,
             )
     finally:
-        if out is not None:
-            out.close()
         status.end()
+        if out is not None:
+            try:
+                out.close()
+            except OSError as exc:
+                raise unwritable(exc) from None
     s = result.summary
     if not as_json:
         lo, hi = s["ci95"]

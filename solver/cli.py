@@ -843,11 +843,26 @@ def deal(seed: int, rules: str, at: int, view: str | None, as_json: bool) -> Non
 _NO_BUDGET: _Budget = {"nodes": None, "seconds": None, "depth": None, "quick": False}
 
 
-def _solve_one(bpn: str, table_bits: int, limit: _Budget | None = None) -> tuple[Position, Analysis]:
+def _solve_one(
+    bpn: str, table_bits: int, limit: _Budget | None = None, status: StatusLine | None = None
+) -> tuple[Position, Analysis]:
+    """The solve of one BPN; ``status`` (enabled: on a terminal) shows an exact solve's
+    progress, a root move at a time, and is ended before the answer is printed."""
     from solver.engine.api import solve
 
     p = _position(bpn, command="solve")
-    return p, solve(p, table_bits=table_bits, **(limit or _NO_BUDGET))
+    line = status or StatusLine(False)
+    t0 = time.perf_counter()
+
+    def progress(done: int, total: int, nodes: int) -> None:
+        seconds = time.perf_counter() - t0
+        line.show(f"solving: {done} of {total} moves, {nodes / 1e6:.1f} M nodes, {seconds:.0f} s")
+
+    try:
+        shown = progress if line.enabled else None
+        return p, solve(p, table_bits=table_bits, progress=shown, **(limit or _NO_BUDGET))
+    finally:
+        line.end()
 
 
 def _refusal(exc: Exception, given: str) -> BrisqueCommandError:
@@ -1079,6 +1094,7 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
     help="Cores: threads sharing one exact solve and its table (one BPN: the same answer, "
     "sooner on a long one), or worker processes for the lines of BPN - in chunks.",
 )
+@click.option("--quiet", "-q", is_flag=True, help="No progress on standard error (shown only on a terminal).")
 @scheduler_option
 def solve_cmd(
     bpn: str,
@@ -1090,6 +1106,7 @@ def solve_cmd(
     quick: bool,
     workers: int,
     scheduler: str | None,
+    quiet: bool,
 ) -> None:
     """Solve a perfect-information position exactly.
 
@@ -1106,6 +1123,9 @@ def solve_cmd(
     bound the work; the answer then gives proven lower and upper bounds for the
     position and every move, and says exact: false unless the position's bounds
     meet (a proven value, such as a game won outright).
+
+    On a terminal, a progress line counts the moves an exact solve has done, one
+    root move at a time (not with -q or --json).
 
     Positions with hidden cards (?N, or a talon given only by its count) need the
     sampling analysis instead.
@@ -1144,7 +1164,7 @@ def solve_cmd(
             p = _position(bpn, command="solve")
             a = parallel_solve(p, workers=workers, table_bits=table_bits)
         else:
-            p, a = _solve_one(bpn, table_bits, limit)
+            p, a = _solve_one(bpn, table_bits, limit, StatusLine(_on_terminal(quiet, as_json)))
     except PositionError as exc:
         raise _refusal(exc, bpn) from None
     except SolveInterrupted as stop:  # Ctrl-C: what was proven so far, then exit 130

@@ -13,12 +13,17 @@ The layers, from the bottom: ``solver.errors`` and ``solver.native`` (the compil
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+# First: in the brisque command, Ctrl-C while the modules load is noted, not a traceback
+from solver import startup
+
+startup.guard()
+
+from typing import TYPE_CHECKING  # noqa: E402
 
 # The compiled modules, at once: a source tree without a build fails here, at `import
 # solver`, with the error that says how to build it (EngineMissingError), as it always did.
-from solver import native  # noqa: F401
-from solver.model.lazy import lazy_names
+from solver import native  # noqa: F401, E402
+from solver.model.lazy import lazy_names  # noqa: E402
 
 if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports each name)
     from solver.analysis import SampledAnalysis, analyse, analyse_line, solution_tree

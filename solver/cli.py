@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from solver import __version__
+from solver import __version__, startup
 from solver.errors import NotationError, install_hint
 from solver.model.limits import (
     MAX_BUDGET,
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from solver.engine.results import Analysis
     from solver.formats.records import MatchRecord
     from solver.model.position import Position
+    from solver.model.rules import Rules
     from solver.model.value import Value
 
 
@@ -135,6 +136,19 @@ def writable_file(path: str, what: str) -> None:
         raise BrisqueCommandError(f"cannot write the {what} to {path!r}: no folder {folder!r}")
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise BrisqueCommandError(f"cannot write the {what} to {path!r}: permission denied")
+
+
+def _rules_option(text: str) -> Rules:
+    """The rules the ``--rules`` option gives; a bad one is an error naming the option and
+    quoting the value (``--rules 'brisk': unknown game: expected one of ...``)."""
+    from solver.errors import RulesError
+    from solver.model.limits import short
+    from solver.model.rules import Rules
+
+    try:
+        return Rules.parse(text)
+    except RulesError as exc:
+        raise BrisqueCommandError(f"--rules {short(text)}: {exc.reason or exc}") from None
 
 
 class _Whole(click.IntRange):
@@ -551,6 +565,9 @@ class _Group(click.Group):
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             signal.signal(signal.SIGINT, _on_signal)
         try:
+            if startup.interrupted():  # (Ctrl-C while the command loaded: it ends as later)
+                _SIGNALS["received"] = startup.interrupted()
+                raise KeyboardInterrupt
             return super().invoke(ctx)
         except click.UsageError as exc:
             text = _option_words(exc.format_message())  # (a huge input is quoted cut)
@@ -799,13 +816,9 @@ def deal(seed: int, rules: str, at: int, view: str | None, as_json: bool) -> Non
       brisque show "$(brisque deal --seed 7 --at 11)"
       brisque deal --seed 7 --at 11 --json
     """
-    from solver.model.rules import Rules
     from solver.play.dealing import random_position
 
-    try:
-        r = Rules.parse(rules)
-    except NotationError as exc:
-        raise BrisqueCommandError(str(exc)) from None
+    r = _rules_option(rules)
     if at > r.tricks_per_deal:
         raise BrisqueCommandError(f"--at {at}: a deal of {r.game} has {r.tricks_per_deal} tricks")
     p = random_position(seed, r, at)
@@ -831,11 +844,26 @@ def deal(seed: int, rules: str, at: int, view: str | None, as_json: bool) -> Non
 _NO_BUDGET: _Budget = {"nodes": None, "seconds": None, "depth": None, "quick": False}
 
 
-def _solve_one(bpn: str, table_bits: int, limit: _Budget | None = None) -> tuple[Position, Analysis]:
+def _solve_one(
+    bpn: str, table_bits: int, limit: _Budget | None = None, status: StatusLine | None = None
+) -> tuple[Position, Analysis]:
+    """The solve of one BPN; ``status`` (enabled: on a terminal) shows an exact solve's
+    progress, a root move at a time, and is ended before the answer is printed."""
     from solver.engine.api import solve
 
     p = _position(bpn, command="solve")
-    return p, solve(p, table_bits=table_bits, **(limit or _NO_BUDGET))
+    line = status or StatusLine(False)
+    t0 = time.perf_counter()
+
+    def progress(done: int, total: int, nodes: int) -> None:
+        seconds = time.perf_counter() - t0
+        line.show(f"solving: {done} of {total} moves, {nodes / 1e6:.1f} M nodes, {seconds:.0f} s")
+
+    try:
+        shown = progress if line.enabled else None
+        return p, solve(p, table_bits=table_bits, progress=shown, **(limit or _NO_BUDGET))
+    finally:
+        line.end()
 
 
 def _refusal(exc: Exception, given: str) -> BrisqueCommandError:
@@ -1067,6 +1095,7 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
     help="Cores: threads sharing one exact solve and its table (one BPN: the same answer, "
     "sooner on a long one), or worker processes for the lines of BPN - in chunks.",
 )
+@click.option("--quiet", "-q", is_flag=True, help="No progress on standard error (shown only on a terminal).")
 @scheduler_option
 def solve_cmd(
     bpn: str,
@@ -1078,6 +1107,7 @@ def solve_cmd(
     quick: bool,
     workers: int,
     scheduler: str | None,
+    quiet: bool,
 ) -> None:
     """Solve a perfect-information position exactly.
 
@@ -1094,6 +1124,9 @@ def solve_cmd(
     bound the work; the answer then gives proven lower and upper bounds for the
     position and every move, and says exact: false unless the position's bounds
     meet (a proven value, such as a game won outright).
+
+    On a terminal, a progress line counts the moves an exact solve has done, one
+    root move at a time (not with -q or --json).
 
     Positions with hidden cards (?N, or a talon given only by its count) need the
     sampling analysis instead.
@@ -1132,7 +1165,7 @@ def solve_cmd(
             p = _position(bpn, command="solve")
             a = parallel_solve(p, workers=workers, table_bits=table_bits)
         else:
-            p, a = _solve_one(bpn, table_bits, limit)
+            p, a = _solve_one(bpn, table_bits, limit, StatusLine(_on_terminal(quiet, as_json)))
     except PositionError as exc:
         raise _refusal(exc, bpn) from None
     except SolveInterrupted as stop:  # Ctrl-C: what was proven so far, then exit 130
@@ -1617,8 +1650,9 @@ def _puzzles_summary(solved: int, failed: int, unreadable: int, unchecked: int, 
     show_default=True,
     help="full: judge moves double-dummy (every card seen).  own: judge each move from its player's "
     "own information, sampling the worlds his view allows; a move is then a mistake only when its "
-    "loss exceeds two standard errors of the paired difference, and the double-dummy loss is shown "
-    "beside it (needs a deal with every card known, such as a record).",
+    "loss exceeds two standard errors of the paired difference (an inaccuracy where the worlds' "
+    "values are estimates, early in the talon), and the double-dummy loss is shown beside it "
+    "(needs a deal with every card known, such as a record).",
 )
 @click.option(
     "--worlds",
@@ -1655,7 +1689,8 @@ def line_cmd(
 
     A double-dummy loss blames a player for not seeing hidden cards.  --view own
     judges each move from what its player knew: the loss over the worlds his view
-    allows, flagged as a mistake only beyond two standard errors of the noise.
+    allows, flagged as a mistake only beyond two standard errors of the noise
+    (an inaccuracy where those worlds' values are estimates, early in the talon).
     Positions with hidden cards are judged the same way (sampled, beyond two
     standard errors); a loss between "(estimate)" values is an inaccuracy, a
     mistake only when the search's bounds prove it.
@@ -1847,9 +1882,15 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
     )
     if own:
         mistakes = {seat: sum(1 for s in steps if s.player == seat and s.mistake) for seat in "ab"}
+        slips = {seat: sum(1 for s in steps if s.player == seat and s.inaccuracy) for seat in "ab"}
         click.echo(
             f"mistakes from the player's own information (loss beyond {MISTAKE_Z:g} standard errors): "
             f"a {mistakes['a']}, b {mistakes['b']}"
+            + (
+                f"; inaccuracies (between estimates): a {slips['a']}, b {slips['b']}"
+                if any(slips.values())
+                else ""
+            )
         )
 
 
@@ -2041,16 +2082,15 @@ def match_cmd(
       brisque match pimc:20 clairvoyant --deals 10 --records deals.jsonl
       brisque match pimc:50 greedy --deals 2000 --scheduler tcp://10.0.0.5:8786
     """
-    from solver.model.rules import Rules
     from solver.play.match import run_match
     from solver.play.players import make_player
 
     try:
         make_player(first)
         make_player(second)
-        r = Rules.parse(rules)
     except (ValueError, NotationError) as exc:
         raise BrisqueCommandError(str(exc)) from None
+    r = _rules_option(rules)
     from solver.formats.words import plural, proportion
 
     if record_alias is not None:
@@ -2066,11 +2106,23 @@ def match_cmd(
 
     out = open(records_path, "w", encoding="utf-8") if records_path is not None else None
 
+    def unwritable(exc: OSError) -> _Failed:  # (a full disk: the file named, as -o FILE's are)
+        return _Failed(f"cannot write the records to {records_path!r}: {exc.strerror or exc}")
+
     def keep(pair: list[MatchRecord]) -> None:  # each pair as it is played: Ctrl-C loses none
+        nonlocal out
         if out is not None:
-            for rec in pair:
-                out.write(json.dumps(rec) + "\n")
-            out.flush()
+            try:
+                for rec in pair:
+                    out.write(json.dumps(rec) + "\n")
+                out.flush()
+            except OSError as exc:
+                try:
+                    out.close()  # (closed all the same; what it could not flush is lost)
+                except OSError:
+                    pass
+                out = None
+                raise unwritable(exc) from None
 
     try:
         with _executor(scheduler, workers) as executor:
@@ -2086,9 +2138,12 @@ def match_cmd(
                 on_pair=keep,
             )
     finally:
-        if out is not None:
-            out.close()
         status.end()
+        if out is not None:
+            try:
+                out.close()
+            except OSError as exc:
+                raise unwritable(exc) from None
     s = result.summary
     if not as_json:
         lo, hi = s["ci95"]

@@ -30,7 +30,11 @@ class BPNError(NotationError):
 
 
 class RulesError(NotationError):
-    """An unknown game or option, or a bad option value, in a rules string."""
+    """An unknown game or option, or a bad option value, in a rules string.  ``reason``, when
+    the error came from a rules string, says what is wrong without quoting the string, for a
+    message that quotes it as its own: a BPN's rules field, the ``--rules`` option."""
+
+    reason: str | None = None
 
 
 class PuzzleError(NotationError):

@@ -122,8 +122,8 @@ def test_deal_view(run):
 @pytest.mark.parametrize(
     "rules, message",
     [
-        ("bogus", "unknown game 'bogus'"),
-        ("brisque(target=abc)", "expected a whole number"),
+        ("bogus", "--rules 'bogus': unknown game: expected one of"),
+        ("brisque(target=abc)", "--rules 'brisque(target=abc)': option target: 'abc' is not a whole number"),
         ("brisque(draw=yes)", "does not apply to brisque"),
         ("brisque(target=300", "closing ')'"),
     ],

@@ -35,6 +35,7 @@ ROOT = PACKAGE_DIR.parent
 
 # the layers each layer may import from (a layer is the first name after ``solver.``)
 ALLOWED: dict[str, set[str]] = {
+    "startup": set(),  # (Ctrl-C while the command starts: the package's first import)
     "errors": set(),
     "native": {"errors", "native"},
     "model": {"errors", "native", "model"},
@@ -44,6 +45,7 @@ ALLOWED: dict[str, set[str]] = {
     "play": {"", "errors", "native", "model", "formats", "engine", "analysis", "play"},
     "cli": {
         "",
+        "startup",
         "errors",
         "native",
         "model",
@@ -65,7 +67,7 @@ ALLOWED: dict[str, set[str]] = {
     # the Dask cluster (the extra cluster): only the command line starts one; the library
     # takes any executor (solver.analysis.executors)
     "cluster": {"errors", "cluster"},
-    "": {"errors", "native", "model", "formats", "engine", "analysis", "play"},  # solver/__init__
+    "": {"startup", "errors", "native", "model", "formats", "engine", "analysis", "play"},  # solver/__init__
     "svg": {"model"},  # solver/svg.py: the public name of solver.model.svg
 }
 

@@ -358,3 +358,22 @@ def test_line_estimate_differences_are_inaccuracies_not_mistakes(match_file):
 def _record(path, i):
     rec = DealRecord.from_json(Path(path).read_text().splitlines()[i - 1])
     return rec.start, rec.moves
+
+
+def test_line_own_view_calls_a_loss_between_estimates_an_inaccuracy(match_file):
+    # judged from his own information, a move early in the talon is valued in worlds searched
+    # to a depth: a loss beyond the noise there is an inaccuracy, as --view full calls it
+    path, _ = match_file
+    text = run("line", "--record", path, "--deal", 1, "--view", "own", "--worlds", 10).stdout
+    rows = [ln for ln in text.splitlines() if ROW.match(ln)]
+    assert not [row for row in rows if "(estimate)" in row and "<-- mistake" in row]
+    assert any("(estimate)  <-- inaccuracy (estimate)" in row for row in rows)
+    assert any(row.endswith("<-- mistake") for row in rows)
+    steps = analyse_line(*_record(path, 1), view="own", worlds=10, seed=0)
+    beyond = [s for s in steps if s.own_mistake]
+    assert any(s.own_estimate for s in beyond) and any(not s.own_estimate for s in beyond)
+    for s in steps:
+        assert s.mistake == bool(s.own_mistake and not s.own_estimate)
+        assert s.inaccuracy == bool(s.own_mistake and s.own_estimate)
+    slips = [sum(s.inaccuracy for s in steps if s.player == seat) for seat in "ab"]
+    assert f"inaccuracies (between estimates): a {slips[0]}, b {slips[1]}" in text

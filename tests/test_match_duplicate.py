@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -304,6 +305,31 @@ def test_cli_match_bad_rules(tmp_path):
     res = run("match", "greedy", "random", "--rules", "poker", "--records", tmp_path / "r.jsonl")
     assert res.exit_code != 0
     assert "poker" in res.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a device always full")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_cli_match_records_that_cannot_be_written_name_the_file(workers):
+    res = run("match", "greedy", "random", "--deals", 3, "--workers", workers, "--records", "/dev/full", "-q")
+    assert res.exit_code == 1
+    assert res.stderr.splitlines()[-1] == (
+        "Error: cannot write the records to '/dev/full': No space left on device"
+    )
+    assert res.stdout == "" and not isinstance(res.exception, OSError)
+
+
+@pytest.mark.parametrize(
+    "rules, message",
+    [
+        ("brisk", "--rules 'brisk': unknown game: expected one of brisque, briscan, petite"),
+        ("brisque(target=x)", "--rules 'brisque(target=x)': option target: 'x' is not a whole number"),
+    ],
+)
+def test_cli_match_bad_rules_names_the_option_and_quotes_the_value(rules, message):
+    res = run("match", "greedy", "random", "--rules", rules)
+    assert res.exit_code == 2
+    assert res.stderr.splitlines()[-1].startswith(f"Error: {message}")
+    assert "bad rules" not in res.stderr  # (the value quoted once)
 
 
 def test_matches_report_each_players_thinking_time():

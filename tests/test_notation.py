@@ -211,6 +211,23 @@ def test_bad_rules(text):
     assert repr(text) in str(info.value)
 
 
+@pytest.mark.parametrize(
+    "field, reason",
+    [
+        ("brisk", "unknown game: expected one of brisque, briscan, petite"),
+        ("brisque(target=x)", "option target: 'x' is not a whole number"),
+        ("brisque(target=300", "expected 'game(option=value,...)' with a closing ')'"),
+    ],
+)
+def test_bad_rules_field_of_a_bpn_is_quoted_once(field, reason):
+    bpn = NOTATION_EXAMPLES[0].replace("brisque", field, 1)
+    with pytest.raises(BPNError) as info:
+        Position(bpn)
+    message = str(info.value)
+    assert message.startswith(f"bad rules field {field!r}: {reason}")
+    assert message.count(repr(field)) == 1 and "bad rules '" not in message
+
+
 # ---------------------------------------------------------------- more worked examples (docs/notation.md)
 def test_double_dummy_position_and_its_view():
     dd = "brisque 9.AQ.8.Q7/.K8.J9.KJ TS JSKS8SASTH7SACQDTC9CTD8CJHAD7D Q.97.K. - a 7:0 tricks=2:0"

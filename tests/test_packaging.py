@@ -70,20 +70,23 @@ def test_typing_files_are_shipped():
 
 
 def test_a_source_tree_without_a_build_says_how_to_build(tmp_path: Path):
-    # the Python files of the package, without its compiled modules
+    # the Python files of the package, without its compiled modules; -S: no site-packages,
+    # where an installed copy (this one's editable install) would make it a shadowing tree
     shutil.copytree(PKG, tmp_path / "solver", ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     res = subprocess.run(
-        [sys.executable, "-c", "import solver"], capture_output=True, text=True, cwd=tmp_path, env=env
+        [sys.executable, "-S", "-c", "import solver"], capture_output=True, text=True, cwd=tmp_path, env=env
     )
     assert res.returncode != 0
     assert "EngineMissingError" in res.stderr
-    assert "pip install" in res.stderr and "build_ext --inplace" in res.stderr
+    assert "are not built" in res.stderr and "install the package with `pip install .`" in res.stderr
+    assert "build_ext --inplace" in res.stderr and "another directory" not in res.stderr
     assert "solver.native" in res.stderr  # it names what is missing
     # and it is an ImportError, as a missing module always was, and a BrisqueError
     res = subprocess.run(
         [
             sys.executable,
+            "-S",
             "-c",
             "try:\n    import solver\nexcept ImportError as x:\n"
             "    print(' '.join(c.__name__ for c in type(x).__mro__))",
@@ -95,6 +98,34 @@ def test_a_source_tree_without_a_build_says_how_to_build(tmp_path: Path):
     )
     names = res.stdout.split()
     assert names[0] == "EngineMissingError" and "BrisqueError" in names, res.stderr
+
+
+def test_a_source_tree_that_shadows_the_installed_package_says_so(tmp_path: Path):
+    # the checkout's root after `pip install .`: its unbuilt tree comes first on the path (the
+    # current directory), the installed package, built, after it
+    tree, installed = tmp_path / "checkout", tmp_path / "site-packages"
+    shutil.copytree(PKG, tree / "solver", ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    shutil.copytree(PKG, installed / "solver", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(installed)])}
+    res = subprocess.run(
+        [sys.executable, "-S", "-c", "import solver"], capture_output=True, text=True, cwd=tree, env=env
+    )
+    assert res.returncode != 0 and "EngineMissingError" in res.stderr
+    message = res.stderr.splitlines()[-1]
+    assert f"imported from the source tree {tree / 'solver'}" in message
+    assert f"the package installed in {installed / 'solver'}, which it shadows" in message
+    assert "Python looks in the current directory first" in message
+    assert "Run from another directory" in message and "`pip install -e .`" in message
+    assert "install the package with `pip install .`" not in message  # (done already)
+    # from elsewhere, the installed package is the one imported
+    res = subprocess.run(
+        [sys.executable, "-S", "-c", "import solver; print(solver.__file__)"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(installed)},
+    )
+    assert res.returncode == 0 and res.stdout.strip() == str(installed / "solver" / "__init__.py"), res.stderr
 
 
 @pytest.mark.parametrize("extra", [[], ["--json"]])

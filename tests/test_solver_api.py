@@ -373,3 +373,18 @@ def test_a_finished_deal_is_answered_with_its_result():
         assert a.value == p.value() and a.exact and a.moves == a.best == a.pv == []
     with pytest.raises(PositionError, match="over"):
         can_reach(p, 0)  # (a question about the future of a deal that has none)
+
+
+def test_an_exact_solve_reports_its_progress_a_root_move_at_a_time():
+    bpn = "brisque 7.A.Q8.AQ/J9.8.AJ.K TC 7C8CJC9D7H ATKQ8.TKQJ9.TK7.9 - a 22:39 tricks=4:3"
+    calls: list[tuple[int, int, int]] = []
+    a = Solver("brisque", table_bits=16).solve(bpn, progress=lambda *args: calls.append(args))
+    n = len(a.moves)
+    assert [c[:2] for c in calls] == [(i, n) for i in range(n + 1)]
+    nodes = [c[2] for c in calls]  # (a fresh table: every move searches)
+    assert nodes[0] == 0 and nodes == sorted(nodes) and 0 < nodes[-1] <= a.nodes
+    again: list[tuple[int, int, int]] = []  # (the function passes it on)
+    solve(bpn, progress=lambda *args: again.append(args))
+    assert [c[:2] for c in again] == [c[:2] for c in calls]
+    budgeted: list[object] = []
+    assert not solve(bpn, nodes=500, progress=budgeted.append).exact and budgeted == []

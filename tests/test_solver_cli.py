@@ -208,3 +208,67 @@ def test_solve_impossible_position_is_refused():
     res = run("solve", bpn)
     assert res.exit_code != 0 and res.stdout == ""
     assert bpn in res.stderr and "AS appears twice" in res.stderr
+
+
+# ---------------------------------------------------------------- progress on a terminal
+TRICK_8 = "brisque 7.A.Q8.AQ/J9.8.AJ.K TC 7C8CJC9D7H ATKQ8.TKQJ9.TK7.9 - a 22:39 tricks=4:3"  # (deal 1 at 8)
+
+
+def _solve_on(args: list[str], tmp_path, terminal: bool) -> tuple[str, str]:
+    """The real command's standard output and error, the error on a pseudo-terminal (as a
+    user sees it) or a pipe."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "solver.cli", "solve", *args]
+    if not terminal:
+        res = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=120)
+        assert res.returncode == 0, res.stderr
+        return res.stdout, res.stderr
+    main_end, terminal_end = pty.openpty()
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=terminal_end, stdin=subprocess.DEVNULL, cwd=tmp_path
+    ) as proc:
+        os.close(terminal_end)
+        err = b""
+        while True:
+            try:
+                chunk = os.read(main_end, 4096)
+            except OSError:  # (EIO: the command closed the terminal, on its end)
+                break
+            if not chunk:
+                break
+            err += chunk
+        out = proc.stdout.read().decode() if proc.stdout else ""
+        assert proc.wait(timeout=120) == 0, err
+    os.close(main_end)
+    return out, err.decode()
+
+
+def test_an_exact_solve_shows_its_progress_on_a_terminal(tmp_path):
+    moves = len(solve(TRICK_8).moves)
+    out, err = _solve_on([TRICK_8], tmp_path, terminal=True)
+    assert "Value for a: +4 (exact)" in out
+    shown = [part.strip() for part in err.replace("\r\n", "\n").split("\r") if part.strip()]
+    assert shown[0] == f"solving: 0 of {moves} moves, 0.0 M nodes, 0 s"
+    assert re.fullmatch(rf"solving: {moves} of {moves} moves, \d+\.\d M nodes, \d+ s", shown[-1])
+    assert len(shown) == moves + 1  # (one a root move)
+    assert err.endswith("\n")  # (the line is left as it ends, the answer below it)
+
+
+@pytest.mark.parametrize(
+    "args, terminal",
+    [
+        ([TRICK_8], False),
+        ([TRICK_8, "-q"], True),
+        ([TRICK_8, "--json"], True),
+        ([TRICK_8, "--nodes", "500"], True),
+    ],
+)
+def test_no_progress_off_a_terminal_with_q_json_or_a_budget(args, tmp_path, terminal):
+    out, err = _solve_on(args, tmp_path, terminal)
+    assert err == "" and out
+    if "--json" in args:
+        assert json.loads(out)["value"] == 4

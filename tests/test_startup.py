@@ -135,3 +135,92 @@ def test_a_worker_pool_that_broke_is_still_said(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(batch, "solve_lines", failing)
     res = CliRunner().invoke(main, ["solve", "-"], input="x\n")
     assert isinstance(res.exception, ValueError)
+
+
+# ----------------------------------------------------------------------------- Ctrl-C at the start
+FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # solved at once
+CONSOLE_SCRIPT = """\
+import re
+import sys
+from solver.cli import main
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(main())
+"""  # (what pip writes as bin/brisque)
+EARLY = [i / 100 for i in range(11)]  # seconds after the package began to load, up to a tenth
+
+
+def _command(form: str, tmp_path: Path) -> list[str]:
+    """The command solving FP, as its console script or as python -m solver.cli."""
+    if form == "console script":
+        script = tmp_path / "brisque"
+        script.write_text(CONSOLE_SCRIPT)
+        return [sys.executable, str(script), "solve", FP]
+    return [sys.executable, "-m", "solver.cli", "solve", FP]
+
+
+def _start(command: list[str], tmp_path: Path, **popen: object) -> subprocess.Popen[str]:
+    """``command`` started, once the package has begun to load: its compiled modules are
+    mapped, which the package does right after its first statement, the start's handler.
+    (Before that the interpreter starts and finds the package, no code of ours: a signal
+    there is Python's own traceback.)"""
+    import time
+
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, **popen
+    )
+    maps = Path(f"/proc/{proc.pid}/maps")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if "/solver/native/" in maps.read_text():
+                return proc
+        except OSError:  # (the process is not there yet, or gone)
+            pass
+    proc.kill()
+    raise AssertionError(f"{command} did not load the package: {proc.communicate()}")
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux's /proc/PID/maps")
+@pytest.mark.parametrize("form", ["console script", "python -m solver.cli"])
+def test_ctrl_c_while_the_command_starts_is_no_traceback(form: str, tmp_path: Path):
+    import signal
+    import time
+
+    seen = set()
+    for delay in EARLY:
+        proc = _start(_command(form, tmp_path), tmp_path)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        assert "Traceback" not in err, f"SIGINT {delay} s into the start:\n{err}"
+        # the status of a later Ctrl-C, or 0 when the solve ended first
+        assert proc.returncode in (130, 0), (delay, proc.returncode, err)
+        if proc.returncode == 130:
+            assert err.splitlines() == ["interrupted"] and out == "", (out, err)
+        seen.add(proc.returncode)
+    assert 130 in seen  # (some signal came while the modules loaded)
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux's /proc/PID/maps")
+def test_ctrl_c_ignored_at_the_start_stays_ignored(tmp_path: Path):
+    import signal
+
+    proc = _start(
+        _command("console script", tmp_path),
+        tmp_path,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # (a background job)
+    )
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "interrupted" not in err and "Value for b: +44 (exact)" in out
+
+
+def test_a_program_that_imports_the_package_keeps_its_ctrl_c(tmp_path: Path):
+    # (the start's handler is the command's only: a program's Ctrl-C stays its own)
+    code = (
+        "import signal, solver, solver.cli\n"
+        "assert signal.getsignal(signal.SIGINT) is signal.default_int_handler\n"
+    )
+    modules_after(code, tmp_path)

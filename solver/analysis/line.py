@@ -55,6 +55,9 @@ class Step:
     own_stderr: float | None = None
     own_mistake: bool | None = None
     own_worlds: int | None = None
+    # whether those worlds were valued by depth-limited estimates (the quick search early in
+    # the talon): a loss beyond the noise is then an inaccuracy, as between any estimates
+    own_estimate: bool | None = None
     # a game won outright thrown away (or a game lost let in) by this move: the loss is then
     # in the ranking numbers of :mod:`solver.analysis.ranking` (rule "match"), kept out of
     # the point totals of :func:`losses_by_player` and counted by :func:`games_given_up`
@@ -73,11 +76,12 @@ class Step:
 
     @property
     def mistake(self) -> bool:
-        """A mistake: from his own information when judged so; from sampled values, a loss
-        beyond ``MISTAKE_Z`` standard errors of the paired difference; from an estimate, a
-        loss its proven bounds confirm; else (exact) any loss."""
+        """A mistake: from his own information when judged so (beyond the noise, between
+        values that are no estimates); from sampled values, a loss beyond ``MISTAKE_Z``
+        standard errors of the paired difference; from an estimate, a loss its proven bounds
+        confirm; else (exact) any loss."""
         if self.own_mistake is not None:
-            return self.own_mistake
+            return self.own_mistake and not self.own_estimate
         if self.loss_stderr is not None:
             return self.loss > MISTAKE_Z * self.loss_stderr if self.loss_stderr > 0 else self.loss > 0
         if not self.exact:
@@ -93,7 +97,10 @@ class Step:
     @property
     def inaccuracy(self) -> bool:
         """A loss between depth-limited estimates that their bounds do not prove: shown as
-        "inaccuracy (estimate)", not as a mistake."""
+        "inaccuracy (estimate)", not as a mistake.  Judged from his own information, a loss
+        beyond the noise between the worlds' estimates (nothing bounds those)."""
+        if self.own_mistake is not None:
+            return self.own_mistake and bool(self.own_estimate)
         return not self.exact and self.loss_stderr is None and self.loss > 0 and not self.mistake
 
     def to_dict(self) -> dict[str, Any]:
@@ -145,6 +152,14 @@ def own_information_loss(
     with every world solved (no sampling noise), when it is above zero.  The best move is
     the one with the best mean over the same worlds, which favours flagging a little when
     several moves are nearly equal (docs/solver.md).  Ctrl-C raises KeyboardInterrupt."""
+    return _own_judgement(p, m, worlds, seed)[:4]
+
+
+def _own_judgement(
+    p: Position, m: Move, worlds: int, seed: int
+) -> tuple[float, float | None, bool, int, bool]:
+    """:func:`own_information_loss`, and whether the worlds' values were depth-limited
+    estimates (the quick search before the last talon tricks)."""
     from solver.analysis.ranking import RankingRule
     from solver.analysis.sampling import SampledAnalysis, analyse
 
@@ -154,14 +169,15 @@ def own_information_loss(
         rank = RankingRule.parse("match")
         numbers = {mv.move: rank.number(mv.value, view) for mv in a.moves}
         loss = float(max(numbers.values()) - numbers[m])
-        return loss, 0.0, loss > 0, 1
+        return loss, 0.0, loss > 0, 1, False
     if a.stopped == "interrupted":
         raise KeyboardInterrupt
     loss, se = a.paired_loss(m)
+    estimate = a.world_method != "exact"
     if se is None:  # (one world sampled: nothing known of the noise, no mistake proven)
-        return loss, se, False, a.worlds
+        return loss, se, False, a.worlds, estimate
     mistake = loss > 0 if a.enumerated or se == 0 else loss > MISTAKE_Z * se
-    return loss, se, mistake, a.worlds
+    return loss, se, mistake, a.worlds, estimate
 
 
 def analyse_line(
@@ -280,9 +296,9 @@ def _play_and_judge(
                 known = [v for v in lows if v is not None]
                 proven = exact or (up is not None and bool(known) and max(known) > up)
         loss, game = move_loss(value, mv_value, p)
-        own: tuple[float | None, float | None, bool | None, int | None] = (None, None, None, None)
+        own: tuple[float | None, float | None, bool | None, int | None, bool | None] = (None,) * 5
         if view == "own":
-            own = own_information_loss(p, m, worlds, seed)
+            own = _own_judgement(p, m, worlds, seed)
         steps.append(
             Step(
                 number=i,
@@ -305,6 +321,7 @@ def _play_and_judge(
                 own_stderr=own[1],
                 own_mistake=own[2],
                 own_worlds=own[3],
+                own_estimate=own[4],
             )
         )
         p.push(m)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Literal
 
@@ -47,6 +47,10 @@ from solver.native.engine import MAX_SOLVE_THREADS, Engine
 BOUNDED_TABLE_BITS = 20  # bounded solves clear their table first (a few ms)
 
 Backend = Literal["native", "reference"]
+
+
+Progress = Callable[[int, int, int], object]
+"""``progress(done, total, nodes)``: root moves solved of the total, nodes searched so far."""
 
 
 def require_solvable(p: Position, over_ok: bool = False) -> None:
@@ -120,13 +124,15 @@ class Solver:
         pv: bool = True,
         limit: Limit | None = None,
         threads: int | None = None,
+        progress: Progress | None = None,
     ) -> Analysis:
         """Value, best moves, every move's value and a principal variation of ``p``, a
         Position or a BPN string.
 
         With a bounded ``limit`` the answer may be inexact: see :func:`solve`.  ``threads``
         share the exact searches and their table (:func:`solver_threads`); ``None``: as
-        the engine is set (one thread unless set otherwise).
+        the engine is set (one thread unless set otherwise).  ``progress`` follows an
+        exact solve of every move (see :func:`solve`).
 
         >>> Solver().solve("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35").value
         Value.margin(44, pov='b')
@@ -149,8 +155,13 @@ class Solver:
         try:
             with solver_threads(self.engine, self.engine.threads if threads is None else threads):
                 if every_move:  # (one move at a time, so that Ctrl-C keeps the moves solved)
-                    for current in self.engine.root_moves():
+                    roots = self.engine.root_moves()
+                    if progress is not None:
+                        progress(0, len(roots), 0)
+                    for current in roots:
                         raw[current] = self.engine.move_value(current)
+                        if progress is not None:
+                            progress(len(raw), len(roots), self.engine.nodes - n0)
                 searched = max(raw.values()) if raw else self.engine.value()
             if raw and set(raw) != set(legal):
                 raise EngineError(f"engine and rules model disagree on the legal moves of {p.bpn()!r}")
@@ -392,6 +403,7 @@ def solve(
     depth: int | None = None,
     quick: bool = False,
     threads: int | None = None,
+    progress: Progress | None = None,
 ) -> Analysis:
     """Solve a perfect-information position.
 
@@ -403,6 +415,9 @@ def solve(
     ``quick=True`` runs the search each sampled world gets (:mod:`solver.engine.quick`):
     exact in the last talon tricks, a four-trick estimate before.
     ``threads`` share an exact solve and its table (the same answer, sooner on a whole deal).
+    ``progress(done, total, nodes)`` follows an exact solve of every move, which goes a root
+    move at a time: called before the first (``done`` 0) and as each is solved, with the
+    nodes searched so far (a budgeted solve, bounded anyway, does not call it).
     A position with hidden cards raises :class:`HiddenInformationError` (a finished deal
     is answered, its result known whatever the hidden cards).
 
@@ -445,7 +460,7 @@ def solve(
         solver.engine.clear()
         return solver.solve(p, every_move=every_move, pv=pv, limit=limit)
     return shared_solver(p.rules, table_bits).solve(
-        p, every_move=every_move, pv=pv, limit=limit, threads=threads
+        p, every_move=every_move, pv=pv, limit=limit, threads=threads, progress=progress
     )
 
 
@@ -511,6 +526,7 @@ def _reference_pv(p: Position) -> list[Move]:
 
 __all__ = [
     "Backend",
+    "Progress",
     "Solver",
     "can_reach",
     "forget_shared_solvers",

@@ -15,7 +15,7 @@ import numbers
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from solver.errors import BPNError, NotationError
+from solver.errors import BPNError, NotationError, RulesError
 from solver.model.cards import (
     SUITS,
     card_str,
@@ -184,8 +184,9 @@ def parse_bpn(bpn: str) -> BPNParts:
     rules_f, hands_f, trump_f, talon_f, out_f, trick_f, turn_f, score_f = fields[:8]
     try:
         rules = Rules.parse(rules_f)
-    except NotationError as exc:
-        raise BPNError(f"bad rules field: {exc}") from None  # (it quotes the field)
+    except NotationError as exc:  # (the field quoted once, then what is wrong with it)
+        reason = exc.reason if isinstance(exc, RulesError) and exc.reason else str(exc)
+        raise BPNError(f"bad rules field {short(rules_f)}: {reason}") from None
     p = BPNParts(rules=rules)
     halves = hands_f.split("/")
     if len(halves) != 2:
@@ -259,7 +260,12 @@ def parse_bpn(bpn: str) -> BPNParts:
         if key == "tricks":
             p.tricks = _pair(key, value)
         elif key == "final":
-            p.final = _pair(key, value)
+            final = _pair(key, value)
+            # (Briscan's alone, for its bonus for the last five tricks; read in every game, as
+            # files written when every game printed it carry it, but elsewhere no part of the
+            # position, which prints without it: what was read is what is printed back)
+            if p.rules.game == "briscan":
+                p.final = final
         elif key == "game":
             p.game = _pair(key, value)
         elif key == "void":

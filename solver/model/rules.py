@@ -211,33 +211,34 @@ class Rules:
         if t.count("(") > 1 or t.count(")") > 1 or t.count(")") > t.count("("):
             # (else the extra one was read as part of a name or a value: "'300)' is not a
             # whole number")
-            raise RulesError(
-                f"bad rules {short(text)}: the parentheses do not match: expected "
-                f"'game(option=value,...)', one '(' after the game and one ')' at the end"
+            raise _bad_rules(
+                text,
+                "the parentheses do not match: expected "
+                "'game(option=value,...)', one '(' after the game and one ')' at the end",
             )
         if "(" in t:
             if not t.endswith(")"):
-                raise RulesError(
-                    f"bad rules {short(text)}: expected 'game(option=value,...)' with a closing ')'"
-                )
+                raise _bad_rules(text, "expected 'game(option=value,...)' with a closing ')'")
             game, _, inner = t[:-1].partition("(")
             options: dict[str, str] = {}
             for item in filter(None, (s.strip() for s in inner.split(","))):
                 name, eq, value = item.partition("=")
                 if not eq:
-                    raise RulesError(f"bad rules {short(text)}: option {short(item)} should be name=value")
+                    raise _bad_rules(text, f"option {short(item)} should be name=value")
                 name = name.strip().lower()
                 if name in options:
-                    raise RulesError(f"bad rules {short(text)}: option {short(name)} given twice")
+                    raise _bad_rules(text, f"option {short(name)} given twice")
                 options[name] = value.strip()
         else:
             game, options = t, {}
         try:
             return Rules.preset(game, **options)
         except RulesError as exc:
-            if not options:  # (the message quotes the game, which is the whole text)
-                raise
-            raise RulesError(f"bad rules {short(text)}: {exc}") from None
+            if not options:  # (the message quotes the game, which is the whole text: kept)
+                raise _bad_rules(
+                    text, f"unknown game: expected one of {', '.join(GAMES)}", str(exc)
+                ) from None
+            raise _bad_rules(text, str(exc)) from None
 
     # ---- printing ------------------------------------------------------
     def changed(self) -> dict[str, OptionValue]:
@@ -368,6 +369,14 @@ def _format_value(v: object) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     return str(v)
+
+
+def _bad_rules(text: str, reason: str, message: str | None = None) -> RulesError:
+    """The error of the rules string ``text``: ``message``, by default ``bad rules 'TEXT':
+    REASON``, with ``reason`` kept apart (see :class:`~solver.errors.RulesError`)."""
+    exc = RulesError(message or f"bad rules {short(text)}: {reason}")
+    exc.reason = reason
+    return exc
 
 
 @functools.lru_cache(maxsize=1024)

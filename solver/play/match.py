@@ -332,6 +332,13 @@ def run_match(
         if not records:
             raise
         interrupted = True  # the deal pairs played so far
+    except Exception:
+        # an error (a records file that cannot be written, in ``on_pair``): the pairs queued
+        # are not wanted, and the orderly shutdown of ``finally`` would wait for all of them
+        if in_order is not None and executor is not None:
+            in_order.stop(executor, own=own is not None)
+            own = None
+        raise
     finally:
         if own is not None:
             own.shutdown()

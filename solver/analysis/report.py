@@ -155,6 +155,9 @@ def format_analysis(a: Analysis, position: Position | None = None) -> str:
             rest = [str(m) for m in p.legal_moves() if int(m) not in reached]
             if rest:
                 lines.append(f"  not searched before the interrupt: {' '.join(rest)}")
+    if a.exact and not a.best and a.stopped == "interrupted" and not p.is_over():
+        # (the value proven, without every move, before a principal variation named a move)
+        lines.append("Best move: none proven before the interrupt")
     if a.pv:
         lines.append("Principal variation:")
         lines.extend(pv_by_trick(p, a.pv))

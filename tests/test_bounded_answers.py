@@ -161,6 +161,21 @@ def test_a_best_move_known_only_by_a_bound_makes_the_headline_a_bound() -> None:
     assert "not searched before the interrupt" in format_analysis(a)
 
 
+def test_a_best_move_proven_at_most_a_value_bounds_the_position_only_when_no_move_may_be_more() -> None:
+    # the best move guessed +250, proven at most +190; the others estimated lower, and
+    # not proven below +190: the position may be worth more, the best move may not
+    a = _finished({}, {0: 190}, {0: 250, 1: 10, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0})
+    assert a.bound == "upper" and int(a.value) == 190 and int(a.upper) == 10000
+    headline = format_analysis(a).splitlines()[1]
+    assert "at most +190 for the best move" in headline and "estimated" not in headline, headline
+    # every other move proven below it: +190 is the position's own upper bound
+    hi = {0: 190, **{i: 100 for i in range(1, 7)}}
+    a = _finished({}, hi, {0: 250, 1: 10, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0})
+    assert a.bound == "upper" and int(a.value) == int(a.upper) == 190
+    headline = format_analysis(a).splitlines()[1]
+    assert "at most +190 (a proven bound" in headline and "for the best move" not in headline, headline
+
+
 def test_among_equal_estimates_the_best_proven_comes_first() -> None:
     """Equal estimates: all are best, and the first (where the principal variation starts,
     the move the players play) is the one with the highest proven lower bound, here the

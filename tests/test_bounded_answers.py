@@ -168,12 +168,14 @@ def test_a_best_move_proven_at_most_a_value_bounds_the_position_only_when_no_mov
     assert a.bound == "upper" and int(a.value) == 190 and int(a.upper) == 10000
     headline = format_analysis(a).splitlines()[1]
     assert "at most +190 for the best move" in headline and "estimated" not in headline, headline
+    assert "at most +190 for the best move (a proven bound)" in a._repr_html_()
     # every other move proven below it: +190 is the position's own upper bound
     hi = {0: 190, **{i: 100 for i in range(1, 7)}}
     a = _finished({}, hi, {0: 250, 1: 10, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0})
     assert a.bound == "upper" and int(a.value) == int(a.upper) == 190
     headline = format_analysis(a).splitlines()[1]
     assert "at most +190 (a proven bound" in headline and "for the best move" not in headline, headline
+    assert "at most +190 (a proven bound)" in a._repr_html_()
 
 
 def test_among_equal_estimates_the_best_proven_comes_first() -> None:

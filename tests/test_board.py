@@ -864,3 +864,39 @@ def test_the_page_says_what_an_unfinished_solve_knows(page):
         pg.close()
     finally:
         b.stop()
+
+
+def test_the_summary_says_whose_bound_an_unfinished_value_is(page, board):
+    """An unfinished answer whose best move is proven at most +190 (its estimate lay above
+    it): with another move not proven below +190 the summary says the bound is the best
+    move's (the position may be worth more); with every other move proven below, it is the
+    position's own bound."""
+    p = deal(3)
+    while p.trick_number < 12:  # (late enough to solve at once)
+        p.push(p.legal_moves()[0])
+    open_board(page, board, p.bpn())
+    first, second = (str(m) for m in p.legal_moves()[:2])
+    answer = {
+        "bpn": p.bpn(),
+        "turn": "a" if p.turn == 0 else "b",
+        "method": "bounded",
+        "exact": False,
+        "value": 190,
+        "bound": "upper",
+        "lower": -10000,
+        "upper": 10000,
+        "best": [first],
+        "pv": [first],
+        "moves": [
+            {"move": first, "value": 190, "exact": False, "lower": -10000, "upper": 190, "bound": "upper"},
+            {"move": second, "value": 10, "exact": False, "lower": -10000, "upper": 10000, "bound": None},
+        ],
+    }
+    page.evaluate("answer => render(answer)", answer)
+    summary = page.text_content("#summary") or ""
+    assert "at most +190 for the best move" in summary and "≈" not in summary, summary
+    answer["upper"] = 190
+    answer["moves"][1]["upper"] = 100
+    page.evaluate("answer => render(answer)", answer)
+    summary = page.text_content("#summary") or ""
+    assert "at most +190 (a proven bound" in summary and "for the best move" not in summary, summary

@@ -24,8 +24,8 @@ import pytest
 
 from solver.analysis.line import analyse_line
 from solver.analysis.report import format_analysis
-from solver.engine import Analysis, Limit, solve
-from solver.engine.bounded import TRIVIAL, _finish
+from solver.engine import Analysis, Limit, Solver, solve
+from solver.engine.bounded import NOT_LOST, NOT_WON, TRIVIAL, _finish, interrupted_answer
 from solver.model.position import Position
 from solver.play.dealing import random_position
 
@@ -159,6 +159,51 @@ def test_a_best_move_known_only_by_a_bound_makes_the_headline_a_bound() -> None:
     headline = format_analysis(a).splitlines()[1]
     assert "estimated" not in headline and "at most +190" in headline, headline
     assert "not searched before the interrupt" in format_analysis(a)
+
+
+def test_a_best_move_proven_at_most_a_value_bounds_the_position_only_when_no_move_may_be_more() -> None:
+    # the best move guessed +250, proven at most +190; the others estimated lower, and
+    # not proven below +190: the position may be worth more, the best move may not
+    a = _finished({}, {0: 190}, {0: 250, 1: 10, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0})
+    assert a.bound == "upper" and int(a.value) == 190 and int(a.upper) == 10000
+    headline = format_analysis(a).splitlines()[1]
+    assert "at most +190 for the best move" in headline and "estimated" not in headline, headline
+    assert "at most +190 for the best move (a proven bound)" in a._repr_html_()
+    # every other move proven below it: +190 is the position's own upper bound
+    hi = {0: 190, **{i: 100 for i in range(1, 7)}}
+    a = _finished({}, hi, {0: 250, 1: 10, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0})
+    assert a.bound == "upper" and int(a.value) == int(a.upper) == 190
+    headline = format_analysis(a).splitlines()[1]
+    assert "at most +190 (a proven bound" in headline and "for the best move" not in headline, headline
+    assert "at most +190 (a proven bound)" in a._repr_html_()
+
+
+def test_among_equal_estimates_the_best_proven_comes_first() -> None:
+    """Equal estimates: all are best, and the first (where the principal variation starts,
+    the move the players play) is the one with the highest proven lower bound, here the
+    move the game-win guard proved not to lose the game outright."""
+    a = _finished({1: NOT_LOST}, {0: NOT_WON, 1: NOT_WON}, {0: 20, 1: 20, 2: 5, 3: 5, 4: 5, 5: 5, 6: 5})
+    legal = Position(deal(6)).legal_moves()
+    assert [str(m) for m in a.best] == [str(legal[1]), str(legal[0])]
+    assert a.pv[:1] == [legal[1]]
+
+
+def test_a_proven_value_names_no_move_not_proven_to_reach_it() -> None:
+    """Without every move's value, Ctrl-C in the walk of the principal variation: the root's
+    value is proven, no move is; the one-trick look-ahead's favourite (TD, worth less
+    than the value) is not called best in an answer whose value is proven."""
+    p = Position(
+        "brisque AJ.Q.T7.8/T7.A87..9 JC 8SKHQCAC7C KQ9.TJ9.AKQJ98.TK - a 53:0 tricks=7:0"
+    )  # (deal 0 at 8)
+    s = Solver(p.rules)
+    full = s.solve(p)
+    t0, n0 = time.perf_counter(), s.engine.nodes
+    s.solve(p, every_move=False)  # (what Ctrl-C in its principal variation's walk leaves proven)
+    a = interrupted_answer(s.engine, p, {}, None, False, t0, n0)
+    assert a is not None and a.exact and a.value == full.value and a.stopped == "interrupted"
+    assert set(map(str, a.best)) <= set(map(str, full.best)), (a.best, full.best)
+    assert a.best == [] and a.pv == []
+    assert "Best move: none proven before the interrupt" in format_analysis(a)
 
 
 def assert_interrupted_text(text: str) -> None:

@@ -60,12 +60,22 @@ def _kind(mv: MoveValue) -> str:
     return {"upper": "at most", "lower": "at least", None: "estimate"}[mv.bound]
 
 
-def _value_words(value: int, bound: Bound | None) -> str:
-    """An unfinished answer's headline value: an estimate, or a bare bound said as one."""
+def _value_words(value: int, bound: Bound | None, upper: int | None) -> str:
+    """An unfinished answer's headline value: an estimate, or a bare bound said as one.  A
+    best move proven at most ``value`` bounds the position only when no other move may be
+    worth more (the position's proven ``upper``): else the words say whose bound it is.
+
+    >>> _value_words(190, "upper", 10000), _value_words(-5, None, 10000)
+    ('at most +190 for the best move (its proven bound; its estimate lay above it)', '-5 estimated')
+    >>> _value_words(74, "lower", 10000), _value_words(-42, "upper", -42)
+    ('at least +74 (a proven bound; the estimate lay below it)', 'at most -42 (a proven bound; the estimate lay above it)')
+    """
+    if bound == "upper" and (upper is None or upper > value):
+        return f"at most {_signed(value)} for the best move (its proven bound; its estimate lay above it)"
     if bound == "upper":
-        return f"at most {_signed(value)} (the best move's proven bound: no estimate inside it)"
-    if bound == "lower":
-        return f"at least {_signed(value)} (a proven bound: no estimate inside it)"
+        return f"at most {_signed(value)} (a proven bound; the estimate lay above it)"
+    if bound == "lower":  # (a lower bound of the best move is one of the position)
+        return f"at least {_signed(value)} (a proven bound; the estimate lay below it)"
     return f"{_signed(value)} estimated"
 
 
@@ -134,7 +144,8 @@ def format_analysis(a: Analysis, position: Position | None = None) -> str:
         depth = f", {plural(a.depth, 'trick')} deep" if a.depth else ""
         why = "interrupted" if a.stopped == "interrupted" else f"search not finished{depth}"
         proven = proven_words(a.lower, a.upper)
-        lines.append(f"Value for {a.turn}: {_value_words(a.value, a.bound)}; {proven} ({why})")
+        upper = None if a.upper is None else int(a.upper)
+        lines.append(f"Value for {a.turn}: {_value_words(a.value, a.bound, upper)}; {proven} ({why})")
     if a.moves:
         lines.append(f"Moves, best first (final {unit} margin for {a.turn}):")
         best = set(int(m) for m in a.best)
@@ -155,6 +166,9 @@ def format_analysis(a: Analysis, position: Position | None = None) -> str:
             rest = [str(m) for m in p.legal_moves() if int(m) not in reached]
             if rest:
                 lines.append(f"  not searched before the interrupt: {' '.join(rest)}")
+    if a.exact and not a.best and a.stopped == "interrupted" and not p.is_over():
+        # (the value proven, without every move, before a principal variation named a move)
+        lines.append("Best move: none proven before the interrupt")
     if a.pv:
         lines.append("Principal variation:")
         lines.extend(pv_by_trick(p, a.pv))

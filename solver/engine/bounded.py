@@ -105,20 +105,28 @@ def _finish(
         pos_lower = max(pos_lower, final_value(p, root[0]))
         pos_upper = min(pos_upper, final_value(p, root[1]))
     # the best moves: the best estimates (proven values among them); every estimate lies
-    # inside its move's proven bounds, so none is below a move proven worse than another
+    # inside its move's proven bounds, so none is below a move proven worse than another.
+    # Among equal estimates the best proven comes first (the highest proven lower bound:
+    # say a move proven not to lose the game before one that might), as the principal
+    # variation starts with it and the players play it
     value = max(mv.value for mv in moves)
-    best = [mv.move for mv in moves if mv.value == value]
-    bound = _shared_bound([mv for mv in moves if mv.value == value])
+    tops = sorted(
+        (mv for mv in moves if mv.value == value),
+        key=lambda mv: -int(mv.lower if mv.lower is not None else value),
+    )
+    best = [mv.move for mv in tops]
+    bound = _shared_bound(tops)
     if value < pos_lower or value > pos_upper:  # (what the root's search proved)
         bound = "lower" if value < pos_lower else "upper"
         value = min(max(value, pos_lower), pos_upper)
     if pos_lower == pos_upper:
         # the proven bounds meet: the value is proven (Analysis.exact), whatever the moves
-        # not searched to the end; the best moves are those proven to reach it
+        # not searched to the end; the best moves are those proven to reach it, and none
+        # when no move is (the root's value proven, without every move, by a search
+        # interrupted before its principal variation named one): an estimate is no proof
         value, bound = pos_lower, None
-        proven = [mv.move for mv in moves if mv.exact and mv.value == value]
-        best = proven or best
-    line = [best[0]]
+        best = [mv.move for mv in moves if mv.exact and mv.value == value]
+    line = best[:1]
     if all_exact and not interrupted:  # the root is still loaded: walk the exact line
         line = [move(m) for m in eng.pv(max(lo.values()))]
     stopped: Stop = "solved" if all_exact else ("depth" if depth is not None and not ran_out else "budget")

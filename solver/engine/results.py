@@ -180,8 +180,12 @@ class Analysis:
             for m in self.moves
         ]
         kind = "exact" if self.exact else "a proven bound" if self.bound else "estimate"
+        # (a best move proven at most a value bounds the position only when no other move
+        # may be worth more: as the text report says)
+        whose = self.bound == "upper" and self.upper is not None and self.upper > self.value
         caption = (
-            f"{self.turn} to move: {said[self.bound]}{self.value.describe()} ({kind}), "
+            f"{self.turn} to move: {said[self.bound]}{self.value.describe()}"
+            f"{' for the best move' if whose else ''} ({kind}), "
             f"best {' '.join(map(str, self.best))}"
         )
         return answer_html(Position(self.bpn), ["move", "value"], rows, caption=caption, best=self.best)

@@ -106,6 +106,13 @@ function inexact(value, bound) {
   return `≈ ${signed(value)}`;
 }
 
+// the summary's unfinished value: a best move proven at most a value bounds the position
+// only when no other move may be worth more (the position's proven upper bound is that value)
+function headline(answer) {
+  const text = inexact(answer.value, answer.bound);
+  return answer.bound === "upper" && answer.upper > answer.value ? `${text} for the best move` : text;
+}
+
 function describe(mv, sampled) {
   if (!sampled) {
     if (mv.win) return `game won by ${mv.win}`;
@@ -148,7 +155,7 @@ function render(answer) {
       : unfinished
         ? `${answer.bound ? "a proven bound" : "estimate"}, search not finished`
         : "proven";
-  const value = sampled ? answer.value.toFixed(2) : unfinished ? inexact(answer.value, answer.bound) : answer.value;
+  const value = sampled ? answer.value.toFixed(2) : unfinished ? headline(answer) : answer.value;
   $("summary").textContent = moves.length ? `${answer.turn} to move: ${value} (${kind})` : "the deal is over";
 }
 

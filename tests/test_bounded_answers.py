@@ -62,7 +62,7 @@ def assert_promise(d: dict[str, Any]) -> None:
             for mv in moves:
                 assert mv["lower"] <= by_move[b]["upper"], (b, mv)
         assert d["value"] == min(max(top, d["lower"]), d["upper"]), d
-        assert d["pv"][:1] == d["best"][:1]
+        assert d["pv"][:1] == [] or d["pv"][0] in d["best"]
     assert d["lower"] <= d["value"] <= d["upper"]
     assert d["bound"] in (None, "upper", "lower")
 
@@ -179,12 +179,12 @@ def test_a_best_move_proven_at_most_a_value_bounds_the_position_only_when_no_mov
 
 
 def test_among_equal_estimates_the_best_proven_comes_first() -> None:
-    """Equal estimates: all are best, and the first (where the principal variation starts,
-    the move the players play) is the one with the highest proven lower bound, here the
-    move the game-win guard proved not to lose the game outright."""
+    """Equal estimates: all are best (in legal order, as the JSON lists them), and the
+    principal variation starts with (the players play) the one with the highest proven
+    lower bound, here the move the game-win guard proved not to lose the game outright."""
     a = _finished({1: NOT_LOST}, {0: NOT_WON, 1: NOT_WON}, {0: 20, 1: 20, 2: 5, 3: 5, 4: 5, 5: 5, 6: 5})
     legal = Position(deal(6)).legal_moves()
-    assert [str(m) for m in a.best] == [str(legal[1]), str(legal[0])]
+    assert [str(m) for m in a.best] == [str(legal[0]), str(legal[1])]
     assert a.pv[:1] == [legal[1]]
 
 

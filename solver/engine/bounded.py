@@ -104,18 +104,17 @@ def _finish(
     if root is not None:  # the bounds a search of the root proved
         pos_lower = max(pos_lower, final_value(p, root[0]))
         pos_upper = min(pos_upper, final_value(p, root[1]))
-    # the best moves: the best estimates (proven values among them); every estimate lies
-    # inside its move's proven bounds, so none is below a move proven worse than another.
-    # Among equal estimates the best proven comes first (the highest proven lower bound:
-    # say a move proven not to lose the game before one that might), as the principal
-    # variation starts with it and the players play it
+    # the best moves: the best estimates (proven values among them), in legal order (the
+    # JSON's order); every estimate lies inside its move's proven bounds, so none is below
+    # a move proven worse than another
     value = max(mv.value for mv in moves)
-    tops = sorted(
-        (mv for mv in moves if mv.value == value),
-        key=lambda mv: -int(mv.lower if mv.lower is not None else value),
-    )
+    tops = [mv for mv in moves if mv.value == value]
     best = [mv.move for mv in tops]
     bound = _shared_bound(tops)
+    # the principal variation starts with the best proven of them (the highest proven
+    # lower bound: a move proven not to lose the game before one that might), which the
+    # players play
+    first = max(tops, key=lambda mv: int(mv.lower if mv.lower is not None else value)).move
     if value < pos_lower or value > pos_upper:  # (what the root's search proved)
         bound = "lower" if value < pos_lower else "upper"
         value = min(max(value, pos_lower), pos_upper)
@@ -126,7 +125,8 @@ def _finish(
         # interrupted before its principal variation named one): an estimate is no proof
         value, bound = pos_lower, None
         best = [mv.move for mv in moves if mv.exact and mv.value == value]
-    line = best[:1]
+        first = best[0] if best else first
+    line = [first] if best else []
     if all_exact and not interrupted:  # the root is still loaded: walk the exact line
         line = [move(m) for m in eng.pv(max(lo.values()))]
     stopped: Stop = "solved" if all_exact else ("depth" if depth is not None and not ran_out else "budget")

@@ -124,7 +124,8 @@ class ClairvoyantPlayer:
         solver = shared_solver(position.rules, fitted=self.search.fitted)  # (a table is costly to allocate)
         solver.engine.clear()  # (estimates depend on the table: the same choices every run)
         a = solver.solve(position, pv=False, limit=self.search.limit(position))
-        return a.best[0]
+        # an unfinished answer's line starts with the best proven of its best estimates
+        return a.pv[0] if a.method == "bounded" and a.pv else a.best[0]
 
 
 def _search_suffix(search: WorldSearch) -> str:

@@ -1197,8 +1197,9 @@ def solve_cmd(
     "time_limit",
     type=SECONDS,
     default=None,
-    help="Stop after this many seconds (plus about one world's solve), whatever --worlds says; "
-    "the answer is the worlds solved so far.  Ctrl-C also gives the answer so far (exit 130).",
+    help="Stop after this many seconds, whatever --worlds says: the world being solved then "
+    "stops too and is left out; the answer is the worlds solved so far.  Ctrl-C also gives "
+    "the answer so far (exit 130).",
 )
 @click.option(
     "--separation",

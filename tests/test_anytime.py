@@ -40,7 +40,8 @@ def test_the_worlds_are_the_seeded_stream_whatever_stops_it():
     full = analyse(LATE, worlds=40, seed=2)
     part = analyse(LATE, worlds=20, seed=2)
     # the first 20 worlds of the stream give the 20-world answer
-    timed = analyse(LATE, worlds=40, seed=2, time_limit=1e-9)
+    # (a deadline stops the world being solved too: a short one, not none, gets some worlds)
+    timed = analyse(LATE, worlds=100_000, seed=2, time_limit=0.3)
     assert timed.stopped == "time" and timed.worlds >= 1
     assert full.worlds == 40 and part.worlds == 20
     again = analyse(LATE, worlds=timed.worlds, seed=2)
@@ -125,7 +126,7 @@ def test_a_world_stopped_by_its_time_is_dropped():
     from solver.engine.results import Limit
 
     world = deal(4).bpn()  # (every card known: the whole deal)
-    assert _solve_worlds(("brisque", [world], Limit(seconds=0.05), True)) == []
+    assert _solve_worlds(("brisque", [world], Limit(seconds=0.05), True, None)) == []
 
 
 def test_the_engine_stops_at_a_real_time_budget():
@@ -154,3 +155,61 @@ def test_brisque_analyse_exact_world_search_ends_within_its_seconds(tmp_path: Pa
     error = json.loads(r.stdout)["error"]
     assert error.startswith("--seconds 1: no world was solved in that time"), error
     assert "--world-search quick" in error and error in r.stderr
+
+
+# ------------------------------------- a time limit with a depth-limited world search
+@pytest.mark.parametrize(
+    "search", [["--depth", "10"], ["--world-search", "depth:12"], ["--world-search", "handmade:10"]]
+)
+def test_brisque_analyse_deep_world_search_ends_within_its_seconds(tmp_path: Path, search: list[str]):
+    """A world searched 10 or 12 tricks deep takes a minute or more at the first lead: the
+    deadline stops its search (the run went on past 60 s, and 240 s at 12 tricks)."""
+    cmd = [sys.executable, "-m", "solver.cli", "analyse", EARLY.bpn(), "--worlds", "1000000", *search]
+    t0 = time.perf_counter()
+    r = subprocess.run(
+        [*cmd, "--seconds", "2", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert time.perf_counter() - t0 < 20
+    assert "Traceback" not in r.stderr
+    if r.returncode == 0:  # (a machine fast enough to solve some world in the time)
+        answer = json.loads(r.stdout)
+        assert answer["stopped"] == "time" and answer["worlds"] >= 1
+        return
+    assert r.returncode == 2, r.stderr
+    error = json.loads(r.stdout)["error"]
+    given = " ".join(search)
+    assert error.startswith(f"--seconds 2: no world was solved in that time ({given} searches"), error
+    assert error in r.stderr
+
+
+def test_a_depth_world_search_holds_a_time_limit_and_drops_the_world_it_stops():
+    """Each world's depth-limited search (about 0.5 s here) stops at the deadline; the
+    worlds counted are the first ones of the seeded stream, each searched to its depth with
+    its game-win guard (the same values as without a time limit)."""
+    t0 = time.perf_counter()
+    a = analyse(MIDDLE, worlds=1000, seed=1, time_limit=1.5, world_search="depth:6")
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 1.5 + 5, elapsed  # (generous: a loaded machine)
+    assert a.stopped == "time" and 1 <= a.worlds < 1000 and a.world_method == "depth 6"
+    again = analyse(MIDDLE, worlds=a.worlds, seed=1, world_search="depth:6")
+    assert [(m.move, m.value) for m in again.moves] == [(m.move, m.value) for m in a.moves]
+
+
+def test_ctrl_c_keeps_the_deep_worlds_solved_so_far(tmp_path: Path):
+    """Worlds searched 8 tricks deep take a second or two each: Ctrl-C after some of them
+    gives the answer over those (the whole batch of ten being solved was lost, and the run
+    printed only {"error": "interrupted"})."""
+    cmd = [sys.executable, "-m", "solver.cli", "analyse", EARLY.bpn(), "--world-search", "depth:8", "--json"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        time.sleep(8.0)  # (start-up, then a few worlds: fewer than a batch of ten)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    answer = json.loads(out)
+    assert answer["stopped"] == "interrupted" and 1 <= answer["worlds"] < 100, answer
+    assert answer["world_search"] == "depth 8"

@@ -187,16 +187,18 @@ def test_each_world_gets_the_limit_of_its_search(monkeypatch):
 
     # a world solved with the guard finds b's four queens beyond a one-trick horizon; without it not
     p = Position(QUARTET_AHEAD)
-    with_guard = sampling._solve_worlds((str(p.rules), [QUARTET_AHEAD], Limit(depth=1), True))[0][0]
-    blind = sampling._solve_worlds((str(p.rules), [QUARTET_AHEAD], Limit(depth=1, guard=False), True))[0][0]
+    with_guard = sampling._solve_worlds((str(p.rules), [QUARTET_AHEAD], Limit(depth=1), True, None))[0][0]
+    blind = sampling._solve_worlds((str(p.rules), [QUARTET_AHEAD], Limit(depth=1, guard=False), True, None))[
+        0
+    ][0]
     assert sum(v.won for v in with_guard.values()) == 3 and not any(v.won for v in blind.values())
     # and analyse hands every world the limit of the search it was asked for
     seen = []
     real = sampling._solve_worlds
 
-    def spy(task):
-        seen.append(task[2:])
-        return real(task)
+    def spy(task, out=None):
+        seen.append(task[2:4])
+        return real(task, out)
 
     monkeypatch.setattr(sampling, "_solve_worlds", spy)
     view = p.view(1)

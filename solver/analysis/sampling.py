@@ -25,7 +25,7 @@ from solver.analysis.executors import as_executor, executor_width
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.analysis.worlds import all_worlds, iter_worlds, shuffled_worlds, world_count
 from solver.engine.api import shared_solver, solve
-from solver.engine.quick import WorldSearch
+from solver.engine.quick import DEFAULT_DEPTH, WorldSearch
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.errors import ArgumentError, ArgumentTypeError, ImpossiblePositionError, PositionError
 from solver.formats.numbers import json_number, json_share
@@ -237,35 +237,39 @@ MAX_TASK_WORLDS = 100  # worlds per task sent to a worker (of a cluster)
 OWN_TASK_WORLDS = 20
 
 
-def _solve_worlds(task: tuple[str, list[str], Limit | None, bool]) -> list[WorldResult]:
+WorldTask = tuple[str, list[str], Limit | None, bool, float | None]
+"""The worlds one task solves: the rules, the worlds' BPNs, the search's limit, whether its
+horizon is the fitted evaluation, and the seconds left to the analysis's time limit (None:
+no time limit)."""
+
+
+def _solve_worlds(task: WorldTask, out: list[WorldResult] | None = None) -> list[WorldResult]:
     """Worker: solve each world (BPN) for every root move (within ``limit``, with the
-    fitted or the hand-made horizon); returns ({move: value}, nodes) for each world solved.
-    A world whose search ran out of the limit's time (an exact search under a time limit,
-    :func:`_world_limit`) is left out: its values are not what the search stands for."""
-    rules_text, bpns, limit, fitted = task
+    fitted or the hand-made horizon); returns ({move: value}, nodes) for each world solved,
+    appended to ``out`` as each is (so that a caller interrupted keeps those solved).
+
+    Under a time limit every world's search, whatever its kind, stops at the deadline
+    (``seconds`` left, counted from when the task starts: clocks differ between machines);
+    a world so stopped is left out: its values are not what the search stands for."""
+    rules_text, bpns, limit, fitted, seconds = task
     from solver.model.rules import Rules
 
+    deadline = None if seconds is None else time.perf_counter() + max(seconds, MIN_WORLD_SECONDS)
     rules = Rules.parse(rules_text)
     solver = shared_solver(rules, WORLD_TABLE_BITS, fitted)
-    out: list[WorldResult] = []
+    out = [] if out is None else out
     for bpn in bpns:
         solver.engine.clear()
-        a = solver.solve(Position(bpn), every_move=True, pv=False, limit=limit)
+        a = solver.solve(Position(bpn), every_move=True, pv=False, limit=limit, deadline=deadline)
         if a.stopped == "budget":
             continue
         out.append(({int(m.move): m.value for m in a.moves}, a.nodes))
     return out
 
 
-def _world_limit(ws: WorldSearch, lim: Limit | None, deadline: float | None) -> Limit | None:
-    """The limit of the next world: ``lim``, but for ``world_search="exact"`` under a time
-    limit the time left (real time, :class:`~solver.engine.results.Limit`), so that the
-    deadline holds however long a world's exact solve would take (a world it stops is
-    dropped by :func:`_solve_worlds`).  The quick search's exact worlds (the last talon
-    tricks) take milliseconds and depth-limited ones are bounded: they keep their limit."""
-    if deadline is None or lim is not None or ws.kind != "exact":
-        return lim
-    return Limit(seconds=max(deadline - time.perf_counter(), MIN_WORLD_SECONDS))
+def _seconds_left(deadline: float | None) -> float | None:
+    """The seconds left to ``deadline`` (None: none), for the next task."""
+    return None if deadline is None else max(deadline - time.perf_counter(), MIN_WORLD_SECONDS)
 
 
 @overload
@@ -335,9 +339,9 @@ def analyse(
     (10, 'worlds', 6)
 
     ``worlds``: how many worlds to sample (all are enumerated when there are no more).
-    ``time_limit``: stop after this many seconds (at a batch boundary); with
-    ``world_search="exact"`` a world's solve stops at the deadline too, and that world is
-    dropped (``worlds`` counts the worlds solved; none solved is an ArgumentError).
+    ``time_limit``: stop after this many seconds; the world being solved then, whatever
+    its search, stops at the deadline too and is dropped (``worlds`` counts the worlds
+    solved; none solved is an ArgumentError).
     ``separation``: stop when the best move leads the runner-up by this many standard
     errors of their paired difference (after at least 2 batches).
     ``workers`` processes, or any ``concurrent.futures`` ``executor`` the caller passes (or a
@@ -459,19 +463,18 @@ def analyse(
                 # in process, one world at a time under a time limit (so that it holds)
                 step = 1 if deadline is not None else size
                 round_worlds = list(itertools.islice(source, min(step, wanted - len(results))))
-                world_lim = _world_limit(ws, lim, deadline)
-                results.extend(
-                    _solve_worlds((rules_text, [w.bpn() for w in round_worlds], world_lim, ws.fitted))
-                )
                 drawn += len(round_worlds)
+                # (into results as each world is solved: Ctrl-C keeps those of the round)
+                task = (rules_text, [w.bpn() for w in round_worlds], lim, ws.fitted, _seconds_left(deadline))
+                _solve_worlds(task, results)
             else:
                 # a task per worker and round (all of them without a stopping rule)
                 width = 2 * max(workers, 2) if (deadline is None and separation is None) else workers
                 task_size = size if deadline is None else 1
                 round_worlds = list(itertools.islice(source, min(width * task_size, wanted - len(results))))
                 chunks = [round_worlds[i : i + task_size] for i in range(0, len(round_worlds), task_size)]
-                world_lim = _world_limit(ws, lim, deadline)  # (counted from when a worker starts it)
-                tasks = [(rules_text, [w.bpn() for w in ch], world_lim, ws.fitted) for ch in chunks]
+                left = _seconds_left(deadline)  # (counted from when a worker starts a task)
+                tasks = [(rules_text, [w.bpn() for w in ch], lim, ws.fitted, left) for ch in chunks]
                 from solver.analysis.pool import InOrder
 
                 in_order = InOrder(executor, _solve_worlds, tasks)
@@ -529,11 +532,7 @@ def analyse(
     if drawn > len(results) and stopped in ("worlds", "enumerated"):
         stopped = "time"  # (worlds left unsolved at the deadline: neither all asked for nor all)
     if not results and time_limit is not None:  # (every world drawn was left at the deadline)
-        raise ArgumentError(
-            f"time_limit={time_limit:g}: no world was solved in that time (world_search='exact' "
-            f"solves each world exactly, which can take long before the last talon tricks): give "
-            f"more time, or world_search='quick'"
-        )
+        raise ArgumentError(_none_in_time(time_limit, ws, depth is not None))
     return _summarise(
         p,
         legal,
@@ -545,6 +544,22 @@ def analyse(
         stopped,
         rank,
     )
+
+
+def _none_in_time(time_limit: float, ws: WorldSearch, as_depth: bool = False) -> str:
+    """The error when the time limit stopped the first world's search: what that search
+    does, and what would answer (``as_depth``: the search was given as ``depth=N``)."""
+    if ws.kind == "exact":
+        why = "solves each world exactly, which can take long before the last talon tricks"
+        advice = "give more time, or world_search='quick'"
+    elif ws.kind == "quick":
+        why = f"searches each world {DEFAULT_DEPTH} tricks deep, or exactly in the last talon tricks"
+        advice = "give more time"
+    else:
+        why = f"searches each world {ws.depth} tricks deep, which takes longer the deeper"
+        advice = "give more time, a smaller depth, or world_search='quick'"
+    given = f"depth={ws.depth}" if as_depth else f"world_search={str(ws)!r}"
+    return f"time_limit={time_limit:g}: no world was solved in that time ({given} {why}): {advice}"
 
 
 def _mean_se(xs: Sequence[float]) -> tuple[float, float | None]:

@@ -44,6 +44,7 @@ from solver.model.rules import Rules, as_rules
 from solver.model.value import Value, raw_target, raw_unreachable
 from solver.native.engine import MAX_SOLVE_THREADS, Engine
 
+MIN_SOLVE_SECONDS = 1e-6  # the time a solve given a deadline gets at it (a Limit needs some)
 BOUNDED_TABLE_BITS = 20  # bounded solves clear their table first (a few ms)
 
 Backend = Literal["native", "reference"]
@@ -125,6 +126,8 @@ class Solver:
         limit: Limit | None = None,
         threads: int | None = None,
         progress: Progress | None = None,
+        *,
+        deadline: float | None = None,
     ) -> Analysis:
         """Value, best moves, every move's value and a principal variation of ``p``, a
         Position or a BPN string.
@@ -132,7 +135,10 @@ class Solver:
         With a bounded ``limit`` the answer may be inexact: see :func:`solve`.  ``threads``
         share the exact searches and their table (:func:`solver_threads`); ``None``: as
         the engine is set (one thread unless set otherwise).  ``progress`` follows an
-        exact solve of every move (see :func:`solve`).
+        exact solve of every move (see :func:`solve`).  ``deadline``, a
+        ``time.perf_counter()`` instant, stops the search there whatever ``limit`` says
+        (:func:`~solver.engine.bounded.bounded_solve`; an exact solve then runs within the
+        time left): a search it stops answers ``stopped="budget"``.
 
         >>> Solver().solve("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35").value
         Value.margin(44, pov='b')
@@ -145,8 +151,12 @@ class Solver:
             return finished_analysis(p)
         t0 = time.perf_counter()
         self.load(p)
+        if deadline is not None and (limit is None or not limit.bounded):
+            # (the exact search within the time left: the budget mode's, which costs what
+            # the exact solve costs when the time suffices)
+            limit = Limit(seconds=max(deadline - t0, MIN_SOLVE_SECONDS))
         if limit is not None and limit.bounded:
-            return bounded_solve(self.engine, p, limit, every_move, t0, pv)
+            return bounded_solve(self.engine, p, limit, every_move, t0, pv, deadline)
         self.engine.clear_limits()
         n0 = self.engine.nodes
         legal = [int(m) for m in p.legal_moves()]

@@ -60,6 +60,7 @@ Bounds = dict[int, int]
 # every margin, short of a game won or lost)
 NOT_WON = WIN_THRESHOLD - 1
 NOT_LOST = 1 - WIN_THRESHOLD
+MIN_LEFT = 1e-6  # the seconds a search gets at its deadline (0 would be no limit to the engine)
 
 
 def _finish(
@@ -218,18 +219,29 @@ def _exact_value(
 
 
 def bounded_solve(
-    eng: Engine, p: Position, limit: Limit, every_move: bool = True, t0: float | None = None, pv: bool = True
+    eng: Engine,
+    p: Position,
+    limit: Limit,
+    every_move: bool = True,
+    t0: float | None = None,
+    pv: bool = True,
+    deadline: float | None = None,
 ) -> Analysis:
     """Solve ``p``, already loaded as the root of ``eng``, within ``limit`` (see the module
     docstring); ``t0`` is when the caller started the clock; ``pv=False``: an exact value
-    alone comes with its best move, not a whole principal variation (as in the exact solve)."""
+    alone comes with its best move, not a whole principal variation (as in the exact solve).
+
+    ``deadline`` (a ``time.perf_counter()`` instant) stops the search there without changing
+    what search it is: a depth-limited search keeps its game-win guard (which a budget of
+    seconds skips), and one the deadline stops answers ``stopped="budget"`` (a sampled
+    world's search cut short by the analysis's time limit)."""
     t0 = time.perf_counter() if t0 is None else t0
     n0 = eng.nodes
     legal = [int(m) for m in p.legal_moves()]
     if limit.depth is not None:
-        return _depth_solve(eng, p, limit, legal, t0, n0, every_move)
+        return _depth_solve(eng, p, limit, legal, t0, n0, every_move, deadline)
     budget = limit.nodes or 0
-    deadline = t0 + limit.seconds if limit.seconds else None
+    deadline = _sooner(t0 + limit.seconds if limit.seconds else None, deadline)
     # the one-trick look-ahead always runs, whatever the budget (a few hundred nodes): every
     # move gets a real estimate, and the final phase (no horizon there) is solved outright
     lo, hi, guess, _, stop, _ = _deepen(eng, Limit(depth=1), legal, t0, n0)
@@ -399,8 +411,13 @@ def _keep_proven(eng: Engine, m: int, lo: Bounds, hi: Bounds, guess: Bounds) -> 
         lo[m] = hi[m] = -WIN_RAW
 
 
+def _sooner(a: float | None, b: float | None) -> float | None:
+    """The sooner of two deadlines (None: none)."""
+    return b if a is None else a if b is None else min(a, b)
+
+
 def _deepen(
-    eng: Engine, limit: Limit, legal: list[int], t0: float, n0: int
+    eng: Engine, limit: Limit, legal: list[int], t0: float, n0: int, stop_at: float | None = None
 ) -> tuple[Bounds, Bounds, Bounds, int, bool, bool]:
     """Iterative deepening by tricks to ``limit.depth`` within the budget.
 
@@ -410,11 +427,12 @@ def _deepen(
 
     Returns (lo, hi, guess, depth reached, interrupted, ran out): proven bounds (exact for
     moves whose search never met the horizon) and the heuristic values of the last
-    complete iteration, whether Ctrl-C stopped it, and whether the budget did."""
+    complete iteration, whether Ctrl-C stopped it, and whether the budget (or the
+    ``stop_at`` deadline of :func:`bounded_solve`) did."""
     if limit.depth is None:
         raise ArgumentError("iterative deepening needs a limit with a depth")
     budget = limit.nodes or 0
-    deadline = t0 + limit.seconds if limit.seconds else None
+    deadline = _sooner(t0 + limit.seconds if limit.seconds else None, stop_at)
     lo = {m: -TRIVIAL for m in legal}
     hi = {m: TRIVIAL for m in legal}
     guess: Bounds = {}  # (no estimate before the first iteration is complete)
@@ -462,14 +480,22 @@ def _deepen(
 
 
 def _depth_solve(
-    eng: Engine, p: Position, limit: Limit, legal: list[int], t0: float, n0: int, every_move: bool
+    eng: Engine,
+    p: Position,
+    limit: Limit,
+    legal: list[int],
+    t0: float,
+    n0: int,
+    every_move: bool,
+    deadline: float | None = None,
 ) -> Analysis:
     """Iterative deepening to ``limit.depth`` tricks with the horizon evaluation, then the
-    game-win guard."""
-    lo, hi, guess, reached, stop, ran_out = _deepen(eng, limit, legal, t0, n0)
+    game-win guard (both stopped by ``deadline``, when given)."""
+    lo, hi, guess, reached, stop, ran_out = _deepen(eng, limit, legal, t0, n0, deadline)
     try:
-        if limit.guard and not (limit.nodes or limit.seconds) and not stop:  # (a budget is a budget)
-            _guard_game_wins(eng, p, legal, lo, hi, eng.nodes - n0)
+        if limit.guard and not (limit.nodes or limit.seconds) and not stop and not ran_out:
+            # (a budget is a budget: no guard under one; a deadline only stops it)
+            ran_out = _guard_game_wins(eng, p, legal, lo, hi, eng.nodes - n0, deadline)
     except KeyboardInterrupt:
         stop = True
     eng.clear_limits()
@@ -479,7 +505,15 @@ def _depth_solve(
     return answer
 
 
-def _guard_game_wins(eng: Engine, p: Position, legal: list[int], lo: Bounds, hi: Bounds, budget: int) -> None:
+def _guard_game_wins(
+    eng: Engine,
+    p: Position,
+    legal: list[int],
+    lo: Bounds,
+    hi: Bounds,
+    budget: int,
+    deadline: float | None = None,
+) -> bool:
     """Exact zero-window tests of whether the inexact moves win the game outright, and
     whether they lose it: a horizon never hides a forced game win or loss that these prove.
 
@@ -487,7 +521,8 @@ def _guard_game_wins(eng: Engine, p: Position, legal: list[int], lo: Bounds, hi:
     (:func:`~solver.model.outright.game_win_possible`) is tested for it, and the root is
     tested first (no move wins when the position does not).  The tests share ``budget``
     nodes (the depth-limited search's own), at least ``GUARD_NODES`` each
-    (``GUARD_EARLY_NODES`` early in the deal); a test that runs out of nodes proves nothing."""
+    (``GUARD_EARLY_NODES`` early in the deal); a test that runs out of nodes proves nothing.
+    Returns whether ``deadline`` stopped the tests (the guard then did not do its work)."""
     me = p.turn
     open_moves = [m for m in legal if lo[m] != hi[m]]
     mine, theirs = game_win_possible(p, me), game_win_possible(p, 1 - me)
@@ -499,31 +534,63 @@ def _guard_game_wins(eng: Engine, p: Position, legal: list[int], lo: Bounds, hi:
         if not theirs:
             lo[m] = max(lo[m], NOT_LOST)
     if not open_moves or not (mine or theirs):
-        return
+        return False
     least = GUARD_NODES if (p.talon_count + 1) // 2 <= GUARD_TALON_TRICKS else GUARD_EARLY_NODES
     per_test = max(least, budget // (1 + len(open_moves) * (mine + theirs)))
     if mine:
-        eng.set_limits(nodes=per_test, depth=-1)
+        if _past(deadline):
+            return True
+        _test_limits(eng, per_test, deadline)
         root = eng.value(WIN_THRESHOLD - 1, WIN_THRESHOLD)
+        if eng.aborted and _past(deadline):
+            return True
         if eng.aborted or root >= WIN_THRESHOLD:
-            _prove_each(eng, open_moves, lo, hi, WIN_THRESHOLD - 1, WIN_THRESHOLD, per_test)
+            if _prove_each(eng, open_moves, lo, hi, WIN_THRESHOLD - 1, WIN_THRESHOLD, per_test, deadline):
+                return True
         else:  # the position wins no game: no move does
             for m in open_moves:
                 hi[m] = min(hi[m], NOT_WON)
     if theirs:
         rest = [m for m in open_moves if lo[m] != hi[m]]
-        _prove_each(eng, rest, lo, hi, -WIN_THRESHOLD, -WIN_THRESHOLD + 1, per_test)
+        if _prove_each(eng, rest, lo, hi, -WIN_THRESHOLD, -WIN_THRESHOLD + 1, per_test, deadline):
+            return True
     eng.clear_limits()
+    return False
+
+
+def _past(deadline: float | None) -> bool:
+    """Whether ``deadline`` (a ``time.perf_counter()`` instant, None: none) has passed."""
+    return deadline is not None and time.perf_counter() >= deadline
+
+
+def _test_limits(eng: Engine, nodes: int, deadline: float | None) -> None:
+    """A guard test's limits: ``nodes``, and the time left to ``deadline`` when there is one."""
+    left = 0.0  # (no limit of time to the engine)
+    if deadline is not None:  # (a deadline just reached gets the least time, not no limit)
+        left = max(deadline - time.perf_counter(), MIN_LEFT)
+    eng.set_limits(nodes=nodes, seconds=left, wall_seconds=left, depth=-1)
 
 
 def _prove_each(
-    eng: Engine, moves: list[int], lo: Bounds, hi: Bounds, alpha: int, beta: int, nodes: int
-) -> None:
-    """A zero-window test of each move at (alpha, beta): a proven game win or loss is exact."""
+    eng: Engine,
+    moves: list[int],
+    lo: Bounds,
+    hi: Bounds,
+    alpha: int,
+    beta: int,
+    nodes: int,
+    deadline: float | None = None,
+) -> bool:
+    """A zero-window test of each move at (alpha, beta): a proven game win or loss is exact.
+    Returns whether ``deadline`` stopped the tests."""
     for m in moves:
-        eng.set_limits(nodes=nodes, depth=-1)
+        if _past(deadline):
+            return True
+        _test_limits(eng, nodes, deadline)
         v = eng.child_search(m, alpha, beta)
         if eng.aborted:
+            if _past(deadline):
+                return True
             continue
         if v >= WIN_THRESHOLD:
             lo[m] = hi[m] = WIN_RAW
@@ -533,6 +600,7 @@ def _prove_each(
             hi[m] = min(hi[m], NOT_WON)
         else:  # proven not to lose it
             lo[m] = max(lo[m], NOT_LOST)
+    return False
 
 
 def interrupted_answer(

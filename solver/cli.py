@@ -34,8 +34,15 @@ from solver.model.limits import (
     MAX_WORKERS,
     MAX_WORLDS,
     MIN_OWN_WORLDS,
+    MIN_TABLE_BITS,
     PETITE_TRICKS,
     readable_bytes,
+)
+from solver.native.tables import (  # (the help's memory figures)
+    DEFAULT_TABLE_BITS,
+    TABLE_ENTRY_BYTES,
+    table_bits_argument,
+    table_sizes,
 )
 
 # Only what every command needs is imported here: each command imports the modules it uses
@@ -72,6 +79,7 @@ OPTION_OF_ARGUMENT = {
     "max_exploitability": "--max-exploitability",
     "deals": "--deals",
     "view": "--view",
+    "table_bits": "--table-bits",
 }
 _ARGUMENT = re.compile(r"(?<![\w=-])(" + "|".join(OPTION_OF_ARGUMENT) + r")=('[^'\s]*'|[^\s:,;)']+)")
 # a quoted input (repr's quotes, either kind; not an apostrophe): the user's words, kept
@@ -209,6 +217,11 @@ NODES = whole(1, MAX_BUDGET)
 WORLDS = whole(1, MAX_WORLDS)
 WORKERS = whole(1, MAX_WORKERS)
 DEPTH = whole(1, MAX_DEPTH)
+TABLE_BITS_HELP = (
+    f"Transposition table of 2**N entries of {TABLE_ENTRY_BYTES} bytes: its memory doubles with "
+    f"each N ({table_sizes(range(MIN_TABLE_BITS, MAX_TABLE_BITS + 1, 2))}); each worker process "
+    "of BPN - holds its own.  A size larger than the memory available is refused."
+)
 
 SCHEDULER_HELP = (
     "Run the work on a Dask cluster: its scheduler's address (tcp://host:8786), or local:N "
@@ -1057,10 +1070,10 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
 )
 @click.option(
     "--table-bits",
-    type=whole(8, MAX_TABLE_BITS),
-    default=20,
+    type=whole(MIN_TABLE_BITS, MAX_TABLE_BITS),
+    default=DEFAULT_TABLE_BITS,
     show_default=True,
-    help="Transposition table of 2**N entries.",
+    help=TABLE_BITS_HELP,
 )
 @click.option(
     "--nodes",
@@ -1144,6 +1157,13 @@ def solve_cmd(
             "--quick is a search of its own: give no --nodes, --seconds or --depth with it"
         )
     limit: _Budget = {"nodes": nodes, "seconds": seconds, "depth": depth, "quick": quick}
+    if scheduler is None:  # (a cluster's workers hold their tables on their own machines)
+        from solver.errors import ArgumentError
+
+        try:  # (before any table is made: a table too large swapped for a minute, or failed)
+            table_bits_argument(table_bits, tables=workers if bpn == "-" else 1)
+        except ArgumentError as exc:
+            raise BrisqueCommandError(str(exc)) from None
     if bpn == "-":
         with _executor(scheduler, workers) as ex:
             _json_batch(table_bits, limit, ex, workers)

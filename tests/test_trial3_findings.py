@@ -15,7 +15,7 @@ from helpers import NOTATION_EXAMPLES
 
 import solver
 from solver.errors import ArgumentError, ArgumentTypeError, IllegalMoveError
-from solver.model.limits import MAX_SECONDS, MAX_TABLE_BITS
+from solver.model.limits import MAX_SECONDS, MAX_TABLE_BITS, MIN_TABLE_BITS
 
 BRISQUE = [sys.executable, "-m", "solver.cli"]
 OUTSIDE = tempfile.gettempdir()  # (run from the checkout, python -m would find its unbuilt source first)
@@ -49,7 +49,7 @@ def test_solver_with_a_rules_string_solves():
         (
             {"table_bits": "x"},
             ArgumentError,
-            f"table_bits='x': expected a whole number of bits from 0 to {MAX_TABLE_BITS}",
+            f"table_bits='x': expected a whole number of bits from {MIN_TABLE_BITS} to {MAX_TABLE_BITS}",
         ),
         ({"table_bits": 40}, ArgumentError, "table_bits=40"),
         ({"table_bits": 1.5}, ArgumentError, "table_bits=1.5"),

@@ -37,12 +37,13 @@ from solver.errors import (
     ImpossiblePositionError,
     PositionError,
 )
-from solver.model.limits import MAX_TABLE_BITS, short, short_value, whole_argument, whole_or_none
+from solver.model.limits import short, short_value, whole_or_none
 from solver.model.moves import Move, move, parse_move
 from solver.model.position import Position, as_position, as_positions
 from solver.model.rules import Rules, as_rules
 from solver.model.value import Value, raw_target, raw_unreachable
 from solver.native.engine import MAX_SOLVE_THREADS, Engine
+from solver.native.tables import table_bits_argument, table_bits_in_range
 
 MIN_SOLVE_SECONDS = 1e-6  # the time a solve given a deadline gets at it (a Limit needs some)
 BOUNDED_TABLE_BITS = 20  # bounded solves clear their table first (a few ms)
@@ -105,7 +106,8 @@ class Solver:
         self, rules: Rules | str | None = None, table_bits: int = DEFAULT_TABLE_BITS, fitted: bool = True
     ):
         self.rules = as_rules(rules)
-        table_bits = whole_argument(table_bits, "table_bits", 0, MAX_TABLE_BITS, "bits")
+        # (the range, and whether the table fits in the memory left: before it is allocated)
+        table_bits = table_bits_argument(table_bits)
         self.engine = new_engine(self.rules, table_bits, fitted)
         self.key = engine_key(self.rules)
 
@@ -355,7 +357,7 @@ def solver_threads(engine: Engine, threads: int) -> Iterator[None]:
         engine.set_threads(before)
 
 
-SHARED_SOLVERS = 4  # kept by shared_solver; each holds its table (37 MB at 2**20 entries)
+SHARED_SOLVERS = 4  # kept by shared_solver; each holds its table (35 MB at 2**20 entries)
 
 
 class _Kept(threading.local):
@@ -439,6 +441,9 @@ def solve(
     False
     """
     p = as_position(position)
+    # (checked here too: a bounded solve's table is at most BOUNDED_TABLE_BITS, which must
+    # not make table_bits=99 pass unseen)
+    table_bits = table_bits_in_range(table_bits)
     budget = nodes is not None or seconds is not None or depth is not None
     if quick:
         if limit is not None or budget:
@@ -482,6 +487,7 @@ def solve_batch(positions: Iterable[Position | str], *, table_bits: int = DEFAUL
     [Value.margin(-4, pov='a'), Value.margin(44, pov='b')]
     """
     ps = as_positions(positions)
+    table_bits = table_bits_in_range(table_bits)  # (an empty batch too)
     if not ps:
         return []
     return Solver(ps[0].rules, table_bits).batch_values(ps)[0]

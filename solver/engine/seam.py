@@ -27,8 +27,7 @@ from solver.model.position import Position
 from solver.model.rules import GAMES, Rules
 from solver.native.engine import Engine, RootPosition
 from solver.native.structs import EngineRules
-
-DEFAULT_TABLE_BITS = 20
+from solver.native.tables import DEFAULT_TABLE_BITS
 
 
 def engine_rules(r: Rules) -> EngineRules:

@@ -39,7 +39,11 @@ MIN_OWN_WORLDS = 10  # worlds a move for brisque line --view own (fewer say noth
 MAX_DEPTH = 20  # tricks of look-ahead of a depth-limited search (a deal has at most 16)
 MAX_WORKERS = 256  # worker processes of one analysis (the command line's --workers too)
 MAX_DEALS = 10**7  # duplicate pairs of one match (run_match, brisque match --deals)
-MAX_TABLE_BITS = 28  # a transposition table of 2**N entries (the engine's largest)
+# a transposition table of 2**N entries: from MIN_TABLE_BITS (smaller is only slower) to the
+# engine's largest, in the API and the command line alike (the memory each takes, and the
+# check that it fits the machine: solver/engine/tables.py)
+MIN_TABLE_BITS = 8
+MAX_TABLE_BITS = 28
 MAX_PLIES = 1000  # moves below a position in a solution tree (a deal has far fewer)
 MAX_TREE_NODES = 10**7  # nodes of a solution tree (brisque tree --max-nodes)
 MAX_SECONDS = 10**9  # seconds of a search budget (31 years; the engine's clock overflows near 9e12)
@@ -278,6 +282,7 @@ __all__ = [
     "MAX_PLIES",
     "MAX_SECONDS",
     "MAX_TABLE_BITS",
+    "MIN_TABLE_BITS",
     "MAX_TARGET",
     "MAX_TREE_NODES",
     "MAX_TRICKS",

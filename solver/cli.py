@@ -24,6 +24,7 @@ from solver.model.limits import (
     MAX_BUDGET,
     MAX_DEALS,
     MAX_DEPTH,
+    MAX_LINE_BYTES,
     MAX_PLIES,
     MAX_SECONDS,
     MAX_SEED,
@@ -37,6 +38,7 @@ from solver.model.limits import (
     MIN_TABLE_BITS,
     PETITE_TRICKS,
     readable_bytes,
+    short,
 )
 from solver.native.tables import (  # (the help's memory figures)
     DEFAULT_TABLE_BITS,
@@ -890,9 +892,60 @@ def _refusal(exc: Exception, given: str) -> BrisqueCommandError:
     return BrisqueCommandError(msg)
 
 
+READ_BYTES = min(1 << 16, MAX_LINE_BYTES)  # standard input is read in blocks of at most this
+QUOTE_BYTES = 100  # of a line too long, the bytes kept of its beginning and of its end
+
+
+class _PendingLine:
+    """The line of standard input not ended yet: its pieces while it is at most
+    ``MAX_LINE_BYTES`` long; beyond, only its length, its beginning and its end (what the
+    error quotes), so that memory stays small whatever the line."""
+
+    def __init__(self) -> None:
+        self.pieces: list[bytes] = []  # (joined once, when the line ends)
+        self.size = 0
+        self.too_long = False
+        self.head = self.tail = b""  # (a line too long: its beginning and its end)
+
+    def _begin(self) -> None:
+        """A new line begins."""
+        self.pieces, self.size, self.too_long, self.head, self.tail = [], 0, False, b"", b""
+
+    def add(self, piece: bytes) -> None:
+        self.size += len(piece)
+        if self.too_long:
+            self.tail = (self.tail + piece)[-QUOTE_BYTES:]
+            return
+        self.pieces.append(piece)
+        if self.size > MAX_LINE_BYTES:
+            whole = b"".join(self.pieces)  # (at most MAX_LINE_BYTES + one block)
+            self.head, self.tail = whole[:QUOTE_BYTES], whole[-QUOTE_BYTES:]
+            self.pieces, self.too_long = [], True
+
+    def take(self, number: int) -> Iterator[tuple[str | None, str | None]]:
+        """The line, line ``number``, as :func:`_stdin_line` gives it (an error when too
+        long); this then holds the next line."""
+        pieces, too_long, size, head, tail = self.pieces, self.too_long, self.size, self.head, self.tail
+        self._begin()
+        if not too_long:
+            yield from _stdin_line(b"".join(pieces), number)
+            return
+        if head.lstrip().startswith(b"#"):  # (a comment, however long)
+            return
+        begin = head.decode("utf-8", errors="backslashreplace")
+        end = tail.decode("utf-8", errors="backslashreplace")
+        quoted = short(begin + end, 40, length=f"{size} bytes")
+        error = (
+            f"line {number} is too long: {quoted}, more than the {MAX_LINE_BYTES} bytes a line "
+            f"may have (a BPN is some 70)"
+        )
+        yield None, json.dumps({"bpn": f"{begin}...{end}", "error": error})
+
+
 def _stdin_lines(before_wait: Callable[[], object] | None = None) -> Iterator[tuple[str | None, str | None]]:
     """Standard input's BPN lines, stripped, without blank lines and ``#`` comments: each as
-    (line, None), or (None, its error as a JSON answer) for a line that is not UTF-8 text.
+    (line, None), or (None, its error as a JSON answer) for a line that is not UTF-8 text
+    or is longer than ``MAX_LINE_BYTES`` (not kept whole: :class:`_PendingLine`).
 
     Input is read a block at a time, as much as is there; ``before_wait`` runs before each
     read, which may wait: there a batch flushes its answers, so that a coprocess that writes
@@ -900,24 +953,25 @@ def _stdin_lines(before_wait: Callable[[], object] | None = None) -> Iterator[tu
     stream = sys.stdin.buffer
     read1 = getattr(stream, "read1", None)
     number = 0
-    rest: list[bytes] = []  # (the pieces of a line not ended yet: joined once, when it ends)
+    pending = _PendingLine()
     while True:
         if before_wait is not None:
             before_wait()
-        block = read1(1 << 16) if read1 is not None else stream.readline()
+        block = read1(READ_BYTES) if read1 is not None else stream.readline(READ_BYTES)
         if not block:
             break
-        if b"\n" not in block:
-            rest.append(block)
+        raws = block.split(b"\n")  # (a block's own lines, split in C: the batch's fast path)
+        pending.add(raws[0])
+        if len(raws) == 1:
             continue
-        raws = b"".join([*rest, block]).split(b"\n")
-        rest = [raws.pop()]
-        for raw in raws:
+        number += 1
+        yield from pending.take(number)
+        for raw in raws[1:-1]:
             number += 1
-            yield from _stdin_line(raw, number)
-    last = b"".join(rest)
-    if last:
-        yield from _stdin_line(last, number + 1)
+            yield from _stdin_line(raw, number)  # (within one block: at most READ_BYTES)
+        pending.add(raws[-1])
+    if pending.size:
+        yield from pending.take(number + 1)
 
 
 def _stdin_line(raw: bytes, number: int) -> Iterator[tuple[str | None, str | None]]:

@@ -10,7 +10,10 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
+
 from solver.analysis.batch import solve_line
+from solver.model.limits import MAX_LINE_BYTES
 from solver.play.dealing import random_position
 
 AWAY = tempfile.mkdtemp(prefix="brisque-batch-")
@@ -118,3 +121,41 @@ def test_a_long_rules_text_is_solved_not_an_internal_error():
     text, ok = solve_line(f"{rules} AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
     assert "internal error" not in text
     assert ok, text
+
+
+GOOD = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+
+
+@pytest.mark.parametrize("command", ["solve", "analyse"])
+def test_a_line_of_megabytes_gets_a_short_error_and_the_next_line_its_answer(command):
+    """A 50 MB line took 310 MB and its error echoed it whole: it is read in bounded
+    memory, quoted cut short with its length, and the lines after it are answered."""
+    long_line = "brisque " + "K" * 5_000_000
+    data = f"{long_line}\n{GOOD}\n".encode()
+    out = subprocess.run([BRISQUE, command, "-"], input=data, capture_output=True, cwd=AWAY, timeout=120)
+    assert out.returncode == 1 and b"Traceback" not in out.stderr, out.stderr
+    lines = out.stdout.decode().splitlines()
+    assert len(lines) == 2
+    assert len(lines[0]) < 1000, len(lines[0])
+    error = json.loads(lines[0])
+    assert error["error"].startswith(
+        f"line 1 is too long: 'brisque KKKKKKKKKKK...KKKKKKKKKKKKKKKKKKK' ({len(long_line)} bytes), "
+        f"more than the {MAX_LINE_BYTES} bytes a line may have"
+    ), error
+    assert error["bpn"].startswith("brisque KKK") and "..." in error["bpn"]
+    answer = json.loads(lines[1])
+    assert answer["bpn"] == GOOD and answer["value"] == 44
+
+
+def test_the_longest_line_is_read_whole_and_a_longer_comment_is_skipped():
+    at_most = "brisque " + "K" * (MAX_LINE_BYTES - len("brisque "))  # (a line of just the limit)
+    comment = "# " + "x" * (2 * MAX_LINE_BYTES)
+    one_more = at_most + "K"
+    data = f"{at_most}\n{comment}\n{one_more}\n{GOOD}\n".encode()
+    out = subprocess.run([BRISQUE, "solve", "-"], input=data, capture_output=True, cwd=AWAY, timeout=120)
+    rows = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    assert len(rows) == 3, rows
+    assert "too long" not in rows[0]["error"] and "expected 8 fields" in rows[0]["error"]
+    assert rows[1]["error"].startswith("line 3 is too long:")
+    assert f"({MAX_LINE_BYTES + 1} bytes)" in rows[1]["error"]
+    assert rows[2]["value"] == 44

@@ -51,6 +51,9 @@ MAX_SEED = 2**63 - 1  # seeds of deals and samples: 0 to 2**63 - 1 in the API, t
 # what a game won outright may be worth (win_worth=N, --win-worth N): as much as 'match'
 # gives at most, the whole target (a larger number would overflow the means that rank moves)
 MAX_WIN_WORTH = MAX_TARGET
+# bytes of one line of standard input (brisque solve -, analyse -): far above any BPN (some
+# 70 bytes, a few hundred with every option); a longer line is not kept whole, only counted
+MAX_LINE_BYTES = 64 * 1024
 
 
 def seed_in_range(n: int) -> int:
@@ -130,20 +133,23 @@ def _escaped_surrogate(m: re.Match[str]) -> str:
     return f"\\x{code - 0xDC00:02x}" if code >= 0xDC80 else f"\\u{code:04x}"
 
 
-def short(text: str, width: int = 40) -> str:
+def short(text: str, width: int = 40, length: str | None = None) -> str:
     r"""``repr(text)``, cut in the middle when longer than ``width`` (for error messages);
-    an undecodable input byte is shown as the byte (:func:`readable_bytes`).
+    an undecodable input byte is shown as the byte (:func:`readable_bytes`).  ``length``:
+    the length to say, when ``text`` is only the beginning and the end of a longer input.
 
     >>> short("9" * 100, 12)
     "'99999...99999' (100 characters)"
     >>> short("\udcff")
     "'\\xff'"
+    >>> short("9" * 40, 12, length="5000000 bytes")
+    "'99999...99999' (5000000 bytes)"
     """
-    if len(text) <= width:
+    if len(text) <= width and length is None:
         return readable_bytes(repr(text))
     half = (width - 2) // 2
     cut = f"{text[:half]!r}"[:-1] + "..." + f"{text[-half:]!r}"[1:]
-    return readable_bytes(cut) + f" ({len(text)} characters)"
+    return readable_bytes(cut) + f" ({length or f'{len(text)} characters'})"
 
 
 def short_value(value: object, width: int = 40) -> str:
@@ -281,6 +287,7 @@ __all__ = [
     "MAX_SEED",
     "MAX_PLIES",
     "MAX_SECONDS",
+    "MAX_LINE_BYTES",
     "MAX_TABLE_BITS",
     "MIN_TABLE_BITS",
     "MAX_TARGET",

@@ -280,3 +280,70 @@ def alive(pid: int) -> bool:
             return f.read().split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def _line_within(stream, seconds: float) -> str | None:
+    """The next line of ``stream`` if it comes within ``seconds``, else None."""
+    import select
+
+    ready, _, _ = select.select([stream], [], [], seconds)
+    return stream.readline() if ready else None
+
+
+@pytest.mark.slow
+def test_a_scheduler_without_workers_is_said_to_have_none_and_the_work_waits_for_one(tmp_path):
+    """``dask scheduler`` alone holds the tasks without a word: the run looked hung.  It now
+    says so on standard error within seconds, with the command that starts a worker, and
+    keeps waiting: the worker started then does the work."""
+    from solver.cluster.executors import NO_WORKER_SECONDS
+
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "DASK_DISTRIBUTED__LOGGING__DISTRIBUTED": "error"}
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "cwd": AWAY, "env": env}
+    started = [
+        subprocess.Popen(
+            [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+            **quiet,
+        )
+    ]
+    try:
+        with Client(address, timeout=60, set_as_default=False):  # (the scheduler answers)
+            pass
+        lines = "\n".join(final_phase_bpn(s) for s in range(4)) + "\n"
+        (tmp_path / "lines.txt").write_text(lines)
+        with open(tmp_path / "lines.txt") as given:
+            run = subprocess.Popen(
+                [str(BIN / "brisque"), "solve", "-", "--scheduler", address],
+                stdin=given,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                cwd=AWAY,
+            )
+        started.append(run)
+        assert run.stderr is not None
+        t0 = time.monotonic()
+        warning = _line_within(run.stderr, NO_WORKER_SECONDS + 30)
+        assert warning is not None, "no word of the missing workers"
+        assert time.monotonic() - t0 < NO_WORKER_SECONDS + 30
+        assert warning.startswith(f"warning: the Dask scheduler at {address} has had no worker for ")
+        assert f"start one with 'dask worker {address}'" in warning
+        assert run.poll() is None  # (still waiting, for a worker to come)
+        started.append(
+            subprocess.Popen(
+                [str(BIN / "dask"), "worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard"],
+                **quiet,
+            )
+        )
+        out, err = run.communicate(timeout=180)
+        assert run.returncode == 0, err
+        assert without_times(out.splitlines()) == without_times(
+            brisque("solve", "-", stdin=lines).stdout.splitlines()
+        )
+        assert "Traceback" not in err
+    finally:
+        for proc in reversed(started):
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait(timeout=30)

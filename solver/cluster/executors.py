@@ -7,13 +7,18 @@ cluster started here for the run.
 Dask itself makes a worker's death lose nothing: the scheduler gives the tasks that worker
 held to the others (``distributed.scheduler.allowed-failures``: a task that three workers
 died running is given up, and the run says so).  Results come back in the order of the
-tasks, so records stay in order.
+tasks, so records stay in order.  A scheduler without workers holds the tasks, silently,
+until one joins: the executor says so on standard error (:meth:`ClusterExecutor.watch_workers`).
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import sys
+import threading
+import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from types import TracebackType
 from typing import Any
@@ -22,6 +27,8 @@ from solver.errors import ArgumentError, BrisqueError, install_hint
 
 MAX_LOCAL_WORKERS = 256
 CONNECT_SECONDS = 10.0
+NO_WORKER_SECONDS = 5.0  # a scheduler without a worker this long is said to be (the work waits)
+WATCH_SECONDS = 1.0  # how often the scheduler's workers are counted
 EXTRA = install_hint("cluster")
 
 _ADDRESS = re.compile(
@@ -71,6 +78,37 @@ class ClusterExecutor(Executor):
         self.client = client
         self.cluster = cluster
         self._inner = client.get_executor(pure=False)
+        self._closing = threading.Event()
+
+    def watch_workers(self, address: str, warn: Callable[[str], object] | None = None) -> None:
+        """Say (by ``warn``; standard error by default) when the scheduler at ``address`` has
+        had no worker for ``NO_WORKER_SECONDS``: Dask holds the tasks without a word until
+        one joins, and a run looked hung.  The run keeps waiting (a worker may come); the
+        warning comes again if the workers all leave later.  A thread of its own counts the
+        workers until the executor shuts down."""
+        say = warn if warn is not None else _to_stderr
+        threading.Thread(target=self._watch, args=(address, say), name="brisque-workers", daemon=True).start()
+
+    def _watch(self, address: str, say: Callable[[str], object]) -> None:
+        alone_since: float | None = time.monotonic()  # (since when there is no worker)
+        warned = False
+        while not self._closing.wait(WATCH_SECONDS):
+            try:
+                workers = self.client.scheduler_info(n_workers=1).get("workers")
+            except Exception:  # (the client closing, the scheduler gone: the run says that)
+                return
+            if workers:
+                alone_since, warned = None, False
+                continue
+            now = time.monotonic()
+            alone_since = now if alone_since is None else alone_since
+            if not warned and now - alone_since >= NO_WORKER_SECONDS and not self._closing.is_set():
+                warned = True
+                say(
+                    f"the Dask scheduler at {address} has had no worker for {now - alone_since:.0f} s: "
+                    f"the work waits until one joins (still waiting); start one with "
+                    f"'dask worker {address}'"
+                )
 
     @property
     def workers(self) -> int:
@@ -84,6 +122,7 @@ class ClusterExecutor(Executor):
         return self._inner.map(fn, *iterables, timeout=timeout)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._closing.set()  # (no word on workers from a run that ends)
         try:
             self._inner.shutdown(wait=wait and not cancel_futures)
         finally:
@@ -100,6 +139,11 @@ class ClusterExecutor(Executor):
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.shutdown(wait=kind is None, cancel_futures=kind is not None)
+
+
+def _to_stderr(message: str) -> None:
+    """A warning on standard error, a line of its own."""
+    print(f"warning: {message}", file=sys.stderr, flush=True)
 
 
 def probe_scheduler(address: str, seconds: float) -> None:
@@ -187,7 +231,9 @@ def open_executor(scheduler: str) -> ClusterExecutor:
             f"cannot reach the Dask scheduler at {scheduler!r} within {CONNECT_SECONDS:g} s ({exc}); "
             f"start one with 'dask scheduler' and workers with 'dask worker ADDRESS'"
         ) from None
-    return ClusterExecutor(client)
+    executor = ClusterExecutor(client)
+    executor.watch_workers(where)  # (a local cluster above starts with its workers)
+    return executor
 
 
-__all__ = ["ClusterError", "ClusterExecutor", "open_executor", "parse_scheduler"]
+__all__ = ["NO_WORKER_SECONDS", "ClusterError", "ClusterExecutor", "open_executor", "parse_scheduler"]

@@ -231,7 +231,9 @@ def test_a_bm_that_is_illegal_says_so():
     v = check_record(parse_record(f"{FP} ; bm AH"))
     assert not v.ok and v.failures == ["bm AH: illegal in this position (legal: 7S 9D QD KD 7C AC +mD)"]
     v = check_record(parse_record(f"{FP} ; am AH ; bm QD"))
-    assert v.failures[0].startswith("bm QD: QD is worth +4, the best moves") and v.failures[1].startswith("am AH: illegal")
+    assert v.failures[0].startswith("bm QD: QD is worth +4, the best moves") and v.failures[1].startswith(
+        "am AH: illegal"
+    )
 
 
 def test_the_engine_pv_passes_and_a_shorter_one_too():

@@ -40,7 +40,7 @@ from solver.model.limits import (
     readable_bytes,
     short,
 )
-from solver.native.tables import (  # (the help's memory figures)
+from solver.model.table_memory import (  # (the help's memory figures)
     DEFAULT_TABLE_BITS,
     TABLE_ENTRY_BYTES,
     table_bits_argument,

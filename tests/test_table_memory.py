@@ -18,7 +18,7 @@ import pytest
 import solver
 from solver.errors import ArgumentError
 from solver.model.limits import MAX_TABLE_BITS, MIN_TABLE_BITS
-from solver.native.tables import (
+from solver.model.table_memory import (
     FINAL_TABLE_BITS,
     PLAIN_ENTRY_BYTES,
     PLAIN_TABLE_BITS,

@@ -192,7 +192,7 @@ def _post(app, path: str, body: bytes) -> tuple[int, dict]:
         "raw_path": path.encode(),
         "query_string": b"",
         "root_path": "",
-        "headers": [(b"content-length", str(len(body)).encode())],
+        "headers": [(b"host", b"127.0.0.1:80"), (b"content-length", str(len(body)).encode())],
         "client": ("127.0.0.1", 1),
         "server": ("127.0.0.1", 80),
     }

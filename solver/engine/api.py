@@ -41,9 +41,9 @@ from solver.model.limits import short, short_value, whole_or_none
 from solver.model.moves import Move, move, parse_move
 from solver.model.position import Position, as_position, as_positions
 from solver.model.rules import Rules, as_rules
+from solver.model.table_memory import table_bits_argument, table_bits_in_range
 from solver.model.value import Value, raw_target, raw_unreachable
 from solver.native.engine import MAX_SOLVE_THREADS, Engine
-from solver.native.tables import table_bits_argument, table_bits_in_range
 
 MIN_SOLVE_SECONDS = 1e-6  # the time a solve given a deadline gets at it (a Limit needs some)
 BOUNDED_TABLE_BITS = 20  # bounded solves clear their table first (a few ms)

@@ -25,9 +25,9 @@ from solver.engine.horizon_weights import HORIZON_WEIGHTS
 from solver.model.melds import MELDS, game_melds
 from solver.model.position import Position
 from solver.model.rules import GAMES, Rules
+from solver.model.table_memory import DEFAULT_TABLE_BITS
 from solver.native.engine import Engine, RootPosition
 from solver.native.structs import EngineRules
-from solver.native.tables import DEFAULT_TABLE_BITS
 
 
 def engine_rules(r: Rules) -> EngineRules:

@@ -433,6 +433,18 @@ def _on_signal(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def _forget_handled_interrupts() -> None:
+    """Clear CPython's note of an unhandled KeyboardInterrupt, for one the command handled.
+
+    CPython notes a KeyboardInterrupt that leaves code run by ``exec`` or ``eval`` of a
+    string (dataclasses make their methods so, while the command imports them) as
+    unhandled, even when a caller handles it; ``python -m solver.cli`` then ends by
+    SIGINT (status -2) after the command's own exit (130 "interrupted", or 0).  An
+    ``exec`` of a string starts by clearing that note; a KeyboardInterrupt still
+    unhandled at the top is noted again as it leaves the module."""
+    exec("")
+
+
 def _interrupted_exit() -> NoReturn:
     """Exit as the shells expect after a signal: 128 + its number (130 for Ctrl-C)."""
     sys.exit(128 + (_SIGNALS["received"] or signal.SIGINT))
@@ -621,6 +633,9 @@ class _Group(click.Group):
             )
             self._json_error(ctx, failure.format_message())
             raise failure from None
+        finally:
+            startup.ending(_on_signal)  # (a signal from now on changes nothing)
+            _forget_handled_interrupts()  # (the command's status is its own: 130, 0 ...)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -48,15 +48,56 @@ def _note(signum: int, frame: object) -> None:
     _noted.append(signum)
 
 
+# the signals that came once the command had done its work (a second one ends it)
+_late: list[int] = []
+_guarded: list[bool] = []  # [True] once guard() found this process to be the command
+
+
+def _note_late(signum: int, frame: object) -> None:
+    """The ending command's handler: the first signal changes nothing (the output is
+    written, the status set), a second ends at once (an exit that hangs)."""
+    if _late:
+        os._exit(128 + signum)
+    _late.append(signum)
+
+
+def _quiet_teardown() -> None:
+    """The command's last exit step: ignore SIGINT and SIGTERM while the interpreter tears
+    down.  Python gives them back their default action then, so a signal in those last
+    milliseconds would end a finished command by the signal instead of its status."""
+    import signal
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(sig) is _note_late:
+            signal.signal(sig, signal.SIG_IGN)
+
+
 def guard() -> None:
     """In the command, from its first import: note Ctrl-C, until the command installs its
     own handler and asks :func:`interrupted`; elsewhere, nothing."""
     if not is_the_command():
         return
+    import atexit
     import signal
 
+    _guarded.append(True)
+    atexit.register(_quiet_teardown)  # (the first registered: it runs last)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # (not when ignored)
         signal.signal(signal.SIGINT, _note)
+
+
+def ending(handler: object) -> None:
+    """In the command, once its work is done: SIGINT and SIGTERM, where ``handler`` (the
+    command's) has them, are noted and no longer interrupt, so that a signal as it exits
+    is neither a traceback nor a status other than its own; a second one ends it.  A
+    program that runs the command's ``main`` keeps the command's handler."""
+    if not _guarded:
+        return
+    import signal
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(sig) is handler:
+            signal.signal(sig, _note_late)
 
 
 def interrupted() -> int:

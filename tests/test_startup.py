@@ -224,3 +224,73 @@ def test_a_program_that_imports_the_package_keeps_its_ctrl_c(tmp_path: Path):
         "assert signal.getsignal(signal.SIGINT) is signal.default_int_handler\n"
     )
     modules_after(code, tmp_path)
+
+
+# ----------------------------------------------------------------------------- Ctrl-C at the end
+# A Ctrl-C that comes in code run by exec() of a string, as dataclasses make their methods
+# while the command imports its modules: CPython notes that KeyboardInterrupt as unhandled,
+# even once the command handled it.  (Here a finder, which a sitecustomize installs, sends
+# the signal from such code at the command's first import once its handler is in place.)
+CTRL_C_IN_EXEC = """\
+import os
+import signal
+import sys
+
+class _CtrlCInExec:
+    def find_spec(self, name, path=None, target=None):
+        if getattr(signal.getsignal(signal.SIGINT), "__name__", "") == "_on_signal":
+            sys.meta_path.remove(self)
+            exec("os.kill(os.getpid(), signal.SIGINT)")
+        return None
+
+sys.meta_path.insert(0, _CtrlCInExec())
+"""
+
+
+@pytest.mark.parametrize("form", ["console script", "python -m solver.cli"])
+def test_ctrl_c_in_code_made_by_exec_ends_with_130(form: str, tmp_path: Path):
+    # (python -m ended such a command by SIGINT, status -2, after its "interrupted")
+    import os
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(CTRL_C_IN_EXEC)
+    path = os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p)
+    res = subprocess.run(
+        _command(form, tmp_path),
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": path},
+        timeout=60,
+    )
+    assert (res.returncode, res.stderr, res.stdout) == (130, "interrupted\n", ""), res
+
+
+# a signal as the finished command's interpreter tears down (here, the console script's
+# own, as its module is cleared): Python has given SIGINT back its default action by then
+SIGNAL_AT_TEARDOWN = """\
+import os
+import signal
+import sys
+
+class _SignalAtTeardown:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+
+_at_teardown = _SignalAtTeardown()
+"""
+
+
+def test_a_signal_as_the_finished_command_exits_leaves_its_status(tmp_path: Path):
+    script = tmp_path / "brisque"
+    script.write_text(SIGNAL_AT_TEARDOWN + CONSOLE_SCRIPT)
+    res = subprocess.run(
+        [sys.executable, str(script), "solve", FP],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert (res.returncode, res.stderr) == (0, ""), res
+    assert "Value for b: +44 (exact)" in res.stdout

@@ -875,10 +875,15 @@ _NO_BUDGET: _Budget = {"nodes": None, "seconds": None, "depth": None, "quick": F
 
 
 def _solve_one(
-    bpn: str, table_bits: int, limit: _Budget | None = None, status: StatusLine | None = None
+    bpn: str,
+    table_bits: int,
+    limit: _Budget | None = None,
+    status: StatusLine | None = None,
+    threads: int | None = None,
 ) -> tuple[Position, Analysis]:
-    """The solve of one BPN; ``status`` (enabled: on a terminal) shows an exact solve's
-    progress, a root move at a time, and is ended before the answer is printed."""
+    """The solve of one BPN (exact on ``threads`` sharing its table, with ``--workers``);
+    ``status`` (enabled: on a terminal) shows an exact solve's progress, and is ended
+    before the answer is printed."""
     from solver.engine.api import solve
 
     p = _position(bpn, command="solve")
@@ -891,7 +896,7 @@ def _solve_one(
 
     try:
         shown = progress if line.enabled else None
-        return p, solve(p, table_bits=table_bits, progress=shown, **(limit or _NO_BUDGET))
+        return p, solve(p, table_bits=table_bits, threads=threads, progress=shown, **(limit or _NO_BUDGET))
     finally:
         line.end()
 
@@ -1208,7 +1213,8 @@ def solve_cmd(
     meet (a proven value, such as a game won outright).
 
     On a terminal, a progress line counts the moves an exact solve has done, one
-    root move at a time (not with -q or --json).
+    root move at a time, and the nodes and seconds, each second (not with -q or
+    --json).
 
     Positions with hidden cards (?N, or a talon given only by its count) need the
     sampling analysis instead.
@@ -1249,10 +1255,11 @@ def solve_cmd(
                 raise BrisqueCommandError(
                     "--workers shares an exact solve: give no --nodes, --seconds, --depth or --quick"
                 )
-            from solver.analysis.parallel import parallel_solve
+            from solver.native.engine import MAX_SOLVE_THREADS
 
-            p = _position(bpn, command="solve")
-            a = parallel_solve(p, workers=workers, table_bits=table_bits)
+            # (parallel_solve's threads, with the progress line)
+            threads = min(workers, MAX_SOLVE_THREADS)
+            p, a = _solve_one(bpn, table_bits, None, StatusLine(_on_terminal(quiet, as_json)), threads)
         else:
             p, a = _solve_one(bpn, table_bits, limit, StatusLine(_on_terminal(quiet, as_json)))
     except PositionError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -388,3 +389,19 @@ def test_an_exact_solve_reports_its_progress_a_root_move_at_a_time():
     assert [c[:2] for c in again] == [c[:2] for c in calls]
     budgeted: list[object] = []
     assert not solve(bpn, nodes=500, progress=budgeted.append).exact and budgeted == []
+
+
+def test_progress_keeps_coming_while_a_long_root_move_is_searched(monkeypatch):
+    # (a whole deal's first move alone can take minutes: the progress line froze at
+    # "0 of 7 moves, 0.0 M nodes, 0 s" until it was solved)
+    import solver.engine.api as api
+
+    monkeypatch.setattr(api, "PROGRESS_SECONDS", 0.002, raising=False)  # (a tick well within one move here)
+    bpn = "brisque 7.KJ.Q8.Q/.Q8.KJ7.K TC ADTHAHJSAC9S7C8CJC9D7H ATKQ8.9.T.9 - b 7:31 tricks=2:2"
+    calls: list[tuple[int, int, int]] = []
+    a = Solver("brisque", table_bits=16).solve(bpn, progress=lambda *args: calls.append(args))
+    n = len(a.moves)
+    assert any(done == 0 and nodes > 0 for done, _, nodes in calls)  # (during the first move)
+    assert [k for k, _ in itertools.groupby(c[:2] for c in calls)] == [(i, n) for i in range(n + 1)]
+    nodes = [c[2] for c in calls]
+    assert nodes == sorted(nodes) and calls[-1] == (n, n, nodes[-1])

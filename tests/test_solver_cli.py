@@ -247,9 +247,10 @@ def _solve_on(args: list[str], tmp_path, terminal: bool) -> tuple[str, str]:
     return out, err.decode()
 
 
-def test_an_exact_solve_shows_its_progress_on_a_terminal(tmp_path):
+@pytest.mark.parametrize("workers", [[], ["--workers", "2"]])
+def test_an_exact_solve_shows_its_progress_on_a_terminal(tmp_path, workers):
     moves = len(solve(TRICK_8).moves)
-    out, err = _solve_on([TRICK_8], tmp_path, terminal=True)
+    out, err = _solve_on([TRICK_8, *workers], tmp_path, terminal=True)
     assert "Value for a: +4 (exact)" in out
     shown = [part.strip() for part in err.replace("\r\n", "\n").split("\r") if part.strip()]
     assert shown[0] == f"solving: 0 of {moves} moves, 0.0 M nodes, 0 s"

@@ -12,7 +12,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Literal
 
 from solver.engine.bounded import bounded_solve, interrupted_answer
@@ -53,6 +53,44 @@ Backend = Literal["native", "reference"]
 
 Progress = Callable[[int, int, int], object]
 """``progress(done, total, nodes)``: root moves solved of the total, nodes searched so far."""
+
+PROGRESS_SECONDS = 1.0  # how often progress hears of a root move still being searched
+
+
+class _Ticker:
+    """Calls ``progress`` as each root move is solved and, from a helper thread, every
+    ``PROGRESS_SECONDS`` while one is searched (the search releases the GIL; a whole deal's
+    first move alone can take minutes), one call at a time, with the nodes so far."""
+
+    def __init__(self, progress: Progress, total: int, nodes: Callable[[], int]) -> None:
+        self.progress, self.total, self.nodes = progress, total, nodes
+        self.done = 0
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._tick, name="solve-progress", daemon=True)
+
+    def report(self, done: int) -> None:
+        """``done`` root moves are solved."""
+        with self.lock:
+            self.done = done
+            self.progress(done, self.total, self.nodes())
+
+    def _tick(self) -> None:
+        while not self.stopped.wait(PROGRESS_SECONDS):
+            with self.lock:
+                try:
+                    self.progress(self.done, self.total, self.nodes())
+                except Exception:  # (a failing callback stops the ticks, not the solve)
+                    return
+
+    def __enter__(self) -> _Ticker:
+        self.report(0)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.thread.join()
 
 
 def require_solvable(p: Position, over_ok: bool = False) -> None:
@@ -168,12 +206,14 @@ class Solver:
             with solver_threads(self.engine, self.engine.threads if threads is None else threads):
                 if every_move:  # (one move at a time, so that Ctrl-C keeps the moves solved)
                     roots = self.engine.root_moves()
-                    if progress is not None:
-                        progress(0, len(roots), 0)
-                    for current in roots:
-                        raw[current] = self.engine.move_value(current)
-                        if progress is not None:
-                            progress(len(raw), len(roots), self.engine.nodes - n0)
+                    ticker = (
+                        _Ticker(progress, len(roots), lambda: self.engine.nodes - n0) if progress else None
+                    )
+                    with ticker or nullcontext():
+                        for current in roots:
+                            raw[current] = self.engine.move_value(current)
+                            if ticker is not None:
+                                ticker.report(len(raw))
                 searched = max(raw.values()) if raw else self.engine.value()
             if raw and set(raw) != set(legal):
                 raise EngineError(f"engine and rules model disagree on the legal moves of {p.bpn()!r}")
@@ -428,7 +468,8 @@ def solve(
     exact in the last talon tricks, a four-trick estimate before.
     ``threads`` share an exact solve and its table (the same answer, sooner on a whole deal).
     ``progress(done, total, nodes)`` follows an exact solve of every move, which goes a root
-    move at a time: called before the first (``done`` 0) and as each is solved, with the
+    move at a time: called before the first (``done`` 0), as each is solved, and every
+    second while one is searched (from a helper thread, one call at a time), with the
     nodes searched so far (a budgeted solve, bounded anyway, does not call it).
     A position with hidden cards raises :class:`HiddenInformationError` (a finished deal
     is answered, its result known whatever the hidden cards).

@@ -812,3 +812,26 @@ def test_a_pipe_given_as_a_file_is_read(tmp_path):
     finally:
         writer.join(timeout=30)
     assert [(type(i).__name__, i.id) for i in items] == [("Record", "fp-001")]
+
+
+@pytest.mark.parametrize(
+    "operation, message",
+    [
+        (
+            "v 4.5",
+            "bad operand for v '4.5': '4.5' is not a whole number: expected a whole number from -10000 to 10000",
+        ),
+        (
+            "worlds x",
+            "bad operand for worlds 'x': 'x' is not a whole number: expected a whole number from 1 to",
+        ),
+        ("ev abc", "bad operand for ev 'abc': 'abc' is not a number: expected a number such as -37.43"),
+        ("ev inf", "bad operand for ev 'inf': 'inf' is not a finite number"),
+    ],
+)
+def test_a_bad_number_operand_says_once_what_was_expected(operation, message):
+    bpn = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+    with pytest.raises(PuzzleError) as err:
+        parse_record(f"{bpn} ; {operation}")
+    assert str(err.value).startswith(message)
+    assert str(err.value).count("expected") <= 1 and "convert" not in str(err.value)

@@ -221,7 +221,12 @@ def _parse_parts(text: str, parts: list[str], source: str) -> Record:
                 # (a leading '+': every value the tool prints has its sign, and composers copy it)
                 rec.ops[op] = whole_number(operand, low, high, signed=low < 0, plus=True)
             else:
-                value = float(operand.strip())
+                try:
+                    value = float(operand.strip())
+                except ValueError:  # (Python's "could not convert string to float" in words)
+                    raise ValueError(
+                        f"{operand.strip()!r} is not a number: expected a number such as -37.43"
+                    ) from None
                 if not math.isfinite(value):
                     raise ValueError(f"{operand.strip()!r} is not a finite number")
                 if op == "evtol" and value < 0:  # (a tolerance: no sampled value is within -3)
@@ -231,10 +236,9 @@ def _parse_parts(text: str, parts: list[str], source: str) -> Record:
         except PuzzleError:
             raise  # (a ValueError too: already in words)
         except (ValueError, NotationError) as exc:
-            kind = "a whole number" if op in INT_OPS else "a number" if op in FLOAT_OPS else "moves"
-            if "out of range" in str(exc):  # (a number all right: say so, not what it is not)
+            if op in INT_OPS or op in FLOAT_OPS:  # (the message says what was expected, once)
                 raise PuzzleError(f"bad operand for {op} {operand.strip()!r}: {exc}") from None
-            raise PuzzleError(f"bad operand for {op} {operand.strip()!r}: expected {kind} ({exc})") from None
+            raise PuzzleError(f"bad operand for {op} {operand.strip()!r}: expected moves ({exc})") from None
     return rec
 
 

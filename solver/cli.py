@@ -1071,6 +1071,7 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
     from collections import deque
 
     from solver.analysis.batch import solve_lines
+    from solver.engine.results import SolveInterrupted
 
     pending: deque[str | None] = deque()  # by line read: its error, or None (being solved)
     # the answers, kept here and written out when input may wait (see _stdin_lines) or when
@@ -1125,6 +1126,14 @@ def _json_batch(table_bits: int, limit: _Budget, executor: Executor | None, work
             failed += not ok
             write(answer)
         flush_errors()
+    except SolveInterrupted as stop:
+        # Ctrl-C in a line solved here: what it proved goes out in its place, as `solve BPN`
+        # prints it (the lines of worker processes are lost with their workers)
+        flush_errors()
+        if pending:
+            pending.popleft()
+        write(stop.analysis.to_json())
+        raise
     except Exception as exc:
         if not _broken_pool(exc):
             raise

@@ -1,5 +1,5 @@
 """A duplicate match through a two-worker Dask cluster against two local worker
-processes, side by side in one run (issue 17: the cluster's overhead at most 10%).
+processes, side by side in one run (the target: the cluster's overhead at most 10%).
 
 Both play the same seeded match (greedy against random, Brisque, 2000 deal pairs by
 default); the records must be the same.  The runs alternate (local, cluster, local,

@@ -1,4 +1,4 @@
-"""The equilibrium solver's speed on seeded public subgames (issue 15's targets).
+"""The equilibrium solver's speed on seeded public subgames (against its targets).
 
 Positions: Petite Brisque with two cards each on lead, and the start of the last talon trick
 in Briscan and Brisque (seeded deals played on by seeded random moves), solved whole: both

@@ -1,4 +1,4 @@
-"""A whole deal's line analysed move by move against one whole-deal solve (issue 17: warm
+"""A whole deal's line analysed move by move against one whole-deal solve (warm
 tables along a line, at most twice one solve).
 
 For each seeded Brisque deal (talon order known): a greedy-against-greedy line played to the

@@ -1,12 +1,12 @@
-"""One whole-deal solve on the two cores against one core, side by side (issue 17: at
+"""One whole-deal solve on the two cores against one core, side by side (the target: at
 least 1.6x, the same values; the node overhead of the threads).
 
 For each seeded Brisque deal (talon order known), the exact solve with every root move's
 value, first on one thread (``solve``, a fresh table) and then on two threads sharing one
 table (``parallel_solve(workers=2)``, that is ``solve(threads=2)``; a fresh table too),
 the values and best moves compared.  The nodes on two threads are both threads' (the
-thread that did not finish first included).  Before session 9 the second solve shared the
-root's moves among worker processes (results/parallel-solve.jsonl).
+thread that did not finish first included).  Before the threads shared one table, the
+second solve shared the root's moves among worker processes (results/parallel-solve.jsonl).
 
 Run:  python benchmarks/bench_parallel.py [--seeds 3-14] [--workers 2]
 """

@@ -1,4 +1,4 @@
-"""Whole Brisque deals solved exactly: the distribution of times and nodes (issue 17).
+"""Whole Brisque deals solved exactly: the distribution of times and nodes.
 
 For each seeded deal (talon order known, from trick 1), the exact value from a cold table,
 on one thread and then on ``--threads`` threads sharing the table (``Engine.set_threads``),

@@ -1,7 +1,6 @@
 """World searches against the exact solve, on seeded double-dummy positions.
 
-The quick search that each sampled world gets (solver.engine.quick) is measured here, as
-issue 13 asks: on positions with 5 to 8 talon tricks left, played to by random legal moves
+The quick search that each sampled world gets (solver.engine.quick) is measured here: on positions with 5 to 8 talon tricks left, played to by random legal moves
 from seeded deals (every card known), each candidate search picks a move and is scored
 against every move's exact value:
 
@@ -50,7 +49,7 @@ FIRST_SEED = 0  # test positions: seeds 0, 1, ...; fitted evaluations train on o
 # The candidates (solver.engine.quick.WorldSearch): "quick" (the default world search),
 # "depth:N" (N tricks to the fitted horizon evaluation, with the game-win guard),
 # "handmade:N" (N tricks to the hand-made heuristic, no guard: the world search before
-# issue 13, but for the exact final phase) and "exact".
+# the fitted evaluation, but for the exact final phase) and "exact".
 WORLD_SEARCHES = ["quick", "handmade:3", "handmade:4", "depth:3", "depth:4", "depth:5"]
 
 

@@ -1,4 +1,4 @@
-"""Exact equilibrium play where the imperfect-information part is small (issue 15): the
+"""Exact equilibrium play where the imperfect-information part is small: the
 public subgame solved as a sequence-form linear program.
 
 The *public subgame* of a position is the game from what a spectator sees: both hands

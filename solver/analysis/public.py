@@ -1,5 +1,5 @@
 """The public subgame of a position, as the equilibrium solver and the OpenSpiel games
-define it (issue 15): what a spectator sees, its consistent deals, its domain, and where its
+define it: what a spectator sees, its consistent deals, its domain, and where its
 play with hidden cards ends.  No numpy here: the command line imports it on every run.
 
 >>> p = Position("petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H")

@@ -1,5 +1,5 @@
 """Public names of a package imported on first use (PEP 562), so that ``import solver`` and
-the command line's start do not pay for every layer (issue 17's batch path).
+the command line's start do not pay for every layer (the batch path).
 
 One helper for the three packages that re-export names (``solver``, ``solver.model`` and
 ``solver.analysis``).  It lives in the model layer, the lowest that all three may import,

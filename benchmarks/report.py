@@ -79,17 +79,59 @@ class Report:
         wd = self.whole_deals_stats(_jsonl(self.path(last["file"])))
         batch = _load(self.path("batch-path.json"))
         eq = self.equilibrium_stats()
-        ws = {r["search"]: r for r in _load(self.path("world-search-brisque.json"))["rows"] if r["k"] == "all"}
+        ws = {
+            r["search"]: r for r in _load(self.path("world-search-brisque.json"))["rows"] if r["k"] == "all"
+        }
         m = {(s["first"], s["second"], s["rules"]): s for s in run["matches"]}
         rows = [
-            ["`brisque bench` signature (nodes; the same on every machine)", f"{bench['signature']}", "AMD", bench["date"]],
-            ["final phase, value of a position (engine, one batch call)", f"{f['engine_value_us']:.1f} µs, {f['speedup_value_vs_reference']:.0f}x the reference", "AMD", "2026-11-30"],
-            ["deep search, 5 talon tricks left, median", f"{best[5]['median_ms']:.1f} ms", "AMD", "2026-11-30"],
-            ["whole deal, one thread / two threads, median", f"{wd['one'][0]:.2f} s / {wd['two'][0]:.2f} s (two threads {wd['speedup']:.2f}x)", last["machine"], last["date"]],
-            ["batch path `brisque solve -`, whole process", f"{batch['builds']['candidate']['us_per_position']} µs a position", "AMD", "2026-12-02"],
-            ["world search: exact best move, Brisque, 5-8 talon tricks left", f"{ws['quick']['best']:.0%} (mean loss {ws['quick']['loss']:.2f} points)", "Intel", "2026-12-01"],
-            ["equilibrium of the last talon trick, Brisque, median", f"{eq['brisque']['median']:.2f} s", "Intel", "2026-12-01"],
-            ["PIMC 100 worlds against greedy, Brisque, per deal", f"{m[('pimc:100', 'greedy', 'brisque')]['mean_margin']:+.1f} points", "AMD", "2026-11-30"],
+            [
+                "`brisque bench` signature (nodes; the same on every machine)",
+                f"{bench['signature']}",
+                "AMD",
+                bench["date"],
+            ],
+            [
+                "final phase, value of a position (engine, one batch call)",
+                f"{f['engine_value_us']:.1f} µs, {f['speedup_value_vs_reference']:.0f}x the reference",
+                "AMD",
+                "2026-11-30",
+            ],
+            [
+                "deep search, 5 talon tricks left, median",
+                f"{best[5]['median_ms']:.1f} ms",
+                "AMD",
+                "2026-11-30",
+            ],
+            [
+                "whole deal, one thread / two threads, median",
+                f"{wd['one'][0]:.2f} s / {wd['two'][0]:.2f} s (two threads {wd['speedup']:.2f}x)",
+                last["machine"],
+                last["date"],
+            ],
+            [
+                "batch path `brisque solve -`, whole process",
+                f"{batch['builds']['candidate']['us_per_position']} µs a position",
+                "AMD",
+                "2026-12-02",
+            ],
+            [
+                "world search: exact best move, Brisque, 5-8 talon tricks left",
+                f"{ws['quick']['best']:.0%} (mean loss {ws['quick']['loss']:.2f} points)",
+                "Intel",
+                "2026-12-01",
+            ],
+            [
+                "equilibrium of the last talon trick, Brisque, median",
+                f"{eq['brisque']['median']:.2f} s",
+                "Intel",
+                "2026-12-01",
+            ],
+            [
+                "PIMC 100 worlds against greedy, Brisque, per deal",
+                f"{m[('pimc:100', 'greedy', 'brisque')]['mean_margin']:+.1f} points",
+                "AMD",
+                "2026-11-30",
+            ],
         ]
         self.add("## Headlines", "")
         self.table(["figure", "value", "machine", "date"], rows)
@@ -108,20 +150,44 @@ class Report:
             figs = {k: v for k, v in r.items() if k not in ("name", "positions", "levels")}
             rows.append([r["name"], r.get("positions", ""), ", ".join(f"{k} {v}" for k, v in figs.items())])
             for k, lv in r.get("levels", {}).items():
-                rows.append([f"{r['name']}, {k} talon tricks left", lv["positions"], f"median_ms {lv['median_ms']}, nodes {lv['nodes']}"])
+                rows.append(
+                    [
+                        f"{r['name']}, {k} talon tricks left",
+                        lv["positions"],
+                        f"median_ms {lv['median_ms']}, nodes {lv['nodes']}",
+                    ]
+                )
         self.table(["suite", "positions", "figures"], rows)
         self.add(f"Signature: {b['signature']}.", "")
 
     def final_phase(self, f: dict[str, Any], date: str) -> None:
         self.add("## Final phase: the engine against the reference solver", "")
         self.source(f["machine"], date, "python benchmarks/run_all.py (suite reference)", "last-run.json")
-        self.add(f"{f['positions']} seeded Brisque positions at the start of the final phase, table 2^{f['table_bits']}. Values agree: {f['values_agree']}.", "")
+        self.add(
+            f"{f['positions']} seeded Brisque positions at the start of the final phase, table 2^{f['table_bits']}. Values agree: {f['values_agree']}.",
+            "",
+        )
         self.table(
             ["solver", "µs a position", "positions/s", "ratio to the engine's value"],
             [
-                ["engine, value (one batch call)", f"{f['engine_value_us']:.1f}", f"{f['engine_value_positions_per_s']:.0f}", "1"],
-                ["engine, every move's value", f"{f['engine_every_move_us']:.1f}", f"{1e6 / f['engine_every_move_us']:.0f}", f"{f['every_move_over_value']:.2f}"],
-                [f"reference, every move's value ({f['reference_positions']} positions)", f"{f['reference_every_move_us']:.0f}", f"{f['reference_positions_per_s']:.1f}", f"{f['speedup_value_vs_reference']:.0f}"],
+                [
+                    "engine, value (one batch call)",
+                    f"{f['engine_value_us']:.1f}",
+                    f"{f['engine_value_positions_per_s']:.0f}",
+                    "1",
+                ],
+                [
+                    "engine, every move's value",
+                    f"{f['engine_every_move_us']:.1f}",
+                    f"{1e6 / f['engine_every_move_us']:.0f}",
+                    f"{f['every_move_over_value']:.2f}",
+                ],
+                [
+                    f"reference, every move's value ({f['reference_positions']} positions)",
+                    f"{f['reference_every_move_us']:.0f}",
+                    f"{f['reference_positions_per_s']:.1f}",
+                    f"{f['speedup_value_vs_reference']:.0f}",
+                ],
             ],
         )
 
@@ -140,7 +206,16 @@ class Report:
         configs = list(deep["configs"].items())
         ks = sorted({r["k"] for _, rows in configs for r in rows})
         by = [{r["k"]: r for r in rows} for _, rows in configs]
-        short = ["plain", "+forced decl.", "+equiv. cards", "+MTD(f)", "+ETC", "+talon order", "+bounds", "+plain play"]
+        short = [
+            "plain",
+            "+forced decl.",
+            "+equiv. cards",
+            "+MTD(f)",
+            "+ETC",
+            "+talon order",
+            "+bounds",
+            "+plain play",
+        ]
         cols = ["k"] + [short[i] if i < len(short) else n for i, (n, _) in enumerate(configs)] + ["ratio"]
 
         def cell(r: dict[str, Any] | None) -> str:
@@ -157,10 +232,13 @@ class Report:
         self.table(cols, rows)
         b = by[-1]
         self.add(
-            "With every enhancement: " + "; ".join(
+            "With every enhancement: "
+            + "; ".join(
                 f"k = {k}: median {b[k]['median_ms']:.1f} ms, p90 {b[k]['p90_ms']:.1f} ms, median nodes {b[k]['median_nodes']:.0f}"
-                for k in (5, 8, 10) if k in b
-            ) + ". Per-configuration p90s and node counts are in the result file.",
+                for k in (5, 8, 10)
+                if k in b
+            )
+            + ". Per-configuration p90s and node counts are in the result file.",
             "",
         )
 
@@ -194,22 +272,54 @@ class Report:
         rows = []
         for run in wd["runs"]:
             s = self.whole_deals_stats(_jsonl(self.path(run["file"])))
-            rows.append([
-                f"{run['build']} ({run['commit']})", run["machine"], run["date"],
-                f"{s['one'][0]:.2f} / {s['one'][1]:.2f} / {s['one'][2]:.2f}",
-                f"{s['two'][0]:.2f} / {s['two'][1]:.2f} / {s['two'][2]:.2f}",
-                f"{s['speedup']:.2f}", f"{s['total']:.2f}", f"{s['overhead']:.2f}", f"{s['nodes_s'] / 1e6:.1f} M",
-                f"`{run['file']}`",
-            ])
+            rows.append(
+                [
+                    f"{run['build']} ({run['commit']})",
+                    run["machine"],
+                    run["date"],
+                    f"{s['one'][0]:.2f} / {s['one'][1]:.2f} / {s['one'][2]:.2f}",
+                    f"{s['two'][0]:.2f} / {s['two'][1]:.2f} / {s['two'][2]:.2f}",
+                    f"{s['speedup']:.2f}",
+                    f"{s['total']:.2f}",
+                    f"{s['overhead']:.2f}",
+                    f"{s['nodes_s'] / 1e6:.1f} M",
+                    f"`{run['file']}`",
+                ]
+            )
         latest = self.path("whole-deals-latest.jsonl")  # (written by run_all.py --whole-deals)
         if os.path.exists(latest):
             s = self.whole_deals_stats(_jsonl(latest))
             head = next(r for r in _jsonl(latest) if "one_thread" in r)
-            rows.append(["`brisque bench --suite whole-deals`", self.machine(head.get("machine", "?")), head.get("date", "?"),
-                         f"{s['one'][0]:.2f} / {s['one'][1]:.2f} / {s['one'][2]:.2f}", f"{s['two'][0]:.2f} / {s['two'][1]:.2f} / {s['two'][2]:.2f}",
-                         f"{s['speedup']:.2f}", f"{s['total']:.2f}", f"{s['overhead']:.2f}", f"{s['nodes_s'] / 1e6:.1f} M", "`whole-deals-latest.jsonl`"])
-        self.table(["build", "machine", "date", "one thread: median / p90 / slowest s", "two threads: median / p90 / slowest s",
-                    "speed-up, median", "speed-up, total", "node overhead", "nodes a second, one thread", "file"], rows, left=3)
+            rows.append(
+                [
+                    "`brisque bench --suite whole-deals`",
+                    self.machine(head.get("machine", "?")),
+                    head.get("date", "?"),
+                    f"{s['one'][0]:.2f} / {s['one'][1]:.2f} / {s['one'][2]:.2f}",
+                    f"{s['two'][0]:.2f} / {s['two'][1]:.2f} / {s['two'][2]:.2f}",
+                    f"{s['speedup']:.2f}",
+                    f"{s['total']:.2f}",
+                    f"{s['overhead']:.2f}",
+                    f"{s['nodes_s'] / 1e6:.1f} M",
+                    "`whole-deals-latest.jsonl`",
+                ]
+            )
+        self.table(
+            [
+                "build",
+                "machine",
+                "date",
+                "one thread: median / p90 / slowest s",
+                "two threads: median / p90 / slowest s",
+                "speed-up, median",
+                "speed-up, total",
+                "node overhead",
+                "nodes a second, one thread",
+                "file",
+            ],
+            rows,
+            left=3,
+        )
 
     def parallel(self) -> None:
         self.add("## One whole-deal solve on two cores: processes against threads", "")
@@ -219,22 +329,63 @@ class Report:
             rs = [r for r in _jsonl(self.path(name)) if "one_core_s" in r]  # (not the summary)
             one = sum(r["one_core_s"] for r in rs)
             two = sum(r["parallel_s"] for r in rs)
-            rows.append([m["label"], m["machine"], m["date"], len(rs), f"{statistics.median(r['speedup'] for r in rs):.2f}",
-                         f"{one / two:.2f}", f"{statistics.median(r['node_overhead'] for r in rs):.2f}", f"`{name}`"])
-        self.add(f"*Command: `{self.meta['runs']['parallel-solve.jsonl']['command']}` on each build.* Brisque deals 3 to 11, every root move's value; the speed-up is over one core in the same run.", "")
-        self.table(["way", "machine", "date", "deals", "speed-up, median", "speed-up, total", "node overhead, median", "file"], rows, left=3)
+            rows.append(
+                [
+                    m["label"],
+                    m["machine"],
+                    m["date"],
+                    len(rs),
+                    f"{statistics.median(r['speedup'] for r in rs):.2f}",
+                    f"{one / two:.2f}",
+                    f"{statistics.median(r['node_overhead'] for r in rs):.2f}",
+                    f"`{name}`",
+                ]
+            )
+        self.add(
+            f"*Command: `{self.meta['runs']['parallel-solve.jsonl']['command']}` on each build.* Brisque deals 3 to 11, every root move's value; the speed-up is over one core in the same run.",
+            "",
+        )
+        self.table(
+            [
+                "way",
+                "machine",
+                "date",
+                "deals",
+                "speed-up, median",
+                "speed-up, total",
+                "node overhead, median",
+                "file",
+            ],
+            rows,
+            left=3,
+        )
 
     def batch_path(self) -> None:
         b = _load(self.path("batch-path.json"))
         m = self.meta["runs"]["batch-path.json"]
         self.add("## The batch path, `brisque solve -`", "")
-        self.source(b["machine"] if b.get("machine") else self.machines[m["machine"]], m["date"], m["command"], "batch-path.json")
+        self.source(
+            b["machine"] if b.get("machine") else self.machines[m["machine"]],
+            m["date"],
+            m["command"],
+            "batch-path.json",
+        )
         base, cand = b["builds"]["baseline"], b["builds"]["candidate"]
-        self.add(f"{b['positions']:,} final-phase positions, whole process included, the builds alternating, {b['rounds']} runs each; the same answers: {b['same_answers']}.", "")
+        self.add(
+            f"{b['positions']:,} final-phase positions, whole process included, the builds alternating, {b['rounds']} runs each; the same answers: {b['same_answers']}.",
+            "",
+        )
         self.table(
             ["build", "median s", "µs a position", "candidate / baseline (median of pairs)"],
-            [["Python path (2a0a3c0)", base["median_s"], base["us_per_position"], ""],
-             ["native lane (a9e5a49)", cand["median_s"], f"**{cand['us_per_position']}**", b["median_ratio"]]],
+            [
+                ["Python path (2a0a3c0)", base["median_s"], base["us_per_position"], ""],
+                [
+                    "native lane (a9e5a49)",
+                    cand["median_s"],
+                    f"**{cand['us_per_position']}**",
+                    b["median_ratio"],
+                ],
+            ],
         )
 
     def sampling(self, rows: list[dict[str, Any]], machine: str, date: str, note: str) -> None:
@@ -244,7 +395,16 @@ class Report:
             self.add(note, "")
         self.table(
             ["trick", "world search", "1 worker s", "2 workers s", "2 workers / 1"],
-            [[r["trick"], r["method"], f"{r['1 worker']['median_s']:.3f}", f"{r['2 workers']['median_s']:.3f}", f"{r['speedup']:.2f}x"] for r in rows],
+            [
+                [
+                    r["trick"],
+                    r["method"],
+                    f"{r['1 worker']['median_s']:.3f}",
+                    f"{r['2 workers']['median_s']:.3f}",
+                    f"{r['speedup']:.2f}x",
+                ]
+                for r in rows
+            ],
         )
 
     def world_search(self) -> None:
@@ -261,33 +421,109 @@ class Report:
         rows = []
         for game in ("brisque", "briscan"):
             d = _load(self.path(f"world-search-{game}.json"))
-            kept = {w["search"]: w for w in d.get("win_set", [])} if isinstance(d.get("win_set"), list) else {}
+            kept = (
+                {w["search"]: w for w in d.get("win_set", [])} if isinstance(d.get("win_set"), list) else {}
+            )
             for r in d["rows"]:
                 if r["k"] == "all" and r["search"] in ("quick", "handmade:3", "depth:5"):
                     w = kept.get(r["search"])
-                    rows.append([game, r["search"], f"{r['best']:.1%}", f"{r['loss']:.2f}", f"{r['ms_median']:.2f}",
-                                 f"{w['wins_kept']}/{w['positions']}" if w else "-"])
-        self.table(["game", "world search", "exact best move", "mean loss", "ms median", "forced game wins kept"], rows, left=2)
+                    rows.append(
+                        [
+                            game,
+                            r["search"],
+                            f"{r['best']:.1%}",
+                            f"{r['loss']:.2f}",
+                            f"{r['ms_median']:.2f}",
+                            f"{w['wins_kept']}/{w['positions']}" if w else "-",
+                        ]
+                    )
+        self.table(
+            ["game", "world search", "exact best move", "mean loss", "ms median", "forced game wins kept"],
+            rows,
+            left=2,
+        )
 
     def strength(self, matches: list[dict[str, Any]]) -> None:
         self.add("## Playing strength: duplicate matches", "")
         m = self.meta["runs"]["match-*.json"]
-        self.source(self.machines[m["machine"]], m["date"], "python benchmarks/run_all.py --reuse-matches (brisque match, seed 1, two workers)", "match-*.json")
-        self.add("Every deal played twice with the seats swapped; mean margin a deal for the first player, 95% interval from the pair means; a game-winning event counts ±10000.", "")
-        rows = [[s["rules"], s["first"], s["second"], s["pairs"], f"{s['mean_margin']:+.1f}", _ci(s), f"{s['won'] / s['deals']:.3f}", f"{s['game_wins_first']}/{s['game_wins_second']}"] for s in matches]
-        self.table(["game", "first", "second", "deal pairs", "mean margin", "95% CI", "share won", "game wins first/second"], rows, left=3)
+        self.source(
+            self.machines[m["machine"]],
+            m["date"],
+            "python benchmarks/run_all.py --reuse-matches (brisque match, seed 1, two workers)",
+            "match-*.json",
+        )
+        self.add(
+            "Every deal played twice with the seats swapped; mean margin a deal for the first player, 95% interval from the pair means; a game-winning event counts ±10000.",
+            "",
+        )
+        rows = [
+            [
+                s["rules"],
+                s["first"],
+                s["second"],
+                s["pairs"],
+                f"{s['mean_margin']:+.1f}",
+                _ci(s),
+                f"{s['won'] / s['deals']:.3f}",
+                f"{s['game_wins_first']}/{s['game_wins_second']}",
+            ]
+            for s in matches
+        ]
+        self.table(
+            [
+                "game",
+                "first",
+                "second",
+                "deal pairs",
+                "mean margin",
+                "95% CI",
+                "share won",
+                "game wins first/second",
+            ],
+            rows,
+            left=3,
+        )
         lm = self.meta["runs"]["ladder-*.json"]
-        self.add("The new world search against the old (`pimc:N@handmade:3`), same worlds and equal time:", "")
-        self.source(self.machines[lm["machine"]], lm["date"], lm["command"], "ladder-<comparison>-<game>.json")
+        self.add(
+            "The new world search against the old (`pimc:N@handmade:3`), same worlds and equal time:", ""
+        )
+        self.source(
+            self.machines[lm["machine"]], lm["date"], lm["command"], "ladder-<comparison>-<game>.json"
+        )
         rows = []
         for cmp in ("same-worlds", "equal-time"):
             for game in ("brisque", "briscan"):
                 s = _load(self.path(f"ladder-{cmp}-{game}.json"))
-                rows.append([game, cmp.replace("-", " "), s["first"], s["second"], s["pairs"], s["pairs_without_events"],
-                             f"{s['mean_margin']:+.2f}", _ci(s), f"{s['game_wins_first']}/{s['game_wins_second']}",
-                             f"{s['seconds_per_deal_first'] / s['seconds_per_deal_second']:.2f}"])
-        self.table(["game", "comparison", "first (new)", "second (old)", "deal pairs", "pairs without events", "mean margin (those pairs)",
-                    "95% CI", "game wins first/second", "thinking time first / second"], rows, left=4)
+                rows.append(
+                    [
+                        game,
+                        cmp.replace("-", " "),
+                        s["first"],
+                        s["second"],
+                        s["pairs"],
+                        s["pairs_without_events"],
+                        f"{s['mean_margin']:+.2f}",
+                        _ci(s),
+                        f"{s['game_wins_first']}/{s['game_wins_second']}",
+                        f"{s['seconds_per_deal_first'] / s['seconds_per_deal_second']:.2f}",
+                    ]
+                )
+        self.table(
+            [
+                "game",
+                "comparison",
+                "first (new)",
+                "second (old)",
+                "deal pairs",
+                "pairs without events",
+                "mean margin (those pairs)",
+                "95% CI",
+                "game wins first/second",
+                "thinking time first / second",
+            ],
+            rows,
+            left=4,
+        )
 
     def equilibrium_stats(self) -> dict[str, dict[str, float]]:
         out: dict[str, dict[str, float]] = {}
@@ -296,46 +532,134 @@ class Report:
         summary = {r["game"]: r for r in lines if "median_wall" in r}  # as the script computed them
         for game in ("petite", "briscan", "brisque"):
             s = summary[game]
-            out[game] = {"n": s["positions"], "median": s["median_wall"], "p90": s["p90_wall"], "slowest": s["max_wall"],
-                         "mixed": sum(1 for r in rows if r["game"] == game and r.get("mixed_root")),
-                         "expl": max(r["exploitability"] for r in rows if r["game"] == game)}
+            out[game] = {
+                "n": s["positions"],
+                "median": s["median_wall"],
+                "p90": s["p90_wall"],
+                "slowest": s["max_wall"],
+                "mixed": sum(1 for r in rows if r["game"] == game and r.get("mixed_root")),
+                "expl": max(r["exploitability"] for r in rows if r["game"] == game),
+            }
         return out
 
     def equilibrium(self) -> None:
         m = self.meta["runs"]["equilibrium-speed.jsonl"]
         self.add("## The equilibrium of the late deal", "")
         self.source(self.machines[m["machine"]], m["date"], m["command"], "equilibrium-speed.jsonl")
-        self.add("The whole public subgame (both hands hidden), seeded deals 1 to 20; each solve's figure is the median of three.", "")
+        self.add(
+            "The whole public subgame (both hands hidden), seeded deals 1 to 20; each solve's figure is the median of three.",
+            "",
+        )
         targets = {"petite": "2 s", "briscan": "3 s", "brisque": "20 s (aim 5 s)"}
         where = {"petite": "two cards each", "briscan": "last talon trick", "brisque": "last talon trick"}
-        rows = [[g, where.get(g, ""), int(s["n"]), f"{s['median']:.2f}", f"{s['p90']:.2f}", f"{s['slowest']:.2f}", targets.get(g, ""), int(s["mixed"]), f"{s['expl']:.0e}"]
-                for g, s in self.equilibrium_stats().items()]
-        self.table(["game", "subgame", "seeds", "median s", "p90 s", "slowest s", "target", "mixed at the root", "exploitability, most"], rows, left=2)
+        rows = [
+            [
+                g,
+                where.get(g, ""),
+                int(s["n"]),
+                f"{s['median']:.2f}",
+                f"{s['p90']:.2f}",
+                f"{s['slowest']:.2f}",
+                targets.get(g, ""),
+                int(s["mixed"]),
+                f"{s['expl']:.0e}",
+            ]
+            for g, s in self.equilibrium_stats().items()
+        ]
+        self.table(
+            [
+                "game",
+                "subgame",
+                "seeds",
+                "median s",
+                "p90 s",
+                "slowest s",
+                "target",
+                "mixed at the root",
+                "exploitability, most",
+            ],
+            rows,
+            left=2,
+        )
 
     def tools(self) -> None:
         self.add("## The analysis tools", "")
         c = self.meta["runs"]["cluster-match.jsonl"]
-        self.add("A Dask cluster of two workers against two local processes, a greedy-against-random match of 2000 deal pairs (the cluster's worst case: 1.5 ms a pair); the same records every run.", "")
+        self.add(
+            "A Dask cluster of two workers against two local processes, a greedy-against-random match of 2000 deal pairs (the cluster's worst case: 1.5 ms a pair); the same records every run.",
+            "",
+        )
         self.source(self.machines[c["machine"]], c["date"], c["command"], "cluster-match.jsonl")
-        rows = [[r["pairs_per_task"], r.get("local_pairs_per_task", r["pairs_per_task"]), r["local_2_processes_s"], r["cluster_2_workers_s"], f"{r['cluster_2_workers_s'] / r['local_2_processes_s']:.3f}", r["cluster_start_s"]]
-                for r in _jsonl(self.path("cluster-match.jsonl")) if "pairs_per_task" in r]
-        self.table(["pairs a task, cluster", "local", "local s (median)", "cluster s (median)", "cluster / local", "cluster start s"], rows, left=0)
+        rows = [
+            [
+                r["pairs_per_task"],
+                r.get("local_pairs_per_task", r["pairs_per_task"]),
+                r["local_2_processes_s"],
+                r["cluster_2_workers_s"],
+                f"{r['cluster_2_workers_s'] / r['local_2_processes_s']:.3f}",
+                r["cluster_start_s"],
+            ]
+            for r in _jsonl(self.path("cluster-match.jsonl"))
+            if "pairs_per_task" in r
+        ]
+        self.table(
+            [
+                "pairs a task, cluster",
+                "local",
+                "local s (median)",
+                "cluster s (median)",
+                "cluster / local",
+                "cluster start s",
+            ],
+            rows,
+            left=0,
+        )
         ln = self.meta["runs"]["line-warm.jsonl"]
-        self.add("A whole deal's line analysed move by move (`brisque line --exact`, one table kept) against one whole-deal solve and against a full solve a move:", "")
+        self.add(
+            "A whole deal's line analysed move by move (`brisque line --exact`, one table kept) against one whole-deal solve and against a full solve a move:",
+            "",
+        )
         self.source(self.machines[ln["machine"]], ln["date"], ln["command"], "line-warm.jsonl")
-        rows = [[r["seed"], r["moves"], r["whole_s"], r["line_s"], r["line_over_whole"], r["old_over_new"]] for r in _jsonl(self.path("line-warm.jsonl")) if "seed" in r]
-        self.table(["deal", "moves", "whole-deal solve s", "line s", "line / solve", "full solve a move / line"], rows, left=0)
+        rows = [
+            [r["seed"], r["moves"], r["whole_s"], r["line_s"], r["line_over_whole"], r["old_over_new"]]
+            for r in _jsonl(self.path("line-warm.jsonl"))
+            if "seed" in r
+        ]
+        self.table(
+            ["deal", "moves", "whole-deal solve s", "line s", "line / solve", "full solve a move / line"],
+            rows,
+            left=0,
+        )
         bs = self.meta["runs"]["board-steps-k*.jsonl"]
-        self.add("The board's step-through: each position of a line of best moves on the kept worker's warm table against a cleared one (the first position of each line left out):", "")
+        self.add(
+            "The board's step-through: each position of a line of best moves on the kept worker's warm table against a cleared one (the first position of each line left out):",
+            "",
+        )
         self.source(self.machines[bs["machine"]], bs["date"], bs["command"], "board-steps-k*.jsonl")
         rows = []
         for path in sorted(glob.glob(self.path("board-steps-k*.jsonl"))):
             rs = [r for r in _jsonl(path) if r.get("step", 0) > 0]
-            k = os.path.basename(path)[len("board-steps-k"):-len(".jsonl")]
-            rows.append([k, len(rs), f"{sum(r['board_nodes'] for r in rs) / sum(r['cold_nodes'] for r in rs):.3f}",
-                         f"{statistics.median(r['board_nodes'] / r['cold_nodes'] for r in rs):.3f}",
-                         f"{statistics.median(r['board_solve_s'] / r['cold_solve_s'] for r in rs):.3f}"])
-        self.table(["talon tricks left at the start", "positions", "nodes warm / cleared, total", "median of the ratios", "solve time, median ratio"], rows, left=0)
+            k = os.path.basename(path)[len("board-steps-k") : -len(".jsonl")]
+            rows.append(
+                [
+                    k,
+                    len(rs),
+                    f"{sum(r['board_nodes'] for r in rs) / sum(r['cold_nodes'] for r in rs):.3f}",
+                    f"{statistics.median(r['board_nodes'] / r['cold_nodes'] for r in rs):.3f}",
+                    f"{statistics.median(r['board_solve_s'] / r['cold_solve_s'] for r in rs):.3f}",
+                ]
+            )
+        self.table(
+            [
+                "talon tricks left at the start",
+                "positions",
+                "nodes warm / cleared, total",
+                "median of the ratios",
+                "solve time, median ratio",
+            ],
+            rows,
+            left=0,
+        )
 
     def figures(self, ident: str) -> None:
         t = next(t for t in self.meta["tables"] if t["id"] == ident)

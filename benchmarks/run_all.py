@@ -176,11 +176,18 @@ def main() -> None:
     sampling = research.sampling_workers(a.quick, progress)["rows"]
     matches = [] if a.skip_matches else run_matches(4 if a.quick else a.match_deals, a.reuse_matches)
     bench = run_suites(list(SUITES), quick=a.quick)  # (the standard suites, as brisque bench)
-    save("last-run.json", {"final": final, "deep": deep, "sampling": sampling, "matches": matches, "cap": a.cap, "date": date})
+    save(
+        "last-run.json",
+        {"final": final, "deep": deep, "sampling": sampling, "matches": matches, "cap": a.cap, "date": date},
+    )
     save("bench-suites.json", {**bench, "date": date})
     if a.whole_deals:
-        save("whole-deals-latest.jsonl", {**research.whole_deals(a.quick, progress), "machine": machine(), "date": date})
+        save(
+            "whole-deals-latest.jsonl",
+            {**research.whole_deals(a.quick, progress), "machine": machine(), "date": date},
+        )
     print(write_report())
+
 
 if __name__ == "__main__":
     main()

@@ -3,7 +3,10 @@
 Four compiled modules, all in ``solver.native``: ``constants`` (the numbers shared with
 the model), ``bits`` (card-set operations for the model), ``engine`` (the search) and
 ``bpnline`` (the batch path's native lane: BPN lines to JSON answers through the engine).
-Their .pxd files in src_cython/ are cimported by name, so src_cython is on the include path.
+Every .pxd file is in src_cython/, beside the sources, which is the include path: the
+engine's seams by their plain names (``cimport context``), and the interfaces of the
+compiled modules under their package path (src_cython/solver/native/engine.pxd: the
+engine's public C API, which solver.native.bpnline cimports as solver.native.engine).
 """
 
 import os
@@ -30,4 +33,4 @@ EXTENSIONS = [
     Extension("solver.native.bpnline", ["src_cython/bpnline.pyx"], extra_compile_args=FLAGS),
 ]
 
-setup(ext_modules=cythonize(EXTENSIONS, compiler_directives=DIRECTIVES, include_path=["src_cython", "."]))
+setup(ext_modules=cythonize(EXTENSIONS, compiler_directives=DIRECTIVES, include_path=["src_cython"]))

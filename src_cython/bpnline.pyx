@@ -750,14 +750,8 @@ cdef class LineLane:
             return None
         # the solve, as Solver.solve does it: load, every move's value, a principal variation
         fill_root(&ln, &root)
-        engine._load(&root)
-        engine.c.budget.node_limit = 0
-        engine.c.budget.deadline = 0
-        engine.c.budget.wall_deadline = 0
-        engine.c.budget.depth_limit = -1
-        engine.c.budget.aborted = 0
-        engine._watch()
-        n0 = engine.c.nodes
+        engine.c_load(&root)
+        n0 = engine.c_nodes()
         n = engine.c_move_values(moves, values)
         if n == 0:
             return None
@@ -823,7 +817,7 @@ cdef class LineLane:
         else:
             puts(&b, b"null")
         puts(&b, b', "nodes": ')
-        put_int(&b, <long long>(engine.c.nodes - n0))
+        put_int(&b, <long long>(engine.c_nodes() - n0))
         puts(&b, b', "seconds": ')
         if b.full:
             return None

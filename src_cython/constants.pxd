@@ -28,7 +28,11 @@ cdef extern from *:
         /* card points by rank 0..7 (7 8 9 J Q K T A), as in RULES.md */
         POINTS_7 = 0, POINTS_8 = 0, POINTS_9 = 0, POINTS_J = 2, POINTS_Q = 3, POINTS_K = 4,
         POINTS_T = 10, POINTS_A = 11,
-        PACK_POINTS = 120     /* the card points of the whole pack */
+        PACK_POINTS = 120,    /* the card points of the whole pack */
+
+        /* the largest transposition table: 2**MAX_TABLE_BITS entries (8.6 GB with the
+           other tables: solver/model/table_memory.py) */
+        MAX_TABLE_BITS = 28
     };
 
     /* card points by rank */
@@ -76,5 +80,6 @@ cdef extern from *:
         POINTS_T
         POINTS_A
         PACK_POINTS
+        MAX_TABLE_BITS
     const int brisque_rank_points[8]
     const int brisque_byte_points[256]

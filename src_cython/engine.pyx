@@ -30,7 +30,7 @@ from libc.string cimport memset
 from libc.time cimport CLOCKS_PER_SEC, clock, clock_t
 
 from cards cimport __builtin_ctz, __builtin_popcount
-from constants cimport (G_BRISCAN, G_BRISQUE, G_PETITE, K_MARRIAGE, K_QUARTET, K_SEQUENCE, N_MELDS,
+from constants cimport (MAX_TABLE_BITS, G_BRISCAN, G_BRISQUE, G_PETITE, K_MARRIAGE, K_QUARTET, K_SEQUENCE, N_MELDS,
                         WIN_THRESHOLD)
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
@@ -145,8 +145,8 @@ cdef class Engine:
 
     def __init__(self, EngineRules rules, int table_bits=20):
         cdef int i, kind
-        if not 0 <= table_bits <= 28:
-            raise ArgumentError(f"table_bits={table_bits}: expected 0..28")
+        if not 0 <= table_bits <= MAX_TABLE_BITS:
+            raise ArgumentError(f"table_bits={table_bits}: expected 0..{MAX_TABLE_BITS}")
         if rules.game not in (G_BRISQUE, G_BRISCAN, G_PETITE):
             raise ArgumentError(f"rules.game={rules.game}: expected {G_BRISQUE}, {G_BRISCAN} or {G_PETITE}")
         self.c.rules = rules
@@ -455,6 +455,22 @@ cdef class Engine:
     def load(self, RootPosition root):
         """Set the root position."""
         self._load(&root.r)
+
+    # ---- the public C API (its contract: src_cython/solver/native/engine.pxd)
+    cdef int c_load(self, Root* r) except -1:
+        """Set the root position and an exact search without limits, Ctrl-C watched."""
+        self._load(r)
+        self.c.budget.node_limit = 0
+        self.c.budget.deadline = 0
+        self.c.budget.wall_deadline = 0
+        self.c.budget.depth_limit = -1
+        self.c.budget.aborted = 0
+        self._watch()
+        return 0
+
+    cdef uint64_t c_nodes(self) noexcept:
+        """The nodes searched since the engine was made."""
+        return self.c.nodes
 
     cdef void _watch(self) noexcept:
         """Before a search: look for Ctrl-C during it if this is the main thread."""

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""The numbers the compiled engine and the Python model share (defined in constants.pxd; compiled as solver.native.constants).
+"""The numbers the compiled engine and the Python model share (defined in constants.pxd, the tables' sizes in context.pxd; compiled as solver.native.constants).
 
 >>> WIN_RAW > WIN_THRESHOLD > WIN_VALUE, RANK_POINTS[7]
 (True, 11)
@@ -10,7 +10,10 @@ from constants cimport (
     K_BLANK_PLAIN as _K_BLANK_PLAIN, K_MARRIAGE as _K_MARRIAGE, K_QUARTET as _K_QUARTET,
     K_SEQUENCE as _K_SEQUENCE, MOVE_EXCHANGE as _MOVE_EXCHANGE, MOVE_PASS as _MOVE_PASS,
     N_MELDS as _N_MELDS, WIN_RAW as _WIN_RAW, WIN_THRESHOLD as _WIN_THRESHOLD, WIN_VALUE as _WIN_VALUE,
-    PACK_POINTS as _PACK_POINTS, brisque_byte_points, brisque_rank_points)
+    PACK_POINTS as _PACK_POINTS, MAX_TABLE_BITS as _MAX_TABLE_BITS, brisque_byte_points,
+    brisque_rank_points)
+from context cimport (FINAL_TABLE_BITS as _FINAL_TABLE_BITS, PLAIN_TABLE_BITS as _PLAIN_TABLE_BITS,
+    Entry, PlainEntry)
 
 MOVE_EXCHANGE: int = _MOVE_EXCHANGE
 MOVE_PASS: int = _MOVE_PASS
@@ -32,3 +35,9 @@ RANK_POINTS: tuple = tuple(brisque_rank_points[r] for r in range(8))
 PACK_POINTS: int = _PACK_POINTS
 # the C table of card points by a suit's byte, as the engine sees it (for the agreement test)
 BYTE_POINTS: tuple = tuple(brisque_byte_points[b] for b in range(256))
+# the transposition tables (their memory: solver/model/table_memory.py)
+MAX_TABLE_BITS: int = _MAX_TABLE_BITS
+FINAL_TABLE_BITS: int = _FINAL_TABLE_BITS
+PLAIN_TABLE_BITS: int = _PLAIN_TABLE_BITS
+TABLE_ENTRY_BYTES: int = sizeof(Entry)
+PLAIN_ENTRY_BYTES: int = sizeof(PlainEntry)

@@ -1,8 +1,9 @@
 """The package's import graph: no cycles, no private names across modules, and the layers.
 
 Every module under solver/ is parsed with ``ast`` (the compiled modules through their
-``.pyi`` stubs); every ``import`` counts, at module level or inside a function (for the
-cycles, all but those under ``if TYPE_CHECKING:``, which never run).  The layers,
+``.pyi`` stubs); every ``import`` counts, at module level, inside a function or under
+``if TYPE_CHECKING:`` (a cycle only type checkers follow is still a cycle of the design:
+a module names another's class where a protocol, or plain data, would do).  The layers,
 from the bottom (docs/architecture.md):
 
     errors < native < model < formats, engine < analysis < play < cli
@@ -175,11 +176,11 @@ def _private(name: str) -> bool:
 
 
 def import_graph() -> nx.DiGraph:
-    """Module -> imported module, for the imports that run (not those for type checkers)."""
+    """Module -> imported module, for every import (those for type checkers too)."""
     g = nx.DiGraph()
     g.add_nodes_from(MODULES)
     for imp in ALL_IMPORTS:
-        if imp.target != imp.source and not imp.type_only:
+        if imp.target != imp.source:
             g.add_edge(imp.source, imp.target)
             g.edges[imp.source, imp.target].setdefault("imports", []).append(imp)
     return g

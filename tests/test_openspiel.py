@@ -343,6 +343,22 @@ def test_an_exact_tail_ends_where_no_hidden_decision_is_left():
     pyspiel.random_sim_test(view, num_sims=3, serialize=True, verbose=False)
 
 
+def test_the_solved_returns_are_those_of_an_exact_tail_and_of_play_to_the_end():
+    """The exact solver's returns, outside any game: a state's own, where the game ends there."""
+    from solver.openspiel.returns import played_returns, solved_returns
+
+    p = ending(3, "briscan", 5)
+    state = pyspiel.load_game("python_briscan", {"position": p.bpn(), "exact_tail": True}).new_initial_state()
+    assert state.is_terminal() and solved_returns(p) == state.returns()
+    assert solved_returns(p)[0] == (1 if p.turn == 0 else -1) * int(solve(p).value)
+    played = pyspiel.load_game("python_briscan", {"position": p.bpn()}).new_initial_state()
+    while not played.is_terminal():  # (play on at random: the returns are the deal's own)
+        played.apply_action(played.legal_actions()[0])
+    assert played_returns(played.position) == solved_returns(played.position) == played.returns()
+    with pytest.raises(solver.errors.PlayError, match="not over"):
+        played_returns(p)
+
+
 @pytest.mark.parametrize("action", [200, -1, 34, 112])
 def test_an_action_that_is_no_move_has_no_name(action):
     # (as leduc_poker's "Unknown action", not a made-up name such as 'move200')

@@ -21,6 +21,7 @@ import operator
 import re
 
 from solver.errors import ArgumentError, ArgumentTypeError
+from solver.native.constants import MAX_TABLE_BITS
 
 MAX_SCORE = 5000  # points of one player in one deal (real deals stay under a few hundred)
 MAX_GAME_TOTAL = 1_000_000  # match totals before the deal (game=)
@@ -40,10 +41,10 @@ MAX_DEPTH = 20  # tricks of look-ahead of a depth-limited search (a deal has at 
 MAX_WORKERS = 256  # worker processes of one analysis (the command line's --workers too)
 MAX_DEALS = 10**7  # duplicate pairs of one match (run_match, brisque match --deals)
 # a transposition table of 2**N entries: from MIN_TABLE_BITS (smaller is only slower) to the
-# engine's largest, in the API and the command line alike (the memory each takes, and the
-# check that it fits the machine: solver/engine/tables.py)
+# engine's largest (MAX_TABLE_BITS, defined in src_cython/constants.pxd), in the API and the
+# command line alike (the memory each takes, and the check that it fits the machine:
+# solver/model/table_memory.py)
 MIN_TABLE_BITS = 8
-MAX_TABLE_BITS = 28
 MAX_PLIES = 1000  # moves below a position in a solution tree (a deal has far fewer)
 MAX_TREE_NODES = 10**7  # nodes of a solution tree (brisque tree --max-nodes)
 MAX_SECONDS = 10**9  # seconds of a search budget (31 years; the engine's clock overflows near 9e12)

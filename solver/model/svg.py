@@ -25,18 +25,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from html import escape
-from typing import TYPE_CHECKING
 
 from solver.errors import ArgumentError, ArgumentTypeError, HiddenInformationError, NotationError
 from solver.model.bits import cards_of
 from solver.model.bpn import SEATS
 from solver.model.cards import DISPLAY_SYMBOLS, RANKS, card_str, cards_by_suit
+from solver.model.deal_state import DealState
 from solver.model.limits import short_value
 from solver.model.melds import MELDS
 from solver.model.moves import DECLARE_BASE, EXCHANGE, Move, as_move
-
-if TYPE_CHECKING:  # (Position shows itself with this module: no import cycle at run time)
-    from solver.model.position import Position
 
 GAME_NAMES = {"brisque": "Brisque", "briscan": "Briscan", "petite": "Petite Brisque"}
 RED = "#c0262d"  # hearts and diamonds
@@ -135,7 +132,7 @@ def _moves(moves: Iterable[Move | str | int] | str | None, option: str = "highli
     return out
 
 
-def _drawn_cards(p: Position) -> int:
+def _drawn_cards(p: DealState) -> int:
     """The cards the diagram shows face up: the known cards of the hands, the turnup and the
     card led to the trick (a mask)."""
     drawn = p.hands[0] | p.hands[1]
@@ -145,7 +142,7 @@ def _drawn_cards(p: Position) -> int:
     return drawn
 
 
-def _rings(p: Position, marks: list[Move]) -> set[int]:
+def _rings(p: DealState, marks: list[Move]) -> set[int]:
     """The cards ringed for the moves ``marks``; a move with no card on the diagram to ring
     (a card already played, ``x`` without an exchange to make, ``pass``) is an error."""
     drawn = _drawn_cards(p)
@@ -187,7 +184,7 @@ def _rings(p: Position, marks: list[Move]) -> set[int]:
     return rings
 
 
-def _playable(p: Position) -> set[int]:
+def _playable(p: DealState) -> set[int]:
     if p.is_over() or p.unknown[p.turn]:
         return set()
     try:
@@ -197,7 +194,7 @@ def _playable(p: Position) -> set[int]:
 
 
 def _hand_row(
-    p: Position, seat: int, y: float, rings: set[int], playable: set[int]
+    p: DealState, seat: int, y: float, rings: set[int], playable: set[int]
 ) -> tuple[list[str], dict[int, tuple[float, float]]]:
     cards = [c for group in cards_by_suit(p.hands[seat]) for c in group]
     hidden = p.unknown[seat]
@@ -214,7 +211,7 @@ def _hand_row(
     return parts, where
 
 
-def _out_lines(p: Position) -> list[str]:
+def _out_lines(p: DealState) -> list[str]:
     groups = cards_by_suit(p.out)
     return [
         f"{DISPLAY_SYMBOLS[s]} " + " ".join(_rank_text(c) for c in groups[s]) for s in range(4) if groups[s]
@@ -222,7 +219,7 @@ def _out_lines(p: Position) -> list[str]:
 
 
 def svg(
-    p: Position,
+    p: DealState,
     *,
     pov: int | str | None = None,
     size: int = 480,
@@ -335,7 +332,7 @@ def svg(
 
 
 def answer_html(
-    p: Position,
+    p: DealState,
     header: Sequence[str],
     rows: Sequence[Sequence[object]],
     *,

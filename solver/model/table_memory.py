@@ -3,9 +3,9 @@
 An engine with ``table_bits=N`` holds its main table of ``2**N`` entries, the final phase's
 of ``2**min(N, FINAL_TABLE_BITS)`` entries and a plain table of ``2**min(N, PLAIN_TABLE_BITS)``
 smaller entries (src_cython/engine.pyx, ``Engine.__init__``), all allocated and cleared at
-once.  The sizes are those of src_cython (context.pxd, and engine.pyx's assert on the
-entries' bytes), mirrored here for the command line's help: tests/test_table_memory.py
-checks them against those sources and against the memory an engine really takes.
+once.  The sizes are the engine's own (context.pxd and its entry structs, through
+solver.native.constants): tests/test_table_memory.py checks them against those sources
+and against the memory an engine really takes.
 
 >>> memory_words(table_bytes(20)), memory_words(table_bytes(28))
 ('35 MB', '8.6 GB')
@@ -19,11 +19,17 @@ import resource
 from solver.errors import ArgumentError
 from solver.model.limits import MAX_TABLE_BITS, MIN_TABLE_BITS, whole_argument
 
+# the engine's: sizeof(Entry) and sizeof(PlainEntry) (engine.pyx asserts them: the
+# lockless entries are whole words), and the bits where the final phase's table and the
+# plain one stop growing
+from solver.native.constants import (
+    FINAL_TABLE_BITS,
+    PLAIN_ENTRY_BYTES,
+    PLAIN_TABLE_BITS,
+    TABLE_ENTRY_BYTES,
+)
+
 DEFAULT_TABLE_BITS = 20  # (here, not in the engine's seam: the command line's help reads it)
-TABLE_ENTRY_BYTES = 32  # sizeof(Entry), which engine.pyx asserts (its lockless words)
-PLAIN_ENTRY_BYTES = 16  # sizeof(PlainEntry)
-FINAL_TABLE_BITS = 14  # context.pxd: the final phase's own table stops growing there
-PLAIN_TABLE_BITS = 15  # context.pxd: and the plain one there
 
 
 def table_bytes(bits: int) -> int:

@@ -7,19 +7,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from solver.model.bits import points_of, popcount
 from solver.model.bpn import SEATS
 from solver.model.cards import SUITS, card_str, cards_of
+from solver.model.deal_state import DealState
 from solver.model.melds import BLANK_COURTS, BLANK_PLAIN, MELDS, QUARTET
 from solver.native.constants import PACK_POINTS
 
-if TYPE_CHECKING:  # Position.problems() imports this module: only the annotations name Position
-    from solver.model.position import Position
 
-
-def _places(p: Position) -> list[tuple[str, int]]:
+def _places(p: DealState) -> list[tuple[str, int]]:
     places = [("the hand of a", p.hands[0]), ("the hand of b", p.hands[1]), ("out", p.out)]
     if p.turnup >= 0:
         places.append(("the turnup", 1 << p.turnup))
@@ -30,7 +26,7 @@ def _places(p: Position) -> list[tuple[str, int]]:
     return places
 
 
-def _card_problems(p: Position) -> list[str]:
+def _card_problems(p: DealState) -> list[str]:
     probs = []
     places = _places(p)
     seen = 0
@@ -52,7 +48,7 @@ def _card_problems(p: Position) -> list[str]:
     return probs
 
 
-def _shape_problems(p: Position) -> list[str]:
+def _shape_problems(p: DealState) -> list[str]:
     """Hand sizes, talon and turnup that must fit the trick number and the phase."""
     r = p.rules
     n_out = popcount(p.out)
@@ -112,11 +108,11 @@ def _shape_problems(p: Position) -> list[str]:
     return probs
 
 
-def _quartet_ended(p: Position) -> bool:
+def _quartet_ended(p: DealState) -> bool:
     return p.rules.game == "brisque" and any(MELDS[m].kind == QUARTET for ms in p.melds for m in ms)
 
 
-def _count_problems(p: Position) -> list[str]:
+def _count_problems(p: DealState) -> list[str]:
     r = p.rules
     probs = []
     for name in ("score", "tricks", "final", "game"):
@@ -136,7 +132,7 @@ def _count_problems(p: Position) -> list[str]:
     return probs
 
 
-def _meld_problems(p: Position) -> list[str]:
+def _meld_problems(p: DealState) -> list[str]:
     r = p.rules
     probs = []
     if not r.has_declarations and (p.melds[0] or p.melds[1]):
@@ -175,7 +171,7 @@ def _meld_problems(p: Position) -> list[str]:
     return probs
 
 
-def _exchange_problems(p: Position) -> list[str]:
+def _exchange_problems(p: DealState) -> list[str]:
     probs = []
     if p.exchanged >= 0:
         if not p.rules.exchange:
@@ -191,7 +187,7 @@ def _exchange_problems(p: Position) -> list[str]:
     return probs
 
 
-def _score_problems(p: Position) -> list[str]:
+def _score_problems(p: DealState) -> list[str]:
     """Scores must be the card points taken plus what was declared (and the known bonuses).
 
     Under the tricks objective the points do not count, and are not checked: ``0:0`` may
@@ -223,7 +219,7 @@ def _score_problems(p: Position) -> list[str]:
     return []
 
 
-def _void_problems(p: Position) -> list[str]:
+def _void_problems(p: DealState) -> list[str]:
     """A seat shown out of a suit cannot hold a card of it, nor can his hidden cards all lack it
     when no unseen card is left to fill them; and no void outlives a draw, so none is known
     while face-down cards are left to draw."""
@@ -254,7 +250,7 @@ def _void_problems(p: Position) -> list[str]:
     return probs
 
 
-def _field_problems(p: Position) -> list[str]:
+def _field_problems(p: DealState) -> list[str]:
     """Fields outside what any position can hold (set by hand: BPN cannot say them)."""
     probs = []
     if p.turn not in (0, 1):
@@ -268,7 +264,7 @@ def _field_problems(p: Position) -> list[str]:
     return probs
 
 
-def _drawn_problems(p: Position) -> list[str]:
+def _drawn_problems(p: DealState) -> list[str]:
     """``drawn=`` names cards of the player to act that came after his last trick: only
     under declare=before_draw, at the start of a turn, and held by him."""
     if not p.drawn:
@@ -287,7 +283,7 @@ def _drawn_problems(p: Position) -> list[str]:
     return []
 
 
-def position_problems(p: Position) -> list[str]:
+def position_problems(p: DealState) -> list[str]:
     """Every reason why ``p`` is impossible (empty list when it is valid)."""
     fields = _field_problems(p)
     if fields:  # fields set out of range by hand (p.turn = 5): the other checks would index them

@@ -19,3 +19,8 @@ WIN_VALUE: int
 RANK_POINTS: tuple[int, int, int, int, int, int, int, int]
 BYTE_POINTS: tuple[int, ...]
 PACK_POINTS: int
+MAX_TABLE_BITS: int
+FINAL_TABLE_BITS: int
+PLAIN_TABLE_BITS: int
+TABLE_ENTRY_BYTES: int
+PLAIN_ENTRY_BYTES: int

@@ -28,9 +28,7 @@ import numpy as np
 import pyspiel
 
 from solver.analysis.public import no_hidden_decision, public_view
-from solver.analysis.ranking import RankingRule
-from solver.engine.api import solve
-from solver.errors import ArgumentError, IllegalMoveError, NotationError, PositionError
+from solver.errors import ArgumentError, IllegalMoveError, NotationError, PlayError, PositionError
 from solver.model.bits import cards_of
 from solver.model.bpn import SEATS
 from solver.model.cards import card_str
@@ -40,11 +38,13 @@ from solver.model.position import Position
 from solver.model.rules import Rules
 from solver.native.constants import WIN_VALUE
 from solver.openspiel.dealing import DealPlan
+from solver.openspiel.resample import resample
+from solver.openspiel.returns import MATCH, played_returns, solved_returns
+from solver.openspiel.steps import Step, play_step
 
 NUM_ACTIONS = DECLARE_BASE + len(MELDS)  # every move code
 SHORT_NAMES = {"brisque": "python_brisque", "briscan": "python_briscan", "petite": "python_petite_brisque"}
 LONG_NAMES = {"brisque": "Brisque", "briscan": "Briscan", "petite": "Petite Brisque"}
-MATCH = RankingRule.parse("match")
 
 
 _ENCODING = str.maketrans({",": ";", "(": "[", ")": "]", "=": "~"})
@@ -240,13 +240,9 @@ class BrisqueState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         if not self.is_terminal() or self.position is None:
             return [0.0, 0.0]
-        p = self.position
-        if p.is_over():
-            x = float(MATCH.number(p.value(0), p))
-        else:  # (exact_tail: the rest is solved exactly)
-            v = solve(p, pv=False, every_move=False).value
-            x = float(MATCH.number(v, p)) * (1 if p.turn == 0 else -1)
-        return [x, -x]
+        if self.position.is_over():
+            return played_returns(self.position)
+        return solved_returns(self.position)  # (exact_tail: the rest is solved exactly)
 
     def __str__(self) -> str:
         if self.position is None:
@@ -264,10 +260,25 @@ class BrisqueState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BrisqueState:
         """A state ``player_id`` cannot tell from this one, drawn uniformly among the
-        consistent deals (:mod:`solver.openspiel.resample`)."""
-        from solver.openspiel.resample import resample
+        consistent deals (:mod:`solver.openspiel.resample`, from the deal and the moves)."""
+        if self.position is None:
+            raise PlayError("resample_from_infostate at a chance node: nothing has been dealt yet")
+        if self.position.rules.draws and self.position.talon_count == 0:
+            same: BrisqueState = self.clone()  # the talon gone: every card's place is known to both
+            return same
+        rng = random.Random(int(probability_sampler() * 2**32))
+        return resample(self.plan, self.dealt, self.steps, self.position, player_id, rng, self._replayed)
 
-        return resample(self, player_id, random.Random(int(probability_sampler() * 2**32)))
+    def _replayed(self, dealt: list[int]) -> BrisqueState | None:
+        """The state reached by this state's moves from the deal ``dealt`` (built from the
+        game's initial state, so that its history is its own), or None if one is refused."""
+        other: BrisqueState = self.get_game().new_initial_state()
+        try:
+            for action in [*dealt, *(move for _, move, *_ in self.steps)]:
+                other.apply_action(action)
+        except (IllegalMoveError, PositionError):
+            return None
+        return other
 
     # ---- what each player has seen
     def start_view(self, player: int | None) -> str:
@@ -286,21 +297,6 @@ class BrisqueState(pyspiel.State):  # type: ignore[misc]
         if player is not None and received[player]:
             text += "+" + "".join(card_str(c) for c in cards_of(received[player]))
         return text
-
-
-Step = tuple[int, int, tuple[int, int], int]
-
-
-def play_step(p: Position, action: int) -> Step:
-    """Play ``action`` in ``p``; the step: its mover, the move, the cards it brought into
-    each hand, and the cards it showed (the cards of a declaration; a carte blanche's hand)."""
-    before = (p.hands[0], p.hands[1])
-    mover, shown = p.turn, p.shown[p.turn]
-    p.push(action)
-    p.clear_stack()  # (the state keeps its own history)
-    received = (p.hands[0] & ~before[0], p.hands[1] & ~before[1])
-    showed = p.shown[mover] & ~shown & before[mover] if action >= DECLARE_BASE else 0
-    return (mover, action, received, showed)
 
 
 class BrisqueObserver:
@@ -404,4 +400,14 @@ def _bits(row: np.ndarray[Any, Any], mask: int) -> None:
 for _cls in (BrisqueGame, BriscanGame, PetiteBrisqueGame):
     pyspiel.register_game(_game_type(_cls.game_name), _cls)
 
-__all__ = ["NUM_ACTIONS", "SHORT_NAMES", "BriscanGame", "BrisqueGame", "BrisqueState", "PetiteBrisqueGame"]
+__all__ = [
+    "MATCH",
+    "NUM_ACTIONS",
+    "SHORT_NAMES",
+    "Step",
+    "play_step",
+    "BriscanGame",
+    "BrisqueGame",
+    "BrisqueState",
+    "PetiteBrisqueGame",
+]

@@ -16,32 +16,39 @@ drawn again (rejection keeps the draw uniform over the consistent deals).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
-from solver.errors import IllegalMoveError, PlayError, PositionError
+from solver.errors import PlayError
 from solver.model.bits import cards_of
 from solver.model.moves import EXCHANGE_CODE
-
-if TYPE_CHECKING:
-    from solver.openspiel.game import BrisqueState
+from solver.model.position import Position
+from solver.openspiel.dealing import DealPlan
+from solver.openspiel.steps import Step
 
 MAX_TRIES = 5000
+T = TypeVar("T")
 
 
-def resample(state: BrisqueState, player: int, rng: random.Random) -> BrisqueState:
-    """A state with ``state``'s information state for ``player``, its hidden cards redrawn."""
-    if state.position is None:
-        raise PlayError("resample_from_infostate at a chance node: nothing has been dealt yet")
-    if state.position.rules.draws and state.position.talon_count == 0:
-        same: BrisqueState = state.clone()  # the talon gone: every card's place is known to both
-        return same
-    plan, dealt, opp = state.plan, state.dealt, 1 - player
+def resample(
+    plan: DealPlan,
+    dealt: list[int],
+    steps: Sequence[Step],
+    position: Position,
+    player: int,
+    rng: random.Random,
+    build: Callable[[list[int]], T | None],
+) -> T:
+    """The deal ``dealt`` (of ``plan``, played on by ``steps`` to ``position``) with the
+    cards ``player`` could not see redrawn, given to ``build`` (a state made from a deal, or
+    None if it refuses it); what ``build`` made of the first deal it took."""
+    opp = 1 - player
     # who received each dealt card, and when (the step that drew it; -1: at the start)
     where: list[tuple[str, int]] = []  # per dealt index: ("hand", seat), ("turnup", -1) or ("talon", j)
     for kind, seat, k in plan.slots:
         where += [(kind, seat if kind == "hand" else j) for j in range(k)]
     drawn_at: dict[int, tuple[int, int]] = {}  # card -> (drawer, step)
-    for t, (_, _, received, _) in enumerate(state.steps):
+    for t, (_, _, received, _) in enumerate(steps):
         for i in (0, 1):
             c = received[i]
             while c:
@@ -65,10 +72,10 @@ def resample(state: BrisqueState, player: int, rng: random.Random) -> BrisqueSta
     pool = [dealt[i] for i in hidden]
     # Petite Brisque's dead cards are unseen too: any of them may be in the opponent's hand
     # (they take pseudo-slots, below 0, that no dealt card fills)
-    dead = cards_of(state.position.unseen())
+    dead = cards_of(position.unseen())
     future += [-1 - k for k in range(len(dead))]
     pool += dead
-    deadline = _deadlines(state, opp, set(pool), state.position.seven_of_trumps)
+    deadline = _deadlines(steps, opp, set(pool), position.seven_of_trumps)
     opp_slots.sort()
     start_ok = plan.allowed[opp]  # (the start's voids: what his hidden start cards may be)
     for _ in range(MAX_TRIES):
@@ -80,16 +87,15 @@ def resample(state: BrisqueState, player: int, rng: random.Random) -> BrisqueSta
             if index >= 0:
                 new_dealt[index] = card
         _sort_hands(plan.slots, new_dealt)
-        replayed = _replay(state, new_dealt)
-        if replayed is not None:
-            return replayed
+        if _replays(plan, steps, new_dealt) and (made := build(new_dealt)) is not None:
+            return made
     raise PlayError(f"no deal consistent with what {'ab'[player]} saw was found in {MAX_TRIES} draws")
 
 
-def _deadlines(state: BrisqueState, opp: int, pool: set[int], seven: int) -> dict[int, int]:
+def _deadlines(steps: Sequence[Step], opp: int, pool: set[int], seven: int) -> dict[int, int]:
     """For each pool card the opponent was seen to hold: the first step that showed it."""
     out: dict[int, int] = {}
-    for t, (mover, move, _, showed) in enumerate(state.steps):
+    for t, (mover, move, _, showed) in enumerate(steps):
         if mover != opp:
             continue
         cards = cards_of(showed)  # a declaration's cards, a carte blanche's hand
@@ -135,21 +141,15 @@ def _sort_hands(slots: list[tuple[str, int, int]], dealt: list[int]) -> None:
         i += k
 
 
-def _replay(state: BrisqueState, dealt: list[int]) -> BrisqueState | None:
-    """The state reached by ``state``'s moves from the deal ``dealt`` (built from the
-    game's initial state, so that its history is its own), or None if a move is illegal."""
-    p = state.plan.world(dealt)
-    for mover, move, *_ in state.steps:  # (checked on a copy first: cheaper than the states)
+def _replays(plan: DealPlan, steps: Sequence[Step], dealt: list[int]) -> bool:
+    """Whether ``steps``' moves are legal from the deal ``dealt`` (checked on a position
+    first: cheaper than building the state)."""
+    p = plan.world(dealt)
+    for mover, move, *_ in steps:
         if p.turn != mover or not p.is_legal(move):
-            return None
+            return False
         p.push(move)
-    other: BrisqueState = state.get_game().new_initial_state()
-    try:
-        for action in [*dealt, *(move for _, move, *_ in state.steps)]:
-            other.apply_action(action)
-    except (IllegalMoveError, PositionError):
-        return None
-    return other
+    return True
 
 
 __all__ = ["resample"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -716,7 +717,11 @@ def test_a_binary_standard_input_is_one_error():
 
     data = f"{FP_RECORD}\n".encode() + BINARY
     proc = subprocess.run(
-        [sys.executable, "-m", "solver.cli", "puzzles", "-"], input=data, capture_output=True, timeout=120
+        [sys.executable, "-m", "solver.cli", "puzzles", "-"],
+        input=data,
+        capture_output=True,
+        timeout=120,
+        cwd=tempfile.gettempdir(),  # (from the checkout, python -m would find the unbuilt source)
     )
     out = proc.stdout.decode().splitlines()
     assert out[0].startswith("ok    fp-001")

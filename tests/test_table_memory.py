@@ -64,7 +64,9 @@ def test_an_engine_takes_the_memory_its_size_says():
         "rules = Rules()\n"
         f"before = rss(); s = Solver(rules, {bits}); print(rss() - before)\n"
     )
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=OUTSIDE
+    )
     assert r.returncode == 0, r.stderr
     taken = int(r.stdout)
     assert abs(taken - table_bytes(bits)) < 0.05 * table_bytes(bits), (taken, table_bytes(bits))
@@ -131,7 +133,12 @@ def test_every_worker_process_of_a_batch_counts():
 def test_the_api_refuses_a_table_larger_than_the_memory():
     script = "import solver\ntry:\n    solver.Solver(table_bits=28)\nexcept solver.ArgumentError as e:\n    print(e)\n"
     r = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, preexec_fn=cap_memory
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=cap_memory,
+        cwd=OUTSIDE,
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("table_bits=28: a table of 2**28 entries takes 8.6 GB, more than the ")

@@ -48,6 +48,12 @@ _ARGUMENT_OR_QUOTED = re.compile(f"{_QUOTED.pattern}|{_ARGUMENT.pattern}")
 LONG_WORD = 100  # a word of an error message longer than this is input: cut in the middle
 _LONG = re.compile(rf"'[^'\s]{{{LONG_WORD - 1},}}'|\S{{{LONG_WORD + 1},}}")
 
+# (said when a BPN's fields came as several arguments: the group and the inputs give it)
+QUOTE_HINT = (
+    "A BPN has spaces: give it as one argument, in quotes, such as "
+    '"brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"'
+)
+
 
 def option_words(message: str) -> str:
     """``message`` with the library's argument names as the command's options, and any

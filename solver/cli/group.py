@@ -16,9 +16,9 @@ import click
 
 from solver import startup
 from solver.model.limits import unicode_text
-from solver.model.rules import GAMES
 
 from .errors import (
+    QUOTE_HINT,
     SIGNALS,
     SIGPIPE,
     USAGE_ERROR,
@@ -32,7 +32,6 @@ from .errors import (
     option_words,
     silence_stdout,
 )
-from .inputs import QUOTE_HINT
 
 BPN_COMMANDS = ("show", "solve", "analyse", "line", "tree")  # (their first argument is a BPN)
 READS_LINES = ("solve", "analyse")  # (they read one BPN a line from standard input for -)
@@ -95,6 +94,10 @@ def extra_argument_hint(argv: list[str], message: str) -> str:
     >>> extra_argument_hint(["solve", S, S], f"Got unexpected extra argument ({S})")[:51]
     'brisque solve takes one BPN: for several, give - an'
     """
+    # (imported here: the rules load the model's modules, which brisque --help and every
+    # command's start do without until they read a position)
+    from solver.model.rules import GAMES
+
     listed = message[message.find("(") + 1 : message.rfind(")")]
     extras = next(
         (argv[-k:] for k in range(1, len(argv)) if " ".join(argv[-k:]) == listed), []
@@ -141,7 +144,8 @@ class BrisqueGroup(click.Group):
             if name is None:
                 raise
             # (its "Did you mean ...?" looks among the commands loaded: offer it the table's)
-            raise type(exc)(name, possibilities=self.list_commands(ctx), ctx=exc.ctx) from None
+            no_such_command: Any = type(exc)
+            raise no_such_command(name, possibilities=self.list_commands(ctx), ctx=exc.ctx) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The commands and their summaries, from the table: no command module is imported."""

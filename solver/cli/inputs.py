@@ -14,14 +14,9 @@ from solver.model.limits import MAX_LINE_BYTES, short
 from solver.model.position import Position
 from solver.model.rules import GAMES
 
-from .errors import BrisqueCommandError
+from .errors import QUOTE_HINT, BrisqueCommandError
 
 BPN_WIDTH = 200  # a BPN quoted in an error is cut beyond this (a canonical one is shorter)
-
-QUOTE_HINT = (
-    "A BPN has spaces: give it as one argument, in quotes, such as "
-    '"brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"'
-)
 
 
 def file_hint(text: str, command: str | None) -> str:

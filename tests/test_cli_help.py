@@ -55,7 +55,7 @@ SLOW = (
     "brisque match pimc",  # (PIMC players: a search for each move of every deal)
     "brisque bench",
     "--view own",
-    "brisque analyse \"$(brisque deal --seed 4 --at 5 --view turn)\" --worlds 400",
+    'brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 400',
     "brisque puzzles positions/*.bpd",
     "brisque puzzles positions/brisque-endgames.bpd",
 )
@@ -89,7 +89,9 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         check=True,
         capture_output=True,
     )
-    deal = subprocess.run([*run, "deal", "--seed", "3", "--at", "11"], cwd=folder, check=True, capture_output=True)
+    deal = subprocess.run(
+        [*run, "deal", "--seed", "3", "--at", "11"], cwd=folder, check=True, capture_output=True
+    )
     (folder / "positions.txt").write_bytes(deal.stdout)
     return folder
 
@@ -133,7 +135,11 @@ def test_the_help_imports_no_command(tmp_path: Path) -> None:
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith('solver.cli.commands.'))))"
     )
     res = subprocess.run(
-        [sys.executable, "-c", "import json\n" + code], capture_output=True, text=True, check=True, cwd=tmp_path
+        [sys.executable, "-c", "import json\n" + code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
     )
     assert json.loads(res.stdout.splitlines()[-1]) == []
     for name in COMMANDS:  # (every command listed, with its summary)

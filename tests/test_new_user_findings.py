@@ -94,10 +94,10 @@ def _help_examples() -> dict[str, list[str]]:
     "Examples:" up to the next blank line, by command ("" for the group's own)."""
     from click.testing import CliRunner
 
-    from solver.cli import main
+    from solver.cli import COMMANDS, main
 
     found: dict[str, list[str]] = {}
-    for name in ["", *main.commands]:
+    for name in ["", *COMMANDS]:
         text = CliRunner().invoke(main, [name, "--help"] if name else ["--help"]).output
         lines, inside = [], False
         for line in text.splitlines():

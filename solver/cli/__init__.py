@@ -16,8 +16,7 @@ from __future__ import annotations
 import click
 
 from solver import __version__
-
-from .group import BrisqueGroup, Subcommand
+from solver.cli.group import BrisqueGroup, Subcommand
 
 # Each command: its module and click command, and the line "brisque --help" shows for it
 # (its help's first sentence; tests/test_cli_help.py checks that they agree).

@@ -16,12 +16,11 @@ import click
 # (the module, not its function: a test swaps solve_lines for one that fails)
 from solver.analysis import batch as analysis_batch
 from solver.analysis.batch import Budget
+from solver.cli.errors import FAILED, BrisqueCommandError, option_words
+from solver.cli.inputs import stdin_lines
 from solver.engine.results import SolveInterrupted
 from solver.errors import BrisqueError
 from solver.model.limits import short
-
-from .errors import FAILED, BrisqueCommandError, option_words
-from .inputs import stdin_lines
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor

@@ -15,9 +15,7 @@ from typing import Any, NamedTuple
 import click
 
 from solver import startup
-from solver.model.limits import unicode_text
-
-from .errors import (
+from solver.cli.errors import (
     QUOTE_HINT,
     SIGNALS,
     SIGPIPE,
@@ -32,6 +30,7 @@ from .errors import (
     option_words,
     silence_stdout,
 )
+from solver.model.limits import unicode_text
 
 BPN_COMMANDS = ("show", "solve", "analyse", "line", "tree")  # (their first argument is a BPN)
 READS_LINES = ("solve", "analyse")  # (they read one BPN a line from standard input for -)
@@ -165,7 +164,13 @@ class BrisqueGroup(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["argv"] = list(args)  # (for the JSON form of an error)
-        return super().parse_args(ctx, args)
+        rest = super().parse_args(ctx, args)
+        if args and args[0] in self.subcommands:
+            # the command's module is imported now, while a Ctrl-C is only noted by the start's
+            # handler (solver.startup): once the command's own handler is in place, a Ctrl-C
+            # that cuts an import short would print a traceback from inside importlib
+            self.get_command(ctx, args[0])
+        return rest
 
     def invoke(self, ctx: click.Context) -> Any:
         signal.signal(signal.SIGTERM, on_signal)

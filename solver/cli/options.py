@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from solver.cli.errors import BrisqueCommandError
 from solver.errors import BrisqueError, RulesError, install_hint
 from solver.model.limits import (
     MAX_BUDGET,
@@ -28,8 +29,6 @@ from solver.model.limits import (
 )
 from solver.model.rules import Rules
 from solver.model.table_memory import DEFAULT_TABLE_BITS, TABLE_ENTRY_BYTES, table_sizes
-
-from .errors import BrisqueCommandError
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor

@@ -7,7 +7,7 @@ import os
 import sys
 from typing import Any
 
-from .errors import BrisqueCommandError
+from solver.cli.errors import BrisqueCommandError
 
 
 class StatusLine:

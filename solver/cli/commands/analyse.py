@@ -9,18 +9,10 @@ from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.ranking import RankingRule
 from solver.analysis.report import format_analysis, format_equilibrium, format_sampled
 from solver.analysis.sampling import SampledAnalysis, analyse
-from solver.engine.api import solve
-from solver.engine.quick import WorldSearch
-from solver.engine.results import Analysis
-from solver.errors import ArgumentError, PositionError
-from solver.formats.words import plural
-from solver.model.limits import MAX_WIN_WORTH
-from solver.model.position import Position
-
-from ..batch import json_lines
-from ..errors import BrisqueCommandError, interrupted_exit
-from ..inputs import read_position, refusal
-from ..options import (
+from solver.cli.batch import json_lines
+from solver.cli.errors import BrisqueCommandError, interrupted_exit
+from solver.cli.inputs import read_position, refusal
+from solver.cli.options import (
     WORLDS,
     as_typed,
     depth_option,
@@ -34,7 +26,14 @@ from ..options import (
     seed_option,
     workers_option,
 )
-from ..output import StatusLine, on_terminal
+from solver.cli.output import StatusLine, on_terminal
+from solver.engine.api import solve
+from solver.engine.quick import WorldSearch
+from solver.engine.results import Analysis
+from solver.errors import ArgumentError, PositionError
+from solver.formats.words import plural
+from solver.model.limits import MAX_WIN_WORTH
+from solver.model.position import Position
 
 
 @click.command("analyse")

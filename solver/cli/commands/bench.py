@@ -8,10 +8,9 @@ import click
 
 from solver.bench.research import summary
 from solver.bench.suites import check_comparable, check_saved, compare, figures, not_compared, run
+from solver.cli.errors import BrisqueCommandError
+from solver.cli.options import json_option, quiet_option
 from solver.errors import ArgumentError
-
-from ..errors import BrisqueCommandError
-from ..options import json_option, quiet_option
 
 
 @click.command("bench")

@@ -6,11 +6,10 @@ import json
 
 import click
 
+from solver.cli.errors import BrisqueCommandError
+from solver.cli.options import SEED, WholeNumber, json_option, parse_rules, rules_option
 from solver.model.limits import MAX_TRICKS_PER_DEAL, PETITE_TRICKS
 from solver.play.dealing import random_position
-
-from ..errors import BrisqueCommandError
-from ..options import SEED, WholeNumber, json_option, parse_rules, rules_option
 
 
 @click.command("deal")

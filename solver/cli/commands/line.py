@@ -16,18 +16,9 @@ from solver.analysis.line import (
     games_given_up,
     losses_by_player,
 )
-from solver.engine.results import Limit
-from solver.errors import ArgumentError, NotationError, PositionError, RecordError
-from solver.formats.numbers import json_number
-from solver.formats.records import DealRecord
-from solver.formats.words import plural
-from solver.model.limits import MAX_WORLDS, MIN_OWN_WORLDS
-from solver.model.position import Position
-from solver.model.value import Value
-
-from ..errors import BrisqueCommandError, interrupted_exit
-from ..inputs import read_position
-from ..options import (
+from solver.cli.errors import BrisqueCommandError, interrupted_exit
+from solver.cli.inputs import read_position
+from solver.cli.options import (
     WholeNumber,
     depth_option,
     json_option,
@@ -36,7 +27,15 @@ from ..options import (
     quiet_option,
     seed_option,
 )
-from ..output import StatusLine, on_terminal
+from solver.cli.output import StatusLine, on_terminal
+from solver.engine.results import Limit
+from solver.errors import ArgumentError, NotationError, PositionError, RecordError
+from solver.formats.numbers import json_number
+from solver.formats.records import DealRecord
+from solver.formats.words import plural
+from solver.model.limits import MAX_WORLDS, MIN_OWN_WORLDS
+from solver.model.position import Position
+from solver.model.value import Value
 
 
 @click.command("line")

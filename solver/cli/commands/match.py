@@ -6,15 +6,8 @@ import json
 
 import click
 
-from solver.errors import NotationError
-from solver.formats.numbers import json_number, json_share
-from solver.formats.records import MatchRecord
-from solver.formats.words import plural, proportion
-from solver.play.match import run_match
-from solver.play.players import make_player
-
-from ..errors import BrisqueCommandError, CommandFailed, interrupted_exit, unwritable
-from ..options import (
+from solver.cli.errors import BrisqueCommandError, CommandFailed, interrupted_exit, unwritable
+from solver.cli.options import (
     DEALS,
     PROGRESS_ON_TERMINAL_HELP,
     json_option,
@@ -26,7 +19,13 @@ from ..options import (
     seed_option,
     workers_option,
 )
-from ..output import StatusLine, on_terminal, writable_file
+from solver.cli.output import StatusLine, on_terminal, writable_file
+from solver.errors import NotationError
+from solver.formats.numbers import json_number, json_share
+from solver.formats.records import MatchRecord
+from solver.formats.words import plural, proportion
+from solver.play.match import run_match
+from solver.play.players import make_player
 
 
 @click.command("match")

@@ -9,13 +9,12 @@ from collections.abc import Iterable, Iterator
 import click
 
 from solver.analysis.puzzles import check_records
+from solver.cli.errors import FAILED, BrisqueCommandError, interrupted_exit
+from solver.cli.options import json_option, quiet_option, scheduler_executor, scheduler_option, workers_option
+from solver.cli.output import StatusLine, on_terminal
 from solver.errors import PuzzleError
 from solver.formats.bpd import Record, iter_bpd_lines, read_bpd
 from solver.formats.words import plural
-
-from ..errors import FAILED, BrisqueCommandError, interrupted_exit
-from ..options import json_option, quiet_option, scheduler_executor, scheduler_option, workers_option
-from ..output import StatusLine, on_terminal
 
 ID_WIDTH = 10  # the least width of brisque puzzles' id column (wider for a longer id)
 VALUE_WIDTH = 7  # the least width of its value column ('-120.00'; wider for a longer value)

@@ -8,10 +8,9 @@ import webbrowser
 
 import click
 
+from solver.cli.errors import BrisqueCommandError
+from solver.cli.options import WholeNumber, number
 from solver.errors import install_hint
-
-from ..errors import BrisqueCommandError
-from ..options import WholeNumber, number
 
 
 @click.command("serve")

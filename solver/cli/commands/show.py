@@ -7,14 +7,13 @@ import sys
 
 import click
 
+from solver.cli.errors import USAGE_ERROR, BrisqueCommandError, unwritable
+from solver.cli.inputs import read_position
+from solver.cli.options import WholeNumber, json_option, options_given
+from solver.cli.output import writable_file
 from solver.errors import ArgumentError, HiddenInformationError
 from solver.formats.picture import picture, suit_symbols
 from solver.model.svg import MarkError, svg
-
-from ..errors import USAGE_ERROR, BrisqueCommandError, unwritable
-from ..inputs import read_position
-from ..options import WholeNumber, json_option, options_given
-from ..output import writable_file
 
 
 @click.command("show")

@@ -8,17 +8,10 @@ import time
 import click
 
 from solver.analysis.batch import Budget
-from solver.engine.api import solve
-from solver.engine.results import Analysis, SolveInterrupted
-from solver.errors import ArgumentError, HiddenInformationError, ImpossiblePositionError, PositionError
-from solver.model.position import Position
-from solver.model.table_memory import table_bits_argument
-from solver.native.engine import MAX_SOLVE_THREADS
-
-from ..batch import solve_batch
-from ..errors import BrisqueCommandError, interrupted_exit
-from ..inputs import impossible, read_position, refusal
-from ..options import (
+from solver.cli.batch import solve_batch
+from solver.cli.errors import BrisqueCommandError, interrupted_exit
+from solver.cli.inputs import impossible, read_position, refusal
+from solver.cli.options import (
     PROGRESS_ON_TERMINAL_HELP,
     depth_option,
     json_option,
@@ -30,7 +23,13 @@ from ..options import (
     table_bits_option,
     workers_option,
 )
-from ..output import StatusLine, on_terminal
+from solver.cli.output import StatusLine, on_terminal
+from solver.engine.api import solve
+from solver.engine.results import Analysis, SolveInterrupted
+from solver.errors import ArgumentError, HiddenInformationError, ImpossiblePositionError, PositionError
+from solver.model.position import Position
+from solver.model.table_memory import table_bits_argument
+from solver.native.engine import MAX_SOLVE_THREADS
 
 _NO_BUDGET: Budget = {"nodes": None, "seconds": None, "depth": None, "quick": False}
 

@@ -179,8 +179,10 @@ def workers_option(help: str) -> Callable[[F], F]:
     return click.option("--workers", type=WORKERS, default=1, show_default=True, help=help)
 
 
-def seed_option(help: str) -> Callable[[F], F]:
-    """``--seed N`` (default 0)."""
+def seed_option(help: str, required: bool = False) -> Callable[[F], F]:
+    """``--seed N`` (default 0, or ``required``)."""
+    if required:
+        return click.option("--seed", type=SEED, required=True, help=help)
     return click.option("--seed", type=SEED, default=0, show_default=True, help=help)
 
 

@@ -7,13 +7,13 @@ import json
 import click
 
 from solver.cli.errors import BrisqueCommandError
-from solver.cli.options import SEED, WholeNumber, json_option, parse_rules, rules_option
+from solver.cli.options import WholeNumber, json_option, parse_rules, rules_option, seed_option
 from solver.model.limits import MAX_TRICKS_PER_DEAL, PETITE_TRICKS
 from solver.play.dealing import random_position
 
 
 @click.command("deal")
-@click.option("--seed", type=SEED, required=True, help="Seed of the shuffle: the same seed, the same deal.")
+@seed_option("Seed of the shuffle: the same seed, the same deal.", required=True)
 @rules_option("Game and options, as the BPN rules field: brisque, briscan, petite, 'brisque(target=300)'.")
 @click.option(
     "--at",

@@ -51,13 +51,10 @@ NOT_RUN = {
 # Examples that take from tens of seconds to minutes: run with the slow tests.
 SLOW = (
     'brisque solve "$(brisque deal --seed 3)" --workers 2',  # (an exact solve of a whole deal)
-    'brisque solve "$(brisque deal --seed 3)" --seconds 5',
     "brisque match pimc",  # (PIMC players: a search for each move of every deal)
-    "brisque bench",
-    "--view own",
+    "brisque bench",  # (from 5 s to minutes a run)
+    "--view own",  # (worlds sampled for every move of a whole deal)
     'brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 400',
-    "brisque puzzles positions/*.bpd",
-    "brisque puzzles positions/brisque-endgames.bpd",
 )
 # (the exit status an example documents, when not 0)
 STATUS: dict[str, int] = {}

@@ -68,7 +68,7 @@ def test_an_unknown_suite_is_refused(name):
 
 def test_the_command_offers_every_suite_by_its_name():
     from solver.bench.suites import RESEARCH
-    from solver.cli import bench_cmd
+    from solver.cli.commands.bench import bench_cmd
 
     option = next(p for p in bench_cmd.params if p.name == "suites")
     assert list(option.type.choices) == [*SUITES, *RESEARCH, "research"]

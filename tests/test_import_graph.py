@@ -12,7 +12,8 @@ from the bottom (docs/architecture.md):
   ``solver.model`` only errors, native and model; ``solver.formats`` only errors, native,
   model and formats; ``solver.engine`` only errors, native, model and engine;
   ``solver.analysis`` only errors, native, model, formats, engine and analysis;
-  ``solver.play`` anything but cli; nothing imports ``solver.cli``; ``solver.openspiel``
+  ``solver.play`` anything but cli; nothing imports ``solver.cli`` (a package: the
+  group and one module a command, all in the layer cli); ``solver.openspiel``
   (optional: it needs OpenSpiel) anything but cli, and only the command line imports it;
   ``solver.board`` (optional: the browser board) the same, but openspiel; ``solver.cluster``
   (optional: Dask) only errors, and only the command line imports it.
@@ -44,8 +45,9 @@ ALLOWED: dict[str, set[str]] = {
     "engine": {"errors", "native", "model", "engine"},
     "analysis": {"errors", "native", "model", "formats", "engine", "analysis"},
     "play": {"", "errors", "native", "model", "formats", "engine", "analysis", "play"},
-    "cli": {
+    "cli": {  # (a package: the group and its modules, one a command, import each other)
         "",
+        "cli",
         "startup",
         "errors",
         "native",

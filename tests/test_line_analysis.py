@@ -200,11 +200,12 @@ def test_cli_line_json():
 
 def test_cli_line_interrupted_before_its_first_move_says_so(monkeypatch):
     import solver.analysis.line as line
+    import solver.cli.commands.line as line_command
 
     def interrupted(*args, **kwargs):  # (Ctrl-C as the first move is being judged)
         raise line.LineInterrupted([])
 
-    monkeypatch.setattr(line, "analyse_line", interrupted)
+    monkeypatch.setattr(line_command, "analyse_line", interrupted)
     res = run("line", FP, "QD", "9C")
     assert res.exit_code == 130
     assert res.stdout == ""  # (no table with no row)

@@ -94,10 +94,10 @@ def _help_examples() -> dict[str, list[str]]:
     "Examples:" up to the next blank line, by command ("" for the group's own)."""
     from click.testing import CliRunner
 
-    from solver.cli import main
+    from solver.cli import COMMANDS, main
 
     found: dict[str, list[str]] = {}
-    for name in ["", *main.commands]:
+    for name in ["", *COMMANDS]:
         text = CliRunner().invoke(main, [name, "--help"] if name else ["--help"]).output
         lines, inside = [], False
         for line in text.splitlines():
@@ -192,7 +192,7 @@ def test_a_progress_line_wipes_a_longer_one_before_it():
     # defect 1: "\r120/400 worlds" over "\r90 worlds, best KS +3.0 +- 1.2" left "+- 1.2" behind
     import io
 
-    from solver.cli import StatusLine
+    from solver.cli.output import StatusLine
 
     out = io.StringIO()
     line = StatusLine(True, out)
@@ -315,11 +315,11 @@ def test_errors_name_the_options_not_the_python_arguments():
     # defect 4: "win_worth='0': expected ..." on the command line
     r = brisque("analyse", HIDDEN, "--win-worth", "0")
     assert r.returncode == 2 and "--win-worth 0: expected" in r.stderr and "win_worth=" not in r.stderr
-    from solver.cli import _option_words
+    from solver.cli.errors import option_words
 
-    assert _option_words("worlds=5 and world_search='exact'") == "--worlds 5 and --world-search exact"
+    assert option_words("worlds=5 and world_search='exact'") == "--worlds 5 and --world-search exact"
     kept = "impossible position 'brisque ... tricks=2:1 void=b:H game=0:0'"  # (BPN fields stay)
-    assert _option_words(kept) == kept
+    assert option_words(kept) == kept
 
 
 @pytest.mark.parametrize(
@@ -333,12 +333,12 @@ def test_errors_name_the_options_not_the_python_arguments():
 def test_an_error_quotes_the_input_as_given(args, quoted):
     # the renaming of arguments to options rewrote the input quoted in the message:
     # "bad move '--seed 3'" for the move seed=3
-    from solver.cli import _option_words
+    from solver.cli.errors import option_words
 
     r = brisque(*args)
     assert r.returncode == 2 and quoted in r.stderr, r.stderr
-    assert _option_words('bad "it\'s seed=3"; seed=4') == 'bad "it\'s seed=3"; --seed 4'
-    assert _option_words("the player's seed=4, 'x'") == "the player's --seed 4, 'x'"  # (an apostrophe)
+    assert option_words('bad "it\'s seed=3"; seed=4') == 'bad "it\'s seed=3"; --seed 4'
+    assert option_words("the player's seed=4, 'x'") == "the player's --seed 4, 'x'"  # (an apostrophe)
 
 
 def test_every_install_hint_has_the_same_wording():
@@ -377,7 +377,7 @@ def test_every_install_hint_has_the_same_wording():
             ):
                 stray.append(f"{path.name}:{node.lineno}")
     assert not stray, f"install hints not made by install_hint: {stray}"
-    from solver.cli import SCHEDULER_HELP
+    from solver.cli.options import SCHEDULER_HELP
 
     assert install_hint("cluster") in SCHEDULER_HELP
 

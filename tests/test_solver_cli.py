@@ -273,3 +273,34 @@ def test_no_progress_off_a_terminal_with_q_json_or_a_budget(args, tmp_path, term
     assert err == "" and out
     if "--json" in args:
         assert json.loads(out)["value"] == 4
+
+
+def test_solve_checks_a_position_once(monkeypatch: pytest.MonkeyPatch):
+    # (the solver checks the position it is given: the command does not check it first too)
+    from solver.model.position import Position
+
+    calls: list[str] = []
+    problems = Position.problems
+
+    def counted(self: Position) -> list[str]:
+        calls.append(self.bpn())
+        return problems(self)
+
+    monkeypatch.setattr(Position, "problems", counted)
+    fp = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+    res = CliRunner().invoke(main, ["solve", fp])
+    assert res.exit_code == 0, res.output
+    assert len(calls) == 1
+
+
+@pytest.mark.parametrize(
+    "bpn",
+    [
+        "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:36",  # (the points do not add up)
+        "brisque AK9.97..9/?6 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:36",  # (and a hidden hand)
+    ],
+)
+def test_solve_says_an_impossible_position_in_its_words(bpn: str):
+    res = CliRunner().invoke(main, ["solve", bpn])
+    assert res.exit_code == 2
+    assert f"Error: impossible position {bpn!r}: " in res.output

@@ -238,7 +238,7 @@ import sys
 
 class _CtrlCInExec:
     def find_spec(self, name, path=None, target=None):
-        if getattr(signal.getsignal(signal.SIGINT), "__name__", "") == "_on_signal":
+        if getattr(signal.getsignal(signal.SIGINT), "__name__", "") == "on_signal":
             sys.meta_path.remove(self)
             exec("os.kill(os.getpid(), signal.SIGINT)")
         return None

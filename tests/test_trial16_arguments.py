@@ -13,7 +13,7 @@ import pytest
 
 import solver
 from solver.analysis.ranking import RankingRule
-from solver.cli import _option_words
+from solver.cli.errors import option_words
 from solver.errors import ArgumentError
 from solver.model.limits import MAX_GAME_TOTAL, MAX_SEED, MAX_WIN_WORTH
 from solver.play.match import DEAL_SEED_STEP, deal_seed, run_match
@@ -114,7 +114,7 @@ def test_a_negative_win_worth_has_the_same_words_in_the_api_and_the_cli(tmp_path
         solver.analyse(HIDDEN, win_worth=-1, worlds=3)
     r = brisque(tmp_path, "analyse", HIDDEN, "--win-worth", "-1")
     assert r.returncode == 2
-    assert f"Error: {_option_words(str(api.value))}" in r.stderr
+    assert f"Error: {option_words(str(api.value))}" in r.stderr
 
 
 # ---- 4. deal(seed, game=...) checks the game totals as BPN's game= does

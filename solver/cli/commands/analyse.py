@@ -1,0 +1,249 @@
+"""``brisque analyse BPN``: the best move with hidden cards, by sampling worlds (PIMC) or
+by the public subgame's equilibrium; ``brisque analyse -``: one BPN a line."""
+
+from __future__ import annotations
+
+import click
+
+from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
+from solver.analysis.ranking import RankingRule
+from solver.analysis.report import format_analysis, format_equilibrium, format_sampled
+from solver.analysis.sampling import SampledAnalysis, analyse
+from solver.cli.batch import json_lines
+from solver.cli.errors import BrisqueCommandError, interrupted_exit
+from solver.cli.inputs import read_position, refusal
+from solver.cli.options import (
+    WORLDS,
+    as_typed,
+    depth_option,
+    json_option,
+    number,
+    options_given,
+    quiet_option,
+    scheduler_executor,
+    scheduler_option,
+    seconds_option,
+    seed_option,
+    workers_option,
+)
+from solver.cli.output import StatusLine, on_terminal
+from solver.engine.api import solve
+from solver.engine.quick import WorldSearch
+from solver.engine.results import Analysis
+from solver.errors import ArgumentError, PositionError
+from solver.formats.words import plural
+from solver.model.limits import MAX_WIN_WORTH
+from solver.model.position import Position
+
+
+@click.command("analyse")
+@click.argument("bpn")
+@click.option(
+    "--worlds",
+    type=WORLDS,
+    default=100,
+    show_default=True,
+    help="Worlds to sample (all are enumerated when there are no more).",
+)
+@seed_option("Seed of the sampling.")
+@workers_option("Worker processes solving worlds in parallel.")
+@seconds_option(
+    "Stop after this many seconds, whatever --worlds says: the world being solved then "
+    "stops too and is left out; the answer is the worlds solved so far.  Ctrl-C also gives "
+    "the answer so far (exit 130).",
+    name="time_limit",
+)
+@click.option(
+    "--separation",
+    type=number(0, 1000),
+    default=None,
+    help="Stop once the best move leads the runner-up by this many standard errors.",
+)
+@depth_option("Tricks of look-ahead per world (default: exact in the last four talon tricks, 4 before).")
+@click.option(
+    "--world-search",
+    default="quick",
+    show_default=True,
+    help="The search each world gets: quick (the default rule), exact (every world solved "
+    "exactly: slow early), depth:N (N tricks to the fitted horizon evaluation) or handmade:N "
+    "(N tricks to the hand-made heuristic, the old default being handmade:3).",
+)
+@click.option(
+    "--win-worth",
+    default="match",
+    show_default=True,
+    help="What a game won outright (four kings or queens, a vole) counts in the values that rank "
+    "the moves: 'match' (the points its winner still needed to reach the target), a whole number "
+    f"of points (1 to {MAX_WIN_WORTH}), or 'sentinel' (+-10000).  The answer also gives each move's p_win, p_loss and its "
+    "margin over the other worlds.",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["pimc", "equilibrium"]),
+    default="pimc",
+    show_default=True,
+    help="pimc: sample worlds and solve each double dummy; equilibrium: solve the public "
+    "subgame exactly (at most one talon trick left, or two cards a hand in Petite Brisque).",
+)
+@click.option(
+    "--max-exploitability",
+    type=number(0, lo_open=True),
+    default=0.1,
+    show_default=True,
+    help="With --method equilibrium: refuse an answer a best response could exploit by more points.",
+)
+@json_option("One JSON object (method pimc, stderr, worlds, ...).")
+@quiet_option("No progress bar on standard error.")
+@scheduler_option
+def analyse_cmd(
+    bpn: str,
+    method: str,
+    worlds: int,
+    seed: int,
+    workers: int,
+    time_limit: float | None,
+    separation: float | None,
+    depth: int | None,
+    world_search: str,
+    win_worth: str,
+    max_exploitability: float,
+    scheduler: str | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Best move and expected score with hidden cards (determinization sampling).
+
+    BPN is the position as the player to move sees it: the opponent's unseen cards
+    as ?N and the talon as a count.  Worlds consistent with that view are sampled
+    with SEED, every world is solved by the engine, and each legal move gets its
+    mean value over the same worlds with a standard error.  Without hidden cards
+    the answer is the exact solve (the sampling's options are then an error), and
+    a finished deal gets the answer of "brisque solve": its final margin, no moves.  BPN "-" reads one BPN a line and
+    writes one JSON object a line (as "brisque solve -" does).
+
+    --method equilibrium solves the public subgame (both hands hidden, every
+    consistent deal equally likely) exactly, late in the deal: each move's
+    equilibrium probability and value, the exploitability, and what PIMC's move
+    loses against the equilibrium opponent.  The sampling's options (--worlds,
+    --seed, --workers, --seconds, --separation, --depth, --world-search) are an
+    error with it, as --max-exploitability is without it.
+
+    \b
+    Examples:
+      brisque analyse "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
+      brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 400 --workers 2
+      brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 2000 --scheduler local:2
+      brisque analyse "petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H" --method equilibrium
+    """
+    try:
+        rank = RankingRule.parse(win_worth)
+        search = WorldSearch.parse(world_search)
+        if depth is not None and search.kind != "quick":  # (analyse says so too, in its words)
+            raise ArgumentError(f"--depth {depth} and --world-search {world_search}: give one of them")
+    except ArgumentError as exc:
+        message = str(exc)  # (WorldSearch.parse names no option: "world search 'x': ...")
+        if message.startswith("world search "):
+            message = "--world-search " + message.removeprefix("world search ")
+        raise BrisqueCommandError(message) from None
+    _options_of_method(method)
+    status = StatusLine(bpn != "-" and on_terminal(quiet, as_json))
+
+    def bar(done: int, total: int) -> None:
+        status.show(f"{done}/{total} worlds")
+
+    def best_so_far(a: SampledAnalysis) -> None:
+        mv = next(m for m in a.moves if m.move == a.best[0])
+        spread = "?" if mv.stderr is None else f"{mv.stderr:.1f}"
+        status.show(f"{plural(a.worlds, 'world')}, best {mv.move} {mv.value:+.1f} +- {spread}")
+
+    if scheduler is not None and method == "equilibrium":
+        raise BrisqueCommandError("--scheduler runs the sampling's worlds: the equilibrium is solved here")
+
+    def run(
+        text: str, show_progress: bool
+    ) -> tuple[Position, Analysis | SampledAnalysis | EquilibriumAnalysis]:
+        p = read_position(text, command=None if bpn == "-" else "analyse")
+        if p.is_over():  # (the answer of brisque solve: the final margin, no moves)
+            return p, solve(p)
+        if method == "equilibrium":
+            return p, equilibrium(p, win_worth=str(rank), max_exploitability=max_exploitability)
+        try:
+            return p, analyse(
+                p,
+                worlds=worlds,
+                seed=seed,
+                workers=workers,
+                executor=executor,
+                time_limit=time_limit,
+                separation=separation,
+                depth=depth,
+                world_search=search,
+                progress=bar if show_progress else None,
+                on_update=best_so_far if show_progress else None,
+                win_worth=str(rank),
+            )
+        finally:
+            status.end()
+
+    if bpn != "-" and scheduler is not None:
+        read_position(bpn, command="analyse")  # (a bad BPN is said before any cluster is reached)
+    if bpn != "-" and method == "pimc":
+        values = click.get_current_context().params
+        given = [f"{PIMC_ONLY[name]} {as_typed(name, values[name])}" for name in options_given(*PIMC_ONLY)]
+        if given and not read_position(bpn, command="analyse").has_hidden:  # (refuse, don't ignore)
+            raise BrisqueCommandError(
+                f"{', '.join(given)}: every card of this position is known, so no worlds are "
+                "sampled: the answer is the exact solve (brisque solve takes a budget)"
+            )
+        if options_given("win_worth") and not read_position(bpn, command="analyse").has_hidden:
+            raise BrisqueCommandError(
+                f"--win-worth {win_worth}: every card of this position is known, so no move is ranked "
+                "by sampled values: the answer is the exact solve, where a game won is +-10000 and "
+                "'win' names the winner"
+            )
+    with scheduler_executor(scheduler, workers) as executor:
+        if bpn == "-":
+            json_lines(lambda line: run(line, False)[1], "analysed")
+            return
+        try:
+            p, a = run(bpn, status.enabled)
+        except (PositionError, ArgumentError) as exc:  # (ArgumentError: outside the equilibrium's domain)
+            raise refusal(exc, bpn) from None
+    if as_json:
+        click.echo(a.to_json())
+    elif isinstance(a, SampledAnalysis):
+        click.echo(format_sampled(a, p))
+    elif isinstance(a, EquilibriumAnalysis):
+        click.echo(format_equilibrium(a))
+    else:
+        click.echo(format_analysis(a, p))
+    if isinstance(a, SampledAnalysis) and a.stopped == "interrupted":
+        interrupted_exit()  # the answer so far is printed
+
+
+# The options of brisque analyse that only one method reads, by its parameter's name.
+PIMC_ONLY = {
+    "worlds": "--worlds",
+    "seed": "--seed",
+    "workers": "--workers",
+    "time_limit": "--seconds",
+    "separation": "--separation",
+    "depth": "--depth",
+    "world_search": "--world-search",
+}
+EQUILIBRIUM_ONLY = {"max_exploitability": "--max-exploitability"}
+
+
+def _options_of_method(method: str) -> None:
+    """Refuse the options of ``brisque analyse`` given on the command line that the other
+    method reads (rather than ignore them)."""
+    others = PIMC_ONLY if method == "equilibrium" else EQUILIBRIUM_ONLY
+    given = [others[name] for name in options_given(*others)]
+    if given:
+        names = ", ".join(dict.fromkeys(given))
+        if method == "equilibrium":
+            raise BrisqueCommandError(
+                f"{names}: {'this option is' if len(given) == 1 else 'these options are'} for the "
+                f"sampling (--method pimc); the equilibrium solves every deal exactly"
+            )
+        raise BrisqueCommandError(f"{names}: this option is for --method equilibrium only")

@@ -1,0 +1,140 @@
+"""``brisque bench``: the standard benchmarks, run from the installed package."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from solver.bench.research import summary
+from solver.bench.suites import check_comparable, check_saved, compare, figures, not_compared, run
+from solver.cli.errors import BrisqueCommandError
+from solver.cli.options import json_option, quiet_option
+from solver.errors import ArgumentError
+
+
+@click.command("bench")
+@click.option(
+    "--suite",
+    "suites",
+    multiple=True,
+    # (the names of solver.bench.suites.SUITES and RESEARCH: tests/test_bench.py checks them)
+    type=click.Choice(
+        ["final-phase", "deep", "sampling", "batch"]
+        + ["reference", "enhancements", "whole-deals", "sampling-workers", "matches", "research"]
+    ),
+    help="A suite to run (repeatable; default the four standard ones).",
+)
+@click.option(
+    "--quick", is_flag=True, help="A few positions of each suite: a quick check, not figures to publish."
+)
+@json_option("One JSON object: machine, suites, signature.")
+@click.option(
+    "--compare",
+    "compare_to",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A saved run (the --json of an earlier bench): each figure beside it, as a ratio; the suites run that it lacks are named.",
+)
+@quiet_option(
+    "No progress lines on standard error (written a line a step, also to a file or pipe, as a log)."
+)
+def bench_cmd(
+    suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: str | None, quiet: bool
+) -> None:
+    """Run the standard benchmarks from the installed package and print their figures.
+
+    The standard suites, run by default (about a minute): final-phase (every
+    move's value of 1000 positions at the start of Brisque's final phase, one
+    batch), deep (exact values with 2 to 5 talon tricks left), sampling (PIMC
+    analyses of six views), batch (the solve - path in this process).  Their
+    positions ship with the package.  The run ends with a signature: the total
+    node count of the final-phase and deep suites.  The search is deterministic,
+    so the signature changes exactly when the search does, on any machine.
+
+    The research suites, run only when named (BENCHMARKS.md is written from
+    them by benchmarks/run_all.py): reference (the engine against the Python
+    reference solver), enhancements (each search enhancement added one at a
+    time, by talon tricks left: hours), whole-deals (30 whole deals on one
+    thread and on two: about ten minutes), sampling-workers (one worker process
+    against two), matches (PIMC duplicate matches: about half an hour).
+    --suite research runs them all.
+
+    \b
+    Examples:
+      brisque bench
+      brisque bench --suite final-phase --suite deep --json > run.json
+      brisque bench --compare run.json
+      brisque bench --suite whole-deals --quick
+    """
+    old = None
+    if compare_to:
+        try:
+            with open(compare_to, encoding="utf-8") as f:
+                old = json.load(f)
+            if not isinstance(old, dict) or not isinstance(old.get("suites"), list):
+                raise ValueError("no 'suites' list")
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise BrisqueCommandError(
+                f"cannot compare with {compare_to!r}: expected the JSON of brisque bench --json ({exc})"
+            ) from None
+        try:  # (before the run: a whole run can take an hour, to be refused at its end)
+            check_saved(old)
+            check_comparable(old, quick)
+        except ArgumentError as exc:
+            raise BrisqueCommandError(f"cannot compare with {compare_to!r}: {exc}") from None
+
+    result = run(
+        list(suites) or None,
+        quick=quick,
+        progress=None if quiet else (lambda line: click.echo(line, err=True)),
+    )
+    if old is not None:
+        try:
+            result["compare"] = compare(result, old)
+        except ArgumentError as exc:
+            raise BrisqueCommandError(str(exc)) from None
+        result["compare_signature"] = old.get("signature")
+        result["compare_missing"] = not_compared(result, old)
+    nothing = ""  # (why nothing was compared, said rather than a silent exit 0)
+    if old is not None and not result["compare"]:
+        saved = ", ".join(r["name"] for r in old["suites"]) or "no suite"
+        missing = result["compare_missing"]
+        nothing = f"nothing to compare with {compare_to!r}: " + (
+            f"the suites run ({', '.join(missing)}) are not in it (it holds {saved})"
+            if len(missing) == len(result["suites"])
+            else f"it holds no figure of the suites run other than 0 (it holds {saved})"
+        )
+    if as_json:
+        click.echo(json.dumps(result))
+        if nothing:
+            click.echo(f"brisque bench: {nothing}", err=True)
+        return
+    click.echo(f"Machine: {result['machine']}{' (quick)' if quick else ''}")
+
+    for r in result["suites"]:
+        lines = summary(r)  # (a research suite: its own lines instead of every figure)
+        shown = f"positions {r['positions']}" if lines else figures(r, skip=())
+        click.echo(f"  {r['name']:12} {shown}")
+        for line in lines:
+            click.echo(f"    {line}")
+        for k, level in r.get("levels", {}).items():
+            click.echo(
+                f"    {k} talon tricks left: {level['positions']} positions, median {level['median_ms']} ms, {level['nodes']} nodes"
+            )
+    for row in result.get("compare", []):
+        click.echo(
+            f"  vs saved: {row['suite']} {row['figure']}: {row['new']} / {row['old']} = {row['ratio']}"
+        )
+    if nothing:
+        click.echo(f"  vs saved: {nothing}")
+    elif result.get("compare_missing"):
+        click.echo(f"  vs saved: not in {compare_to!r}: {', '.join(result['compare_missing'])}")
+    if result["signature"] is not None:
+        same = ""
+        if old is not None and isinstance(old.get("signature"), int):
+            same = (
+                " (the same search)"
+                if old["signature"] == result["signature"]
+                else f" (saved: {old['signature']}: the search changed)"
+            )
+        click.echo(f"Signature: {result['signature']}{same}")

@@ -1,0 +1,72 @@
+"""``brisque serve``: the analysis board in the browser (the extra ``board``)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import webbrowser
+
+import click
+
+from solver.cli.errors import BrisqueCommandError
+from solver.cli.options import WholeNumber, number
+from solver.errors import install_hint
+
+
+@click.command("serve")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to listen on (127.0.0.1: this machine only).",
+)
+@click.option(
+    "--port", type=WholeNumber(0, 65535), default=8000, show_default=True, help="The port (0: any free one)."
+)
+@click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
+@click.option(
+    "--max-running", type=WholeNumber(1, 64), default=2, show_default=True, help="Analyses that run at once."
+)
+@click.option(
+    "--max-seconds",
+    type=number(0.1, 3600),
+    default=30.0,
+    show_default=True,
+    help="Time of one analysis.",
+)
+def serve_cmd(host: str, port: int, no_browser: bool, max_running: int, max_seconds: float) -> None:
+    """Start the analysis board in the browser: paste a position, see its diagram and every
+    move's value, play moves by clicking, step through puzzle files and match records.
+
+    The page works offline (no CDN).  The server listens on 127.0.0.1 unless told
+    otherwise, answers requests for its own address from its own page only, reads no
+    file but those you upload, and bounds request sizes and times, analysis times and the
+    analyses running at once.  Ctrl-C stops it and its analyses.
+
+    \b
+    Examples:
+      brisque serve
+      brisque serve --port 8765 --no-browser
+      open http://127.0.0.1:8000/?bpn=...   (a position straight away)
+    """
+    try:  # (imported here: Starlette and uvicorn are an optional extra, said if missing)
+        from solver.board.app import create_app, server
+        from solver.board.jobs import Limits
+    except ImportError:
+        raise BrisqueCommandError(f"the board needs Starlette and uvicorn: {install_hint('board')}") from None
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"warning: listening on {host}: other machines can reach the board", err=True)
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        raise BrisqueCommandError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    bound = sock.getsockname()[1]
+    shown = {"0.0.0.0": "127.0.0.1", "localhost": "127.0.0.1", "::": "[::1]"}.get(host, host)
+    url = f"http://{f'[{shown}]' if ':' in shown and not shown.startswith('[') else shown}:{bound}/"
+    click.echo(f"the board is at {url} (Ctrl-C stops it)", err=True)
+    app = create_app(Limits(max_running=max_running, max_seconds=max_seconds), host=host)
+    if not no_browser:
+        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    server(app).run(sockets=[sock])

@@ -90,7 +90,7 @@ MIDDLE = "brisque K8.K7..T9/?6 QC 11 A.9.TKQJ7.8 - a 11:19 tricks=1:3"
 
 
 def _bound(seconds: float) -> float:
-    """Issue 13: ``--seconds S`` ends within S plus 10%, plus start-up (2 s, generous)."""
+    """``--seconds S`` ends within S plus 10%, plus start-up (2 s, generous)."""
     return seconds * 1.1 + 2.0
 
 

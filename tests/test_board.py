@@ -28,6 +28,8 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
+import asyncio
+
 from solver.model.position import Position  # noqa: E402
 from solver.play.dealing import deal  # noqa: E402
 
@@ -900,3 +902,145 @@ def test_the_summary_says_whose_bound_an_unfinished_value_is(page, board):
     page.evaluate("answer => render(answer)", answer)
     summary = page.text_content("#summary") or ""
     assert "at most +190 (a proven bound" in summary and "for the best move" not in summary, summary
+
+
+HIDDEN = "brisque ?6/J.8.K8.KQ 7D 1 AK97.ATKQJ97.A9.AJ987 - b 41:28 tricks=5:4 exchanged=b taken=KD"
+
+
+@pytest.fixture(scope="module")
+def board_2():
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    from test_board import Board  # (the real server, `brisque serve` on 127.0.0.1)
+
+    b = Board("--max-running", "2", "--max-seconds", "20")
+    assert b.url.startswith("http://127.0.0.1:")
+    yield b
+    b.stop()
+
+
+BOARD_FULL = "petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3"
+
+
+def _post(app, path: str, body: bytes) -> tuple[int, dict]:
+    """One request to the ASGI application, without a server."""
+    sent: list[dict] = []
+    messages = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def receive() -> dict:
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1:80"), (b"content-length", str(len(body)).encode())],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+    }
+    asyncio.run(app(scope, receive, send))
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    payload = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, json.loads(payload)
+
+
+@pytest.mark.parametrize(
+    ("path", "data", "key"),
+    [
+        ("/api/analyses", {"bpn": HIDDEN, "sede": 5}, "'sede'"),
+        ("/api/analyses", {"bpn": BOARD_FULL, "world": 20}, "'world'"),
+        ("/api/play", {"bpn": BOARD_FULL, "move": "KC", "pov": "a"}, "'pov'"),
+    ],
+)
+def test_an_unknown_key_is_a_400_naming_it(board_2, path, data, key):
+    status, answer = board_2.post(path, data)
+    assert status == 400, answer
+    assert f"unknown key {key}" in answer["error"] and "expected the keys 'bpn'" in answer["error"]
+
+
+def test_seed_is_taken_and_gives_the_cli_answer(brisque, board_2, tmp_path):
+    import json
+
+    status, job = board_2.post("/api/analyses", {"bpn": HIDDEN, "worlds": 20, "seed": 5})
+    assert status == 202, job
+    done = board_2.wait(job["id"])
+    assert done["state"] == "done", done
+    r = brisque("analyse", HIDDEN, "--worlds", "20", "--seed", "5", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    cli = json.loads(r.stdout)
+    assert done["answer"]["value"] == cli["value"] and done["answer"]["seed"] == 5 == cli["seed"]
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, "5", 1.5, True])
+def test_a_bad_seed_is_a_400_naming_it(board_2, seed):
+    status, answer = board_2.post("/api/analyses", {"bpn": HIDDEN, "seed": seed})
+    assert status == 400 and answer["error"].startswith("seed=") and "from 0 to" in answer["error"], answer
+
+
+@pytest.mark.parametrize("key", ["worlds", "seed"])
+def test_worlds_or_seed_with_every_card_known_is_refused(board_2, key):
+    status, answer = board_2.post("/api/analyses", {"bpn": BOARD_FULL, key: 20})
+    assert status == 400, answer
+    assert answer["error"].startswith(f"{key}=20: every card of this position is known"), answer
+
+
+def test_the_page_sends_only_bpn_to_analyses():
+    """The page's own request: refusing worlds on an exact position cannot break it."""
+    from pathlib import Path
+
+    js = (Path(__file__).resolve().parent.parent / "solver/board_2/static/board_2.js").read_text()
+    assert 'api("POST", "/api/analyses", { bpn })' in js
+
+
+def test_the_board_names_only_the_analysis_argument_that_is_wrong():
+    pytest.importorskip("starlette")
+    from test_board import Board
+
+    board = Board()
+    try:
+        hidden = "brisque AK.T9.J.8/?6 9C 13 TJ..Q8.AK - a 18:12 tricks=2:1"
+        # said "worlds=200, seconds='x': expected numbers", quoting a default never given
+        status, answer = board.post("/api/analyses", {"bpn": hidden, "seconds": "x"})
+        assert status == 400 and answer["error"] == "seconds='x': expected a number of seconds"
+        status, answer = board.post("/api/analyses", {"bpn": hidden, "worlds": 1.5})
+        assert status == 400 and answer["error"] == "worlds=1.5: expected a whole number of worlds"
+    finally:
+        board.stop()
+
+
+def test_the_board_loads_the_good_lines_of_a_file_with_a_bad_byte():
+    # POST /api/load refused the whole file ("the file is not UTF-8 text (...)", 400) for
+    # one bad byte, where brisque puzzles reports that line and runs the others, and the
+    # docs say "a bad record is listed and the others load"
+    pytest.importorskip("starlette")
+    from solver.board.app import create_app
+
+    good = (ROOT / "positions" / "petite-deals.bpd").read_bytes()
+    body = (
+        "\ufeff".encode() + b'petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3 ; id "caf\xe9"\n' + good
+    )
+    status, answer = _post(create_app(), "/api/load", body)
+    assert status == 200, answer
+    assert len(answer["items"]) == 10
+    assert answer["errors"] == ["line 1: the line is not UTF-8 text (invalid continuation byte at byte 67)"]
+
+
+def test_the_board_still_reads_a_file_that_starts_with_a_byte_order_mark():
+    pytest.importorskip("starlette")
+    from solver.board.app import create_app
+
+    body = "\ufeff".encode() + b'petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3 ; id "one"\n'
+    status, answer = _post(create_app(), "/api/load", body)
+    assert status == 200 and answer == {
+        "items": [{"name": "one", "bpns": ["petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3"]}],
+        "errors": [],
+    }

@@ -15,12 +15,11 @@ import json
 import os
 import signal
 import subprocess
-import sys
-import tempfile
 import time
 from typing import Any
 
 import pytest
+from helpers import BRISQUE, OUTSIDE
 
 from solver.analysis.line import analyse_line
 from solver.analysis.report import format_analysis
@@ -28,9 +27,6 @@ from solver.engine import Analysis, Limit, Solver, solve
 from solver.engine.bounded import NOT_LOST, NOT_WON, TRIVIAL, _finish, interrupted_answer
 from solver.model.position import Position
 from solver.play.dealing import random_position
-
-BRISQUE = [sys.executable, "-m", "solver.cli"]
-OUTSIDE = tempfile.gettempdir()  # (from the checkout, python -m would find the unbuilt source)
 
 
 def deal(seed: int) -> str:
@@ -329,3 +325,39 @@ def test_ctrl_c_in_solve_dash_answers_the_line_being_solved() -> None:
         assert_promise(answers[1])
         return
     raise AssertionError("nothing proven after 6 s")
+
+
+# b declares the four kings at once (+kK): a game won outright, proven within any budget
+KINGS = "brisque AJ.98.8.A/K.K.TK7.K JC TSJD9CQD9D7CQCQS7SAHADJHQH8STC 9.T7..8 - b 0:10 tricks=0:2"
+
+
+def test_a_bounded_solve_whose_bounds_meet_is_exact():
+    for limit in (Limit(nodes=1000), Limit(depth=4)):
+        a = solve(KINGS, limit=limit)
+        assert a.method == "bounded" and a.lower == a.upper
+        assert a.exact and a.win == "b" and a.value.won
+        d = a.to_dict()
+        assert d["exact"] is True and d["win"] == "b" and d["lower"] == d["upper"] == d["value"] == 10000
+        assert d["method"] == "bounded" and d["stopped"] in ("budget", "depth")
+        # the best moves are those proven to win; each move's entry says what is proven of it
+        assert "+kK" in d["best"]
+        for mv in d["moves"]:
+            assert mv["exact"] == (mv["lower"] == mv["upper"])
+            if mv["move"] in d["best"]:
+                assert mv["exact"] and mv["value"] == 10000
+
+
+def test_the_text_of_a_bounded_solve_whose_bounds_meet_reads_as_an_exact_answer(invoke):
+    r = invoke("solve", KINGS, "--nodes", "1000")
+    assert r.exit_code == 0, r.output
+    assert "Value for b: +10000 (proven, b wins the game)" in r.stdout
+    assert "estimated" not in r.stdout and "search not finished" not in r.stdout
+    d = json.loads(invoke("solve", KINGS, "--depth", "4", "--json").stdout)
+    assert d["exact"] is True and d["win"] == "b"
+
+
+def test_an_unfinished_bounded_solve_still_says_estimated():
+    start = "brisque Q9.Q9..Q7/.87.KJ9.J TS 8DKHAHKCJSKS8SASTH7SACQDTC9CTD8CJHAD7D - - a 0:0"
+    a = solve(start, limit=Limit(nodes=1000))
+    assert a.lower != a.upper and not a.exact and a.win is None
+    assert a.to_dict()["exact"] is False

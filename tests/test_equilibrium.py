@@ -1,4 +1,4 @@
-"""The exact equilibrium of the public subgame (issue 15, part 2): checked against
+"""The exact equilibrium of the public subgame: checked against
 OpenSpiel's sequence-form LP on the same games, and for what an equilibrium must be."""
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import pytest
 
 pytest.importorskip("scipy")
 
+
+import solver
 from solver.analysis import analyse  # noqa: E402
 from solver.analysis.equilibrium import (  # noqa: E402
     domain_problem,
@@ -285,3 +287,42 @@ def test_an_answer_more_exploitable_than_asked_is_refused(monkeypatch):
     with pytest.raises(PositionError, match="exploitable by 0.5 points, above the 0.1"):
         equilibrium(p)
     assert equilibrium(p, max_exploitability=1).exploitability == 0.5
+
+
+PETITE_VIEW = "petite ...Q7/?2 KH 21 KJ8.T98.. - a 16:0 tricks=3:0 void=b:H"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [{"worlds": 5}, {"seed": 3}, {"workers": 2}, {"time_limit": 2.0}, {"world_search": "exact"}],
+)
+def test_the_equilibrium_refuses_the_sampling_options(extra):
+    # analyse(p, method="equilibrium", worlds=5) answered as if the worlds meant something;
+    # the command line refuses --worlds with --method equilibrium
+    with pytest.raises(ArgumentError, match="method='equilibrium'") as err:
+        solver.analyse(PETITE_VIEW, method="equilibrium", **extra)
+    assert next(iter(extra)) in str(err.value)
+    assert solver.analyse(PETITE_VIEW, method="equilibrium", win_worth=5).game_value > 0
+
+
+def test_exploitability_refuses_a_strategy_that_is_no_strategy():
+    # a move that is not legal, probabilities of 2 each: both measured 0.0 points, the
+    # exploitability of an equilibrium; None was an AttributeError
+    from solver.analysis.equilibrium import equilibrium, exploitability
+    from solver.errors import ArgumentTypeError
+
+    own = equilibrium(PETITE_VIEW, strategies=True).strategy
+    assert own is not None and exploitability(PETITE_VIEW, own) < 1e-6
+    key = next(iter(own))
+    for bad, words in (
+        ({key: {99: 1.0}}, "move 99 is not legal"),
+        ({key: {m: 2.0 for m in own[key]}}, "probability 2.0"),
+        ({key: {m: -1.0 for m in own[key]}}, "probability -1.0"),
+        ({key: {m: float("nan") for m in own[key]}}, "probability nan"),
+        ({key: {next(iter(own[key])): 0.5}}, "sum to 0.5"),
+    ):
+        with pytest.raises(ArgumentError, match=words):
+            exploitability(PETITE_VIEW, bad)
+    for bad in (None, {key: 1}, [key]):
+        with pytest.raises(ArgumentTypeError, match="expected a mapping"):
+            exploitability(PETITE_VIEW, bad)  # type: ignore[arg-type]

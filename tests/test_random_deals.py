@@ -125,7 +125,7 @@ def test_random_deals_many(game):
     _run_checks(game, SLOW_SEEDS)
 
 
-# ---------------------------------------------------------------- BPN round trips (item 4)
+# ---------------------------------------------------------------- BPN round trips
 def roundtrip_and_views(seed: int, game: str) -> int:
     p = deal(seed, game)
     rng = random.Random(seed)

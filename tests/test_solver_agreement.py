@@ -25,12 +25,14 @@ import random
 import pytest
 from generators import mixed_final_phase, random_final_phase
 
+import solver
 from solver.engine.api import solve
 from solver.engine.reference import reference_solve
+from solver.errors import ArgumentError
 from solver.model.position import Position
 from solver.play.dealing import random_position
 
-FINAL_PHASE_COUNT = 2000  # positions per game, as the issue asks
+FINAL_PHASE_COUNT = 2000  # positions per game
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -142,7 +144,7 @@ def test_final_phase_engine_matches_reference(pool, game):
 
 @pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
 def test_final_phase_mix_covers_the_hard_cases(game):
-    """The 2,000 positions hold what the issue asks for: tricks in progress, stacked
+    """The 2,000 positions hold what the cross-check needs: tricks in progress, stacked
     marriages and quartets (declarable), positions reached by play, several phases."""
     positions = final_phase_positions(game, FINAL_PHASE_COUNT)
     c = collections.Counter()
@@ -172,11 +174,11 @@ RULE_VARIANTS = [
     "brisque(final_declarations=no)",
     "brisque(exchange_points=10)",
     "petite(objective=margin)",
-    # beyond the issue's list: cheap, and each changes a rule the engine special-cases
+    # beyond that list: cheap, and each changes a rule the engine special-cases
     "petite(draw=yes)",
     "briscan(one_declaration_per_turn=yes)",
     "briscan(exchange=no)",
-    # the rules points other sources raise (issue 14)
+    # the rules points other sources raise
     "brisque(final_follow=follow)",
     "briscan(final_follow=follow)",
     "brisque(declare=before_draw)",
@@ -346,3 +348,16 @@ def test_declarations_before_the_draw_match_reference(pool, game, trick):
     assert len(positions) == 12
     bad = disagreements(pool, [p.bpn() for p in positions], chunksize=1)
     assert not bad, report(bad, len(positions))
+
+
+FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # b to move, worth 44
+
+
+@pytest.mark.parametrize(
+    "extra", [{"threads": 2}, {"nodes": 10}, {"seconds": 1.0}, {"depth": 1}, {"quick": True}]
+)
+def test_the_reference_solver_refuses_what_it_would_ignore(extra):
+    # solve(p, engine="reference", nodes=10) answered exactly, as if the budget held
+    with pytest.raises(ArgumentError, match="engine='reference'"):
+        solver.solve(FP, engine="reference", **extra)
+    assert solver.solve(FP, engine="reference").value == 44

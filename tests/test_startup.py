@@ -294,3 +294,33 @@ def test_a_signal_as_the_finished_command_exits_leaves_its_status(tmp_path: Path
     )
     assert (res.returncode, res.stderr) == (0, ""), res
     assert "Value for b: +44 (exact)" in res.stdout
+
+
+def _compiled_under(tmp_path, value: str) -> subprocess.CompletedProcess:
+    import os
+
+    env = {**os.environ, "BRISQUE_PURE": value}
+    code = "import solver.model.bits as b; print(b.COMPILED)"
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env
+    )
+
+
+@pytest.mark.parametrize("value", ["0", "no", "False", "OFF", ""])
+def test_brisque_pure_off_values_keep_the_compiled_module(tmp_path, value):
+    # BRISQUE_PURE=0 switched the pure Python twin on (any non-empty value did)
+    r = _compiled_under(tmp_path, value)
+    assert r.returncode == 0 and r.stdout.strip() == "True" and r.stderr == "", r.stderr
+
+
+@pytest.mark.parametrize("value", ["1", "yes", "TRUE", "On"])
+def test_brisque_pure_on_values_use_the_pure_twin(tmp_path, value):
+    r = _compiled_under(tmp_path, value)
+    assert r.returncode == 0 and r.stdout.strip() == "False" and r.stderr == "", r.stderr
+
+
+def test_brisque_pure_other_values_are_a_warning_quoting_them(tmp_path):
+    r = _compiled_under(tmp_path, "maybe")
+    assert r.returncode == 0 and r.stdout.strip() == "True"
+    assert "RuntimeWarning: BRISQUE_PURE='maybe' is not understood" in r.stderr
+    assert "Traceback" not in r.stderr

@@ -31,9 +31,9 @@ def run_brisque(
 ):
     """``brisque ARGS`` in a subprocess from ``cwd``; standard output and error captured."""
     kw.setdefault("timeout", 120)
-    return subprocess.run(
-        [*BRISQUE, *(str(a) for a in args)], capture_output=True, text=text, cwd=cwd, input=stdin, **kw
-    )
+    if stdin is not None:
+        kw["input"] = stdin
+    return subprocess.run([*BRISQUE, *(str(a) for a in args)], capture_output=True, text=text, cwd=cwd, **kw)
 
 
 class Brisque:

@@ -146,6 +146,7 @@ def test_huge_bad_options_are_quoted_cut(brisque, args):
     assert r.returncode == 2 and len(r.stderr) < 800 and "100000 characters" in r.stderr, r.stderr[:800]
 
 
+@pytest.mark.slow
 def test_every_command_refuses_bad_input_cleanly(tmp_path):
     (tmp_path / "garbage.txt").write_text("garbage\n")
     (tmp_path / "latin1.txt").write_bytes(b"\xe9t\xe9 \xff\n")
@@ -165,6 +166,7 @@ def test_every_command_refuses_bad_input_cleanly(tmp_path):
     assert not failures, f"{len(failures)} of {len(BAD_INPUTS)}:\n" + "\n".join(failures)
 
 
+@pytest.mark.slow
 def test_an_impossible_position_exits_2_in_every_command(brisque, tmp_path):
     impossible = GOOD.replace("52:35", "52:36")
     for command in ("show", "solve", "analyse", "tree"):

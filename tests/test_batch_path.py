@@ -168,7 +168,7 @@ def test_the_longest_line_is_read_whole_and_a_longer_comment_is_skipped():
 FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # b to move, worth 44
 
 
-GOOD_2 = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
+GOOD_KD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
 
 
 @pytest.mark.parametrize("one", [FP, solver.Position(FP)])
@@ -206,12 +206,12 @@ def test_a_batch_with_no_positions_says_so(brisque, command, text):
 
 def test_a_bad_line_of_a_batch_gets_its_error_and_the_rest_run(brisque, tmp_path):
     lines = [
-        GOOD_2 + " final=2147483648:0",
-        GOOD_2 + " declared=2147483648",
-        GOOD_2.replace("brisque", "brisque(game=petite)", 1),
-        GOOD_2.replace("52:35", "9" * 4300 + ":35"),
-        GOOD_2 + " \xe9",
-        GOOD_2,
+        GOOD_KD + " final=2147483648:0",
+        GOOD_KD + " declared=2147483648",
+        GOOD_KD.replace("brisque", "brisque(game=petite)", 1),
+        GOOD_KD.replace("52:35", "9" * 4300 + ":35"),
+        GOOD_KD + " \xe9",
+        GOOD_KD,
     ]
     data = "\n".join(lines).encode("utf-8")
     data = data.replace("\xe9".encode(), b"\xe9")  # a latin-1 byte: not UTF-8
@@ -225,7 +225,7 @@ def test_a_bad_line_of_a_batch_gets_its_error_and_the_rest_run(brisque, tmp_path
 
 
 def test_a_batch_of_many_rule_sets_runs_in_bounded_memory(tmp_path):
-    board = GOOD_2.split(" ", 1)[1]
+    board = GOOD_KD.split(" ", 1)[1]
     lines = [f"brisque(exchange_points={n}) {board}" for n in range(1, 21)]
     probe = (
         "import resource, subprocess, sys\n"

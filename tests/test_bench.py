@@ -19,6 +19,7 @@ SIGNATURE = 8343583  # (9219537 before plain play merged its 7s, 8s and 9s; 8155
 # final-phase tables were cut to fit the L2 cache)
 
 
+@pytest.mark.slow
 def test_the_signature_of_the_default_build():
     r = run(["final-phase", "deep"])
     assert r["signature"] == SIGNATURE
@@ -31,6 +32,7 @@ def test_the_positions_ship_with_the_package():
     assert run(["final-phase"])["signature"] is None  # (a part of the signed suite signs nothing)
 
 
+@pytest.mark.slow
 def test_the_command_runs_compares_and_refuses(tmp_path):
     cmd = [sys.executable, "-m", "solver.cli", "bench", "--quick"]
     res = subprocess.run([*cmd, "--json"], capture_output=True, cwd=tmp_path)
@@ -91,6 +93,7 @@ def test_research_stands_for_every_research_suite(monkeypatch):
     assert r["signature"] is None  # (deep without final-phase signs nothing)
 
 
+@pytest.mark.slow
 def test_the_reference_suite_agrees_with_the_engine():
     from solver.bench.research import reference
 
@@ -101,6 +104,7 @@ def test_the_reference_suite_agrees_with_the_engine():
     assert lines and "reference" in lines[0]
 
 
+@pytest.mark.slow
 def test_each_enhancement_is_measured_and_the_last_is_the_default():
     from solver.bench.research import BEST, CONFIGS, ENHANCEMENT_STEPS, deep_levels, enhancements
 
@@ -151,6 +155,7 @@ def test_the_matches_suite_plays_the_chosen_matches():
     assert summary["pairs"] == 1 and heard == [(summary, 2)]  # (a deal pair: two records)
 
 
+@pytest.mark.slow
 def test_quiet_silences_the_progress_lines(tmp_path):
     """Progress lines go to standard error, a line a step (also into a log file); -q drops them."""
     cmd = [sys.executable, "-m", "solver.cli", "bench", "--suite", "reference", "--quick"]

@@ -89,6 +89,7 @@ def test_a_budgeted_whole_deal_calls_best_the_best_estimates(seed: int, nodes: i
     assert_text_promise(format_analysis(a), d)
 
 
+@pytest.mark.slow
 def test_a_move_proven_worse_is_not_called_best() -> None:
     """Deal 6 with 50 million nodes: 9S is proven at most -42 (its look-ahead said more),
     while three moves are estimated at -5.  It was called best, with the value -42."""
@@ -240,6 +241,7 @@ def _interrupted_cli(seed: int, delay: float, *args: str) -> tuple[int, str, str
     return proc.returncode, out, err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [4, 6])
 def test_ctrl_c_on_a_whole_deal_answers_with_estimates(seed: int) -> None:
     """Ctrl-C during the exact solve of a whole deal: every move gets the one-trick
@@ -280,6 +282,7 @@ def test_solve_dash_keeps_the_same_promise() -> None:
         assert d == {**solve(d["bpn"], limit=Limit(nodes=100_000)).to_dict(), "seconds": d["seconds"]}
 
 
+@pytest.mark.slow
 def test_a_line_says_when_a_value_is_a_bare_bound() -> None:
     """Deal 6 with 50 million nodes a position: 9S's value is its proven upper bound."""
     (step,) = analyse_line(deal(6), ["9S"], limit=Limit(nodes=50_000_000))
@@ -296,6 +299,7 @@ def test_a_line_says_when_a_value_is_a_bare_bound() -> None:
     assert "9S at most -42" in done.stdout, done.stdout
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_solve_dash_answers_the_line_being_solved() -> None:
     """`solve -` interrupted in a whole deal: the lines answered stand, and the line being
     solved gets what was proven so far (as `solve BPN` prints it), keeping the promise."""

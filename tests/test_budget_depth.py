@@ -109,6 +109,7 @@ def _talon_positions(k: int, count: int) -> list[Position]:
 GOOD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
 
 
+@pytest.mark.slow
 def test_a_budget_that_suffices_gives_the_exact_answer():
     import statistics
 
@@ -129,6 +130,7 @@ def test_a_budget_that_suffices_gives_the_exact_answer():
     assert statistics.median(ratios) <= 1.1 and max(ratios) <= 1.25, ratios
 
 
+@pytest.mark.slow
 def test_the_estimate_of_a_tiny_budget_is_a_look_ahead_not_the_score():
     from solver.engine import Limit, Solver
 

@@ -213,6 +213,7 @@ def test_a_folder_given_as_a_position_gets_a_hint(brisque):
     assert r.returncode == 2 and f"{OUTSIDE!r} is a folder: give the position itself" in r.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args, view",
     [
@@ -287,6 +288,7 @@ def test_no_progress_line_is_written_where_standard_error_is_no_terminal(brisque
     assert "\r" not in r.stderr and r.stderr == ""
 
 
+@pytest.mark.slow
 def test_a_file_given_as_a_position_gets_a_hint(brisque, tmp_path):
     # `brisque solve lines.txt` said only "bad BPN 'lines.txt'"
     lines = tmp_path / "lines.txt"

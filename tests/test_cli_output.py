@@ -21,6 +21,7 @@ needs_full_disk = pytest.mark.skipif(not os.path.exists(FULL_DISK), reason="no /
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 @needs_full_disk
 @pytest.mark.parametrize(
     "args, words",

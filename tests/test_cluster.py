@@ -85,6 +85,7 @@ def test_scheduler_names_are_checked():
             parse_scheduler(bad)
 
 
+@pytest.mark.slow
 def test_a_match_on_a_local_cluster_is_the_local_match(client):
     here = run_match("greedy", "random", 40, seed=3, rules="briscan")
     there = run_match("greedy", "random", 40, seed=3, rules="briscan", executor=client)
@@ -221,6 +222,7 @@ def test_a_worker_killed_mid_match_loses_no_record(processes, tmp_path):
     assert json.loads(out)["mean_margin"] == json.loads(here.stdout)["mean_margin"]
 
 
+@pytest.mark.slow
 def test_the_command_line_refuses_a_bad_or_unreachable_scheduler():
     r = brisque("solve", "-", "--scheduler", "local:0", stdin="")
     assert r.returncode == 2 and "local:N" in r.stderr and "Traceback" not in r.stderr
@@ -234,6 +236,7 @@ def test_the_command_line_refuses_a_bad_or_unreachable_scheduler():
     assert r.returncode == 2 and "equilibrium" in r.stderr
 
 
+@pytest.mark.slow
 def test_a_local_cluster_from_the_command_line_ends_with_it(tmp_path):
     """``--scheduler local:2``: the same records as here, and no process left behind."""
     a = brisque("match", "greedy", "random", "--deals", "10", "--records", str(tmp_path / "a.jsonl"), "-q")
@@ -247,6 +250,7 @@ def test_a_local_cluster_from_the_command_line_ends_with_it(tmp_path):
         assert list(ex.map(abs, [-1, -2])) == [1, 2]
 
 
+@pytest.mark.slow
 def test_a_killed_command_leaves_no_cluster_process():
     """SIGKILL of a command running on ``local:2``: its worker processes end too."""
     proc = subprocess.Popen(
@@ -411,6 +415,7 @@ def chatty_port() -> Iterator[int]:
     srv.close()
 
 
+@pytest.mark.slow
 def test_a_dask_worker_of_two_threads_gives_the_local_analysis():
     # `dask worker --nthreads 2` (Dask's default is several threads a worker): two worlds
     # at once in one worker process, one engine between them
@@ -433,6 +438,7 @@ def test_a_dask_worker_of_two_threads_gives_the_local_analysis():
     assert remote.moves == alone.moves and remote.best == alone.best
 
 
+@pytest.mark.slow
 def test_a_port_that_never_answers_is_refused_within_the_connect_time(brisque, silent_port):
     # --scheduler tcp://host:8787 (the dashboard's port, or any server that waits for the
     # client to speak first) waited for Dask's handshake forever
@@ -445,6 +451,7 @@ def test_a_port_that_never_answers_is_refused_within_the_connect_time(brisque, s
     assert time.monotonic() - t0 < 40
 
 
+@pytest.mark.slow
 def test_a_port_that_speaks_another_protocol_is_refused_cleanly(brisque, chatty_port):
     # Dask read the HTTP bytes as a frame length ("Unable to allocate 3.07 EiB"), then its
     # half-made client printed a traceback from __del__ and took 20 s more to give up

@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from helpers import NOTATION_EXAMPLES, make, play_random
 
 from solver import Position
@@ -89,6 +90,7 @@ def test_picture_shows_the_suits_a_player_has_shown_out_of():
 GOOD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
 
 
+@pytest.mark.slow
 def test_counts_of_one_are_singular(brisque):
     # "1 tricks deep", "1 deal pairs"
     r = brisque("match", "greedy", "random", "--deals", "1")

@@ -26,7 +26,13 @@ EXTRAS = {
 }
 
 
-@pytest.mark.parametrize("name", MODULES)
+# the examples that take seconds (they solve or train): in the whole run only
+SLOW = {"solver.bench.research", "solver.openspiel.policy"}
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(m, marks=pytest.mark.slow) if m in SLOW else m for m in MODULES]
+)
 def test_docstring_examples(name):
     for prefix, needed in EXTRAS.items():
         if name == prefix or name.startswith(prefix + "."):

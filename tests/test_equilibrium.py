@@ -71,6 +71,7 @@ def openspiel_value(view: Position, seat: int) -> float:
     return float(values[seat])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "make",
     [
@@ -88,6 +89,7 @@ def test_the_game_value_is_openspiels_sequence_form_lp(make):
     assert abs(a.game_value - expected) < 2e-4, (p.bpn(), a.game_value, expected)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "make",
     [
@@ -137,6 +139,7 @@ SMALL = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make", SMALL)
 def test_openspiels_exploitability_module_agrees_with_ours(make):
     """Ours and OpenSpiel's NashConv, on our strategies as tabular policies: the equilibrium,
@@ -164,6 +167,7 @@ def test_openspiels_exploitability_module_agrees_with_ours(make):
     assert a.exploitability < 1e-6 < exploitability(p, noisy)
 
 
+@pytest.mark.slow
 def test_the_dominated_last_replies_left_out_keep_the_value():
     """The last mover's dominated cards are left out of the program (the root's own ones
     when he moves last), and the value is still OpenSpiel's LP, the strategy unexploitable
@@ -177,6 +181,7 @@ def test_the_dominated_last_replies_left_out_keep_the_value():
         assert abs(a.game_value - openspiel_value(public_view(p), p.turn)) < 2e-4, p.bpn()
 
 
+@pytest.mark.slow
 def test_each_information_sets_sequences_are_consecutive():
     """The program's constraints and the best responses take a set's sequences as a run
     from its first (``info_sets``); the walk numbers them so, the last replies' too."""
@@ -244,6 +249,7 @@ def test_outside_the_domain_is_refused_with_the_reason():
         equilibrium(deal(1, "petite"))
 
 
+@pytest.mark.slow
 def test_the_command_line_answers_and_refuses(tmp_path):
     p = shown(petite_ending(1), 0)
     run = [sys.executable, "-m", "solver.cli", "analyse"]
@@ -292,6 +298,7 @@ def test_an_answer_more_exploitable_than_asked_is_refused(monkeypatch):
 PETITE_VIEW = "petite ...Q7/?2 KH 21 KJ8.T98.. - a 16:0 tricks=3:0 void=b:H"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "extra",
     [{"worlds": 5}, {"seed": 3}, {"workers": 2}, {"time_limit": 2.0}, {"world_search": "exact"}],
@@ -305,6 +312,7 @@ def test_the_equilibrium_refuses_the_sampling_options(extra):
     assert solver.analyse(PETITE_VIEW, method="equilibrium", win_worth=5).game_value > 0
 
 
+@pytest.mark.slow
 def test_exploitability_refuses_a_strategy_that_is_no_strategy():
     # a move that is not legal, probabilities of 2 each: both measured 0.0 points, the
     # exploitability of an equilibrium; None was an AttributeError

@@ -64,7 +64,7 @@ def _runnable(example: str) -> str | None:
     return run
 
 
-def _help_examples_2() -> list[list[str]]:
+def _help_command_lines() -> list[list[str]]:
     """The examples of every command's --help that need no file: each must work."""
     import shlex
 
@@ -92,6 +92,7 @@ def _help_examples_2() -> list[list[str]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command",
     [
@@ -136,7 +137,8 @@ def test_the_show_example_draws_its_arrow_from_the_hand_to_move(brisque):
     assert arrow in __import__("json").loads(r.stdout)["legal"]
 
 
-@pytest.mark.parametrize("args", _help_examples_2(), ids=lambda a: " ".join(a)[:40])
+@pytest.mark.slow
+@pytest.mark.parametrize("args", _help_command_lines(), ids=lambda a: " ".join(a)[:40])
 def test_the_examples_of_the_help_work(brisque, tmp_path, args):
     res = brisque.raw(*args, cwd=tmp_path)
     assert res.returncode == 0, res.stderr.decode()

@@ -66,6 +66,7 @@ def wait_for(check, timeout: float = 20) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_a_match_with_workers_keeps_the_pairs_played(tmp_path):
     for attempt in range(3):  # (the defect was a race: several times)
         records = tmp_path / f"records{attempt}.jsonl"
@@ -80,6 +81,7 @@ def test_ctrl_c_on_a_match_with_workers_keeps_the_pairs_played(tmp_path):
         assert "mean margin" in out
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_analyse_with_workers_gives_the_worlds_solved():
     for _ in range(2):
         proc = start(["analyse", HIDDEN, "--worlds", "100000", "--workers", "2", "--json"])
@@ -136,6 +138,7 @@ def test_ctrl_c_on_puzzles_prints_the_summary_so_far(tmp_path, as_json):
         assert re.fullmatch(r"\d+ of \d+ solved so far.*", lines[-1]), lines[-1]
 
 
+@pytest.mark.slow
 def test_workers_ignore_ctrl_c_and_end_with_the_command():
     """SIGINT to the whole group (a terminal's Ctrl-C): the parent alone decides, and no
     worker outlives it."""
@@ -211,6 +214,7 @@ def test_tree_shows_progress_on_a_terminal():
     assert b"solving position 1 (1 position in the tree so far)" in shown
 
 
+@pytest.mark.slow
 def test_a_command_started_with_sigint_ignored_keeps_ignoring_it():
     """A background job of a script starts with SIGINT ignored: Ctrl-C in the terminal is not
     for it. SIGTERM still ends it with the answer so far (status 143)."""
@@ -349,6 +353,7 @@ def test_an_interrupted_sampling_raises_in_check_record(monkeypatch):
         puzzles.check_record(parse_record(f'{VIEW} ; id "x" ; bm 9H'))
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_a_match_of_pimc_in_one_process():
     # each decision of pimc:5000 takes seconds: Ctrl-C used to end that decision only
     # (the answer so far), and the match went on
@@ -370,6 +375,7 @@ def test_ctrl_c_ends_a_match_of_pimc_in_one_process():
     assert proc.returncode == 130 and "interrupted" in err
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("command", ["match", "analyse"])
 def test_workers_end_with_their_parent_on_sigterm(tmp_path, command):
@@ -411,6 +417,7 @@ def test_workers_end_with_their_parent_on_sigterm(tmp_path, command):
         assert b"worlds" in out
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_a_sampling_run_with_workers_at_once(tmp_path):
     view = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
     args = ["analyse", view, "--worlds", "10000000", "--workers", "2", "--quiet"]

@@ -395,9 +395,6 @@ SEVEN_SEEN = "brisque ?6/TJ9.Q.8.7 QC AH A8.TKJ97.TKQJ97.AKJ98 - b 29:34 tricks=
 S5 = "brisque AJ.98.8.A/K.K.TK7.K JC TSJD9CQD9D7CQCQS7SAHADJHQH8STC 9.T7..8 - b 0:10 tricks=0:2"
 
 
-FP_2 = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # b to move, worth 44
-
-
 PETITE = "petite A..J.K/?3 8D 21 KJ.T.Q. - a 13:6 tricks=1:1 void=b:D"  # 969 worlds
 
 
@@ -497,23 +494,23 @@ def test_the_diagram_says_one_trick():
 
 def test_analyse_line_reads_one_string_of_moves_as_the_command_line_does():
     # analyse_line(p, "QD 9C") read the string a character at a time: "bad move 'Q'"
-    steps = solver.analyse_line(FP_2, "QD 9C")
+    steps = solver.analyse_line(FP, "QD 9C")
     assert [(str(s.move), s.loss) for s in steps] == [("QD", 40), ("9C", 0)]
 
 
 def test_analyse_line_refuses_moves_that_are_not_a_list():
     with pytest.raises(ArgumentTypeError, match="moves=None: expected a list of moves"):
-        solver.analyse_line(FP_2, None)
+        solver.analyse_line(FP, None)
 
 
 def test_line_without_moves_is_an_error(brisque):
     # printed an empty table and "total loss: a 0, b 0"
-    r = brisque("line", FP_2)
+    r = brisque("line", FP)
     assert r.returncode == 2 and "no moves to judge after the BPN" in r.stderr, r.stderr
 
 
 def test_line_reads_moves_given_in_one_argument(brisque):
-    r = brisque("line", FP_2, "QD 9C", "--json")
+    r = brisque("line", FP, "QD 9C", "--json")
     assert r.returncode == 0, r.stderr
     assert [s["move"] for s in json.loads(r.stdout)["steps"]] == ["QD", "9C"]
 

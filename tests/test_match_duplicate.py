@@ -324,6 +324,7 @@ def test_cli_match_bad_rules_names_the_option_and_quotes_the_value(invoke, rules
     assert "bad rules" not in res.stderr  # (the value quoted once)
 
 
+@pytest.mark.slow
 def test_matches_report_each_players_thinking_time():
     m = run_match("pimc:4", "greedy", 2, seed=3)
     t = m.timing

@@ -68,7 +68,13 @@ def test_openspiel_random_simulation_and_serialization(name):
 
 
 @pytest.mark.parametrize(
-    "rules,cards", [("petite", 2), ("brisque", 2), ("briscan", 2), ("petite(draw=yes)", 2)]
+    "rules,cards",
+    [
+        pytest.param("petite", 2, marks=pytest.mark.slow),
+        ("brisque", 2),
+        ("briscan", 2),
+        ("petite(draw=yes)", 2),
+    ],
 )
 def test_a_full_position_is_the_exact_solve(rules, cards):
     """No chance: OpenSpiel's sequence-form LP must give the engine's exact value."""
@@ -84,6 +90,7 @@ def test_a_full_position_is_the_exact_solve(rules, cards):
         assert abs(v0 - exact) < 1e-4 and abs(v0 + v1) < 1e-4, (p.bpn(), v0, exact)
 
 
+@pytest.mark.slow
 def test_chance_deals_every_consistent_world_equally_likely():
     """a's view with b's hand hidden (and a void of b's): each consistent deal once, with
     probability one over their number."""
@@ -159,6 +166,7 @@ def test_information_states_hold_what_the_player_saw_and_nothing_else():
     assert sum(1 for k in groups if k.startswith(f"p{1 - me}")) > 1
 
 
+@pytest.mark.slow
 def test_openspiel_algorithms_run_on_the_games():
     from open_spiel.python import policy
     from open_spiel.python.algorithms import cfr, exploitability

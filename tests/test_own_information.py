@@ -71,6 +71,7 @@ def test_enumerated_views_match_a_brute_force_over_the_worlds(seed):
         assert mistake == (loss > 0)
 
 
+@pytest.mark.slow
 def test_a_line_judged_from_own_information():
     rec = record(5)
     steps = analyse_line(rec.start, rec.moves[:10], view="own", worlds=20, seed=1)
@@ -105,6 +106,7 @@ def test_own_view_needs_every_card_and_a_known_view():
         analyse_line(p, [], view="mine")  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_cli_line_view_own(tmp_path):
     rec = record(6)
     path = tmp_path / "deal.jsonl"

@@ -128,6 +128,7 @@ def test_a_source_tree_that_shadows_the_installed_package_says_so(tmp_path: Path
     assert res.returncode == 0 and res.stdout.strip() == str(installed / "solver" / "__init__.py"), res.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra", [[], ["--json"]])
 def test_match_writes_records_only_when_asked(tmp_path: Path, extra: list[str]):
     cmd = [sys.executable, "-m", "solver.cli", "match", "random", "greedy", "--deals", "1", "-q", *extra]
@@ -176,6 +177,7 @@ def test_the_value_alone_still_names_one_best_move():
     assert len(quick.best) == 1 and quick.best[0] in full.best
 
 
+@pytest.mark.slow
 def test_every_install_hint_has_the_same_wording():
     # '.[openspiel]' in one message, 'brisque-solver[cluster]' in another
     import ast

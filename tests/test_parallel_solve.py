@@ -67,6 +67,7 @@ def talon_positions(game: str, tricks_left: int, count: int) -> list[Position]:
     return positions_with_talon_left(tricks_left, count, game)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["brisque", "briscan", "petite(draw=yes)"])
 def test_threads_sharing_a_table_give_the_one_thread_values(game):
     """Every root move's exact value and the position's value, on 2, 3 and 4 threads, against
@@ -130,6 +131,7 @@ def test_bad_input_is_refused():
         )
 
 
+@pytest.mark.slow
 def test_the_command_line_shares_a_solve_and_a_batch():
     p = talon_positions("brisque", 5, 1)[0]  # (five talon tricks left: a solve on two threads)
     brisque = str(Path(sys.executable).parent / "brisque")

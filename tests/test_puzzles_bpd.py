@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import NOTATION_EXAMPLES, OUTSIDE
+from helpers import OUTSIDE
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -846,10 +846,7 @@ RECORD = {
 VIEW = "brisque ?6/TJ97.Q.8. QC AH A8.TKJ97.TKQJ97.AKJ98 - b 29:34 tricks=4:5"
 
 
-FP_2 = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # exact value +44 for b
-
-
-HIDDEN_2 = "brisque ?6/J.8.K8.KQ 7D 1 AK97.ATKQJ97.A9.AJ987 - b 41:28 tricks=5:4 exchanged=b taken=KD"
+HIDDEN_SAMPLED = "brisque ?6/J.8.K8.KQ 7D 1 AK97.ATKQJ97.A9.AJ987 - b 41:28 tricks=5:4 exchanged=b taken=KD"
 
 
 SAMPLING = "worlds 40 ; seed 48"  # (its sampled value: -37.4286, printed -37.43)
@@ -858,22 +855,13 @@ SAMPLING = "worlds 40 ; seed 48"  # (its sampled value: -37.4286, printed -37.43
 def _failures(ops: str) -> list[str]:
     from solver.analysis.puzzles import check_record
 
-    return check_record(parse_record(f"{HIDDEN_2} ; {ops}")).failures
-
-
-FP_3 = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # b to move, worth 44
+    return check_record(parse_record(f"{HIDDEN_SAMPLED} ; {ops}")).failures
 
 
 GOOD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
 
 
-FP_4 = NOTATION_EXAMPLES[0]  # b to lead, value 44 for b
-
-
 ROOT = Path(__file__).resolve().parent.parent
-
-
-POSITIONS_2 = ROOT / "positions"
 
 
 def test_errors_inside_a_record_name_the_file_and_the_record(invoke, tmp_path):
@@ -897,14 +885,14 @@ def test_a_puzzle_takes_the_engines_line_with_the_exchange(brisque, tmp_path: Pa
     [("v +44", "v", 44), ("ev +44.5", "ev", 44.5), ("evtol +0.5", "evtol", 0.5), ("worlds +3", "worlds", 3)],
 )
 def test_a_leading_plus_is_accepted(operand, op, expected):
-    r = parse_record(f"{FP_2} ; {operand}")
+    r = parse_record(f"{FP} ; {operand}")
     assert r.ops[op] == expected
 
 
 @pytest.mark.parametrize("operand", ["v ++44", "v +-4", "v +"])
 def test_a_plus_sign_without_a_number_is_still_refused(operand):
     with pytest.raises(PuzzleError, match="expected a whole number"):
-        parse_record(f"{FP_2} ; {operand}")
+        parse_record(f"{FP} ; {operand}")
 
 
 def test_a_signed_whole_number_is_never_said_not_to_be_one():
@@ -916,7 +904,7 @@ def test_a_signed_whole_number_is_never_said_not_to_be_one():
 
 
 def test_puzzles_checks_a_signed_v(brisque, tmp_path):
-    (tmp_path / "p.bpd").write_text(f'{FP_2} ; id "plus" ; v +44\n{FP_2} ; id "minus" ; v -44\n')
+    (tmp_path / "p.bpd").write_text(f'{FP} ; id "plus" ; v +44\n{FP} ; id "minus" ; v -44\n')
     r = brisque("puzzles", "p.bpd", cwd=tmp_path)
     assert r.returncode == 1, r.stderr
     lines = r.stdout.splitlines()
@@ -928,7 +916,7 @@ def test_puzzles_checks_a_signed_v(brisque, tmp_path):
 def test_the_printed_ev_passes_without_evtol():
     from solver.analysis.puzzles import check_record
 
-    v = check_record(parse_record(f"{HIDDEN_2} ; ev -37.43 ; {SAMPLING}"))
+    v = check_record(parse_record(f"{HIDDEN_SAMPLED} ; ev -37.43 ; {SAMPLING}"))
     assert v.ok and v.checked and f"{v.answer.value:+.2f}" == "-37.43", v.failures
     assert abs(v.answer.value - -37.43) > 1e-3  # (not equal: it passes by rounding)
 
@@ -955,7 +943,7 @@ def test_explicit_evtol_keeps_its_meaning():
 def test_ev_precision_survives_a_round_trip():
     from solver.formats.bpd import format_record
 
-    r = parse_record(f"{HIDDEN_2} ; ev -37.430 ; evtol +0.50")
+    r = parse_record(f"{HIDDEN_SAMPLED} ; ev -37.430 ; evtol +0.50")
     assert "ev -37.430 ; evtol 0.50" in format_record(r)
     assert parse_record(format_record(r)).decimals("ev") == 3
 
@@ -968,7 +956,7 @@ def test_v_on_a_sampled_record_fails_saying_to_use_ev():
 
 def test_puzzles_cli_on_the_reported_file(brisque, tmp_path):
     (tmp_path / "h.bpd").write_text(
-        f'{HIDDEN_2} ; id "h-noevtol" ; ev -37.43 ; {SAMPLING}\n{HIDDEN_2} ; id "h-v" ; v -37\n'
+        f'{HIDDEN_SAMPLED} ; id "h-noevtol" ; ev -37.43 ; {SAMPLING}\n{HIDDEN_SAMPLED} ; id "h-v" ; v -37\n'
     )
     r = brisque("puzzles", "h.bpd", cwd=tmp_path)
     lines = r.stdout.splitlines()
@@ -989,13 +977,13 @@ def test_an_unreadable_record_gives_its_source_in_json(brisque, tmp_path):
     path = tmp_path / "mine.bpd"
     path.write_bytes(
         b"# composed\n"
-        + FP_3.encode()
+        + FP.encode()
         + b' ; id "one" ; v 44\n'
-        + FP_3.encode()
+        + FP.encode()
         + b' ; id "two" ; v x\n'
-        + FP_3.encode()
+        + FP.encode()
         + b' ; id "caf\xe9" ; v 44\n'
-        + FP_3.encode()
+        + FP.encode()
         + b' ; id "four" ; v 44\n'
     )
     res = brisque("puzzles", str(path), "--json")
@@ -1060,40 +1048,40 @@ def test_non_finite_puzzle_operands_are_refused(operand):
 
 
 def test_a_bm_that_is_illegal_says_so():
-    v = check_record(parse_record(f"{FP_4} ; bm AH"))
+    v = check_record(parse_record(f"{FP} ; bm AH"))
     assert not v.ok and v.failures == ["bm AH: illegal in this position (legal: 7S 9D QD KD 7C AC +mD)"]
-    v = check_record(parse_record(f"{FP_4} ; am AH ; bm QD"))
+    v = check_record(parse_record(f"{FP} ; am AH ; bm QD"))
     assert v.failures[0].startswith("bm QD: QD is worth +4, the best moves") and v.failures[1].startswith(
         "am AH: illegal"
     )
 
 
 def test_the_engine_pv_passes_and_a_shorter_one_too():
-    a = solver.solve(FP_4)
+    a = solver.solve(FP)
     line = " ".join(str(m) for m in a.pv)
-    assert check_record(parse_record(f"{FP_4} ; pv {line}")).ok
-    assert check_record(parse_record(f"{FP_4} ; pv {' '.join(line.split()[:3])}")).ok
+    assert check_record(parse_record(f"{FP} ; pv {line}")).ok
+    assert check_record(parse_record(f"{FP} ; pv {' '.join(line.split()[:3])}")).ok
 
 
 def test_an_illegal_pv_move_is_reported_where_it_is():
-    v = check_record(parse_record(f"{FP_4} ; v 44 ; pv +mD AC AC"))
+    v = check_record(parse_record(f"{FP} ; v 44 ; pv +mD AC AC"))
     assert v.failures == ["pv move 3 AC: illegal after +mD AC (legal: 9C)"]  # (a must follow in clubs)
 
 
 def test_a_pv_move_that_is_not_best_is_reported_with_the_value_it_gives():
     # b's QD breaks his marriage (+4); a's KS throws points after 7S (+58 for b)
-    v = check_record(parse_record(f"{FP_4} ; pv QD"))
+    v = check_record(parse_record(f"{FP} ; pv QD"))
     assert v.failures == [
         "pv move 1 QD: not a best move in this position: the value for b becomes +4 instead of +44"
     ]
-    v = check_record(parse_record(f"{FP_4} ; pv 7S KS"))
+    v = check_record(parse_record(f"{FP} ; pv 7S KS"))
     assert v.failures == [
         "pv move 2 KS: not a best move after 7S: the value for b becomes +58 instead of +44"
     ]
 
 
 def test_a_hidden_card_pv_is_checked_for_its_first_move_and_legality():
-    r = next(x for x in read_bpd(str(POSITIONS_2 / "hidden-cards.bpd")) if x.id == "hc-001")
+    r = next(x for x in read_bpd(str(POSITIONS / "hidden-cards.bpd")) if x.id == "hc-001")
     base = r.bpn + " ; worlds 40 ; seed 48"
     assert check_record(parse_record(base + " ; pv +mC JS")).ok  # (a's reply: hidden, may be held)
     v = check_record(parse_record(base + " ; pv JS"))
@@ -1104,7 +1092,7 @@ def test_a_hidden_card_pv_is_checked_for_its_first_move_and_legality():
 
 def test_a_record_without_expectation_is_not_counted_as_solved(invoke, tmp_path):
     f = tmp_path / "mixed.bpd"
-    f.write_text(f'{FP_4} ; id "plain"\n{FP_4} ; id "real" ; v 44\n', encoding="utf-8")
+    f.write_text(f'{FP} ; id "plain"\n{FP} ; id "real" ; v 44\n', encoding="utf-8")
     v = check_record(read_bpd(str(f))[0])
     assert v.ok and not v.checked
     res = invoke("puzzles", "-q", f)
@@ -1126,8 +1114,8 @@ def test_a_record_without_expectation_is_not_counted_as_solved(invoke, tmp_path)
 
 
 def test_puzzles_read_standard_input(invoke):
-    lines = f'{FP_4} ; id "one" ; v 44\n# a comment\n{FP_4} ; id "two" ; v 45\n'
-    res = invoke("puzzles", "-", stdin=lines)
+    lines = f'{FP} ; id "one" ; v 44\n# a comment\n{FP} ; id "two" ; v 45\n'
+    res = invoke("puzzles", "-", input=lines)
     assert res.exit_code == 1
     out = res.stdout.splitlines()
     assert (
@@ -1136,14 +1124,14 @@ def test_puzzles_read_standard_input(invoke):
         and "v 45: the value is 44" in out[1]
     )
     assert out[-1] == "1 of 2 solved, 1 failed"
-    objs = [json.loads(ln) for ln in invoke("puzzles", "--json", "-", stdin=lines).stdout.splitlines()]
+    objs = [json.loads(ln) for ln in invoke("puzzles", "--json", "-", input=lines).stdout.splitlines()]
     assert [o["source"] for o in objs[:-1]] == ["stdin:1", "stdin:3"]
 
 
 def test_puzzles_from_a_pipe_in_a_real_process():
     r = subprocess.run(
         [sys.executable, "-m", "solver.cli", "puzzles", "-"],
-        input=f"{FP_4} ; bm +mD ; pv +mD AC\n",
+        input=f"{FP} ; bm +mD ; pv +mD AC\n",
         capture_output=True,
         text=True,
         timeout=120,

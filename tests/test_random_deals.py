@@ -159,6 +159,7 @@ def roundtrip_and_views(seed: int, game: str) -> int:
         p.push(rng.choice(p.legal_moves()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_bpn_roundtrip_every_position_and_view(game):
     total = sum(roundtrip_and_views(seed, game) for seed in DEFAULT_SEEDS)

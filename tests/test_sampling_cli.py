@@ -203,6 +203,7 @@ def test_human_output_says_why_the_sampling_stopped_in_words(invoke):
     assert "stopped: " not in out
 
 
+@pytest.mark.slow
 def test_human_output_says_how_far_the_runner_up_is_behind_over_the_same_worlds(invoke):
     out = invoke("analyse", VIEW, "--worlds", "200").stdout
     a = analyse(VIEW, worlds=200)
@@ -224,10 +225,7 @@ def test_human_output_says_how_far_the_runner_up_is_behind_over_the_same_worlds(
 HIDDEN = "brisque K8.K7..T9/?6 QC 11 A.9.TKQJ7.8 - a 11:19 tricks=1:3"
 
 
-FULL_2 = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - a 52:35"  # every card known
-
-
-VIEW_2 = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"  # a's view at trick 4
+FULL_A = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - a 52:35"  # every card known
 
 
 FINISHED = "petite .../... KH 21 KJ8.T98.TK.Q7 - a 33:0 tricks=5:0 void=b:HC"  # (a deal played out)
@@ -266,15 +264,15 @@ def test_one_sampled_world_has_no_standard_error(invoke):
 )
 def test_analyse_refuses_sampling_options_where_every_card_is_known(brisque, options, named):
     # they were ignored (the exact solve answered), as brisque line's were before 7fd5743
-    r = brisque("analyse", FULL_2, *options)
+    r = brisque("analyse", FULL_A, *options)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert f"{named}: every card of this position is known" in r.stderr
 
 
 def test_analyse_of_a_known_position_without_sampling_options_is_the_exact_solve(brisque):
-    r = brisque("analyse", FULL_2, "--json")
+    r = brisque("analyse", FULL_A, "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["method"] == "exact"
-    batch = brisque("analyse", "-", "--worlds", "5", input=FULL_2 + "\n" + VIEW_2 + "\n")
+    batch = brisque("analyse", "-", "--worlds", "5", input=FULL_A + "\n" + VIEW + "\n")
     assert batch.returncode == 0 and [json.loads(x)["method"] for x in batch.stdout.splitlines()] == [
         "exact",
         "pimc",

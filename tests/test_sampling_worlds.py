@@ -416,7 +416,7 @@ def test_an_enumeration_cut_short_is_a_fair_sample_not_the_first_worlds():
     assert abs(sum(means) / len(means) - 2.4035) < 0.15
 
 
-@pytest.mark.parametrize("n", [0, 1, 5, 1000, 150_001])
+@pytest.mark.parametrize("n", [0, 1, 5, 1000, pytest.param(150_001, marks=pytest.mark.slow)])
 def test_a_seeded_order_of_the_worlds_takes_each_once(n):
     from solver.analysis.worlds import _shuffled_range
 

@@ -81,6 +81,7 @@ def assert_sound(a: Analysis, p: Position, truth: Analysis) -> None:
             assert mv.value == truth.move_value(mv.move)
 
 
+@pytest.mark.slow
 def test_an_interrupted_solve_of_every_move_keeps_the_moves_solved(position, truth):
     a = interrupted(lambda: Solver(position.rules).solve(position))
     assert_sound(a, position, truth)
@@ -88,6 +89,7 @@ def test_an_interrupted_solve_of_every_move_keeps_the_moves_solved(position, tru
     assert len(a.moves) < len(position.legal_moves()) or any(not mv.exact for mv in a.moves)
 
 
+@pytest.mark.slow
 def test_an_interrupted_solve_of_the_value_keeps_its_bounds(earlier):
     truth = solve(earlier, every_move=False)
     a = interrupted(lambda: Solver(earlier.rules).solve(earlier, every_move=False), (0.3, 0.6, 0.9))
@@ -106,6 +108,7 @@ def test_an_interrupted_budgeted_solve_keeps_its_bounds(position, truth):
     assert len(a.moves) == len(position.legal_moves())  # (every move has its estimate)
 
 
+@pytest.mark.slow
 def test_the_solver_gives_exact_answers_after_an_interrupt(position, truth):
     s = Solver(position.rules)
     interrupted(lambda: s.solve(position))
@@ -193,6 +196,7 @@ def test_ctrl_c_before_the_search_proves_nothing(monkeypatch):
     assert not isinstance(stop.value, SolveInterrupted)  # (a KeyboardInterrupt too)
 
 
+@pytest.mark.slow
 def test_a_budget_spent_in_the_second_game_win_test_keeps_the_first_tests_bound():
     """Whole deal 6: both players might still hold four kings or queens, so the exact solve
     first tests whether the player to move can force a game win (no: an upper bound), then
@@ -262,6 +266,7 @@ def interrupted_2(args: list[str], after: float, stdin: str | None = None, withi
 LONG_SOLVE = "briscan .T98..Q7/KJ8..TK. KH QHAD7DJCTSASKC7H8C7S9C9STCQDACJDJHQS8D9DAH - - a 0:10"
 
 
+@pytest.mark.slow
 def test_an_interrupted_solve_with_json_answers_a_json_object(brisque):
     # Ctrl-C on an exact solve printed "interrupted" and nothing on standard output
     deal = brisque("deal", "--seed", "1").stdout.strip()
@@ -313,6 +318,7 @@ def test_a_whole_match_has_no_interrupted_key(brisque):
     assert r.returncode == 0 and "interrupted_2" not in json.loads(r.stdout)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_ends_a_long_exact_solve_at_once(tmp_path, workers):
     proc = subprocess.Popen(

@@ -9,11 +9,12 @@ The reference is slow, so its answers are computed in two worker processes (the 
 has two cores) from BPN strings, while this process runs the engine.  Every disagreement
 is collected and reported with its BPN and both answers.
 
-Without the slow mark: 2,000 seeded final-phase positions per game (``mixed_final_phase``),
-a few hundred with non-default rules, and 300 talon-phase double-dummy positions (mostly one
-talon trick left, at the start of the trick or with its lead played, and Brisque's
-last-pickup window).  The ``slow`` tests (deselect with ``-m "not slow"``) add more
-positions with two talon tricks left, where the reference needs seconds per position.
+The positions: 1,000 seeded final-phase positions per game (``mixed_final_phase``), a few
+hundred with non-default rules, and 300 talon-phase double-dummy positions (mostly one talon
+trick left, at the start of the trick or with its lead played, and Brisque's last-pickup
+window), and more with two talon tricks left, where the reference needs seconds per position.
+The comparisons take minutes: they are marked ``slow`` (the whole run, ``.ci/run``, has them;
+the quick run ``-m "not slow"`` keeps the checks of the samples themselves).
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ from solver.errors import ArgumentError
 from solver.model.position import Position
 from solver.play.dealing import random_position
 
-FINAL_PHASE_COUNT = 2000  # positions per game
+# positions per game: 1,000 hold each hard case (a trick in progress, full and short hands,
+# marriages, quartets, several declarations, the exchange) 100 to 400 times, which
+# test_final_phase_mix_covers_the_hard_cases checks; a rule the engine gets wrong in one of them
+# shows in many.  (It was 2,000: twice the time for cases already seen hundreds of times.)
+FINAL_PHASE_COUNT = 1000
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -133,18 +138,19 @@ def window_positions(count: int) -> list[Position]:
 
 
 # ----------------------------------------------------------------------------- final phase
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
 def test_final_phase_engine_matches_reference(pool, game):
     positions = final_phase_positions(game, FINAL_PHASE_COUNT)
     bpns = [p.bpn() for p in positions]
-    assert len(set(bpns)) > 0.95 * len(bpns)  # really 2,000 different positions
+    assert len(set(bpns)) > 0.95 * len(bpns)  # really different positions
     bad = disagreements(pool, bpns, chunksize=25)
     assert not bad, report(bad, len(bpns))
 
 
 @pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
 def test_final_phase_mix_covers_the_hard_cases(game):
-    """The 2,000 positions hold what the cross-check needs: tricks in progress, stacked
+    """The positions hold what the cross-check needs: tricks in progress, stacked
     marriages and quartets (declarable), positions reached by play, several phases."""
     positions = final_phase_positions(game, FINAL_PHASE_COUNT)
     c = collections.Counter()
@@ -157,15 +163,15 @@ def test_final_phase_mix_covers_the_hard_cases(game):
         c["quartet"] += any(m.startswith("+k") for m in moves)
         c["several declarations"] += sum(m.startswith("+") for m in moves) >= 2
         c["exchange"] += "x" in moves
-    assert c["trick in progress"] >= 200, c
-    assert c["full hands"] >= 200, c
-    assert c["short hands"] >= 200, c
+    assert c["trick in progress"] >= 100, c
+    assert c["full hands"] >= 100, c
+    assert c["short hands"] >= 100, c
     if game == "petite":
         assert c["exchange"] >= 50, c  # the turnup stays on the table all deal
     else:
-        assert c["marriage"] >= 200, c
-        assert c["quartet"] >= 150, c
-        assert c["several declarations"] >= 150, c
+        assert c["marriage"] >= 100, c
+        assert c["quartet"] >= 75, c
+        assert c["several declarations"] >= 75, c
 
 
 RULE_VARIANTS = [
@@ -186,6 +192,7 @@ RULE_VARIANTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_VARIANTS)
 def test_final_phase_non_default_rules_match_reference(pool, rules):
     positions = final_phase_positions(rules, 300, first_seed=50_000)
@@ -211,6 +218,7 @@ def follower_stacked(seed: int, rules: str) -> Position:
     return Position(p.bpn())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "rules",
     [
@@ -255,6 +263,7 @@ def test_talon_cases_add_up_to_300():
     assert sum(sizes.values()) == 300, sizes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(TALON_CASES))
 def test_talon_phase_engine_matches_reference(pool, case):
     positions = TALON_CASES[case]()
@@ -282,6 +291,7 @@ def test_talon_positions_include_exchanges_and_declarations():
     assert moves["decl"] >= 10, moves
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "rules",
     [
@@ -324,6 +334,7 @@ QUARTET_ENDS_DEAL = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bpn", QUARTET_ENDS_DEAL)
 def test_quartet_that_ends_the_deal_is_not_forced(bpn):
     p = Position(bpn)
@@ -331,6 +342,7 @@ def test_quartet_that_ends_the_deal_is_not_forced(bpn):
     assert engine_answer(bpn) == reference_answer(bpn)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,trick", [("brisque", 10), ("briscan", 11)])
 def test_declarations_before_the_draw_match_reference(pool, game, trick):
     """declare=before_draw: positions on lead at the last talon trick whose player has just

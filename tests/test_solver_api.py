@@ -10,7 +10,6 @@ import re
 
 import pytest
 from generators import mixed_final_phase
-from helpers import NOTATION_EXAMPLES
 
 import solver
 from solver import errors
@@ -178,6 +177,7 @@ def test_principal_variation_of_a_win():
         assert abs(a.value) == 10000 and end.outcome().win is not None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "game,tricks", [("brisque", (6, 7, 8, 9)), ("briscan", (7, 8, 9, 10)), ("petite(draw=yes)", (8, 10))]
 )
@@ -307,6 +307,7 @@ def test_solve_batch_refuses_mixed_rules():
 
 
 # ----------------------------------------------------------------------------- reference engine
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
 def test_reference_engine_gives_the_same_analysis(game):
     for p in final_phase(game, 12, 3000) + [Position(NOTATION_JSON)] * (game == "brisque"):
@@ -317,6 +318,7 @@ def test_reference_engine_gives_the_same_analysis(game):
         assert end.is_over() and end.value(p.turn) == ref.value, p.bpn()
 
 
+@pytest.mark.slow
 def test_reference_engine_on_wins_and_one_talon_trick():
     ps = [Position(FOUR_KINGS), Position(QUARTET_AGAINST), windows(1)[0]]
     ps += talon_phase("briscan", 11, 2, 100)
@@ -431,9 +433,6 @@ FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # b to
 
 
 GOOD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
-
-
-FP_2 = NOTATION_EXAMPLES[0]  # b to lead, value 44 for b
 
 
 KD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"  # the JSON example of the docs
@@ -646,11 +645,11 @@ def test_a_value_refuses_anything_but_a_seat(seat):
 
 def test_every_solver_entry_point_takes_a_bpn_string():
     s = solver.Solver()
-    assert s.solve(FP_2).value == solver.solve(solver.Position(FP_2)).value == 44
-    assert s.value(FP_2) == 44 and s.can_reach(FP_2, 44) and not s.can_reach(FP_2, 45)
-    value, played, best = s.judge(FP_2, "QD")
+    assert s.solve(FP).value == solver.solve(solver.Position(FP)).value == 44
+    assert s.value(FP) == 44 and s.can_reach(FP, 44) and not s.can_reach(FP, 45)
+    value, played, best = s.judge(FP, "QD")
     assert (value, played) == (44, 4) and "+mD" in [str(m) for m in best]
-    assert s.batch_values([FP_2, KD])[0] == [44, -4]
+    assert s.batch_values([FP, KD])[0] == [44, -4]
     assert solver.analyse(VIEW, worlds=4, seed=1).worlds == 4
 
 
@@ -680,22 +679,22 @@ def test_a_huge_argument_is_quoted_cut_short():
 def test_a_budget_of_nothing_or_of_the_wrong_kind_is_refused(budget):
     ((name, value),) = budget.items()
     with pytest.raises(ArgumentError, match=re.escape(f"{name}={value!r}: expected")):
-        solver.solve(FP_2, **budget)
+        solver.solve(FP, **budget)
     with pytest.raises(ArgumentError, match=re.escape(f"{name}={value!r}: expected")):
         Limit(**budget)
 
 
 def test_the_smallest_and_largest_budgets_are_accepted():
-    a = solver.solve(FP_2, nodes=1)
+    a = solver.solve(FP, nodes=1)
     assert a.value.pov == 1 and a.lower <= 44 <= a.upper  # (proven bounds of the value 44)
-    assert solver.solve(FP_2, seconds=MAX_SECONDS).value == 44  # (the final phase: solved)
+    assert solver.solve(FP, seconds=MAX_SECONDS).value == 44  # (the final phase: solved)
 
 
 def test_a_limit_and_a_budget_together_are_refused():
     with pytest.raises(ArgumentError, match="give the budget one way, not both"):
-        solver.solve(FP_2, limit=Limit(nodes=100), nodes=5)
+        solver.solve(FP, limit=Limit(nodes=100), nodes=5)
     with pytest.raises(ArgumentTypeError, match="limit=100: expected a solver.Limit"):
-        solver.solve(FP_2, limit=100)  # type: ignore[arg-type]
+        solver.solve(FP, limit=100)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -726,4 +725,4 @@ def test_every_error_class_is_exported_from_the_package(name):
 
 def test_argument_error_is_catchable_from_the_package():
     with pytest.raises(solver.ArgumentError):
-        solver.solve(FP_2, nodes=0)
+        solver.solve(FP, nodes=0)

@@ -181,6 +181,7 @@ def _start(command: list[str], tmp_path: Path, **popen: object) -> subprocess.Po
     raise AssertionError(f"{command} did not load the package: {proc.communicate()}")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux's /proc/PID/maps")
 @pytest.mark.parametrize("form", ["console script", "python -m solver.cli"])
 def test_ctrl_c_while_the_command_starts_is_no_traceback(form: str, tmp_path: Path):

@@ -107,6 +107,7 @@ def test_an_impossible_position_is_drawn_with_its_reasons(tmp_path):
     assert res.returncode == 2 and res.stdout.startswith(b"<svg") and b"impossible position" in res.stderr
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_diagram(tmp_path):
     out = tmp_path / "d.svg"
     run = [sys.executable, "-m", "solver.cli", "show", FINAL]

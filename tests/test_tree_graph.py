@@ -353,9 +353,6 @@ def test_brisque_tree_writes_the_tree_so_far_on_ctrl_c(tmp_path):
 FINAL = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
 
 
-FP_2 = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # b to move, worth 44
-
-
 def test_the_tree_format_follows_the_output_extension(invoke, tmp_path):
     heads = {"dot": "digraph", "graphml": "<?xml", "json": "{", "gexf": "<?xml"}
     for ext, head in heads.items():
@@ -395,7 +392,7 @@ def test_solution_tree_checks_depth_and_max_nodes(kwargs):
     # depth=0, -1 and 1.5 gave a tree silently, depth="2" a bare TypeError
     ((name, value),) = kwargs.items()
     with pytest.raises(ArgumentError, match=f"{name}="):
-        solver.solution_tree(FP_2, **kwargs)
+        solver.solution_tree(FP, **kwargs)
 
 
 def test_tree_depth_has_an_upper_end(brisque):

@@ -195,9 +195,12 @@ RULE_VARIANTS = [
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_VARIANTS)
 def test_final_phase_non_default_rules_match_reference(pool, rules):
-    positions = final_phase_positions(rules, 300, first_seed=50_000)
+    # 150 a rule set (it was 300): each rule changes a few moves of the final phase, which the
+    # default-rules check above covers 1,000 times a game; 150 positions still meet the changed
+    # rule dozens of times (a trick in progress in 10 or more)
+    positions = final_phase_positions(rules, 150, first_seed=50_000)
     assert all(str(p.rules) == rules for p in positions)
-    assert sum(p.trick >= 0 for p in positions) >= 20
+    assert sum(p.trick >= 0 for p in positions) >= 10
     bpns = [p.bpn() for p in positions]
     bad = disagreements(pool, bpns, chunksize=10)
     assert not bad, report(bad, len(bpns))
@@ -232,7 +235,9 @@ def follower_stacked(seed: int, rules: str) -> Position:
 def test_stacked_hand_of_the_follower_matches_reference(pool, rules):
     positions = []
     seed = 0
-    while len(positions) < 300:
+    # 150 a rule set (it was 300): every position has the stacked hand in the follower's seat,
+    # so each is a case of the defect this guards against
+    while len(positions) < 150:
         p = follower_stacked(seed, rules)
         seed += 1
         if not p.is_over() and not p.problems():

@@ -241,19 +241,17 @@ def test_bench_compare_refuses_a_saved_figure_that_is_no_number():
     assert rows == [{"suite": "batch", "figure": "seconds", "new": 0.2, "old": 0.1, "ratio": 2.0}]
 
 
-def test_bench_refuses_a_run_of_the_other_kind_before_running(tmp_path, monkeypatch):
+def test_bench_refuses_a_run_of_the_other_kind_before_running(invoke, tmp_path, monkeypatch):
     # `bench --quick --compare whole.json` ran every suite first, then refused: a whole
     # run can take an hour for nothing
-    from click.testing import CliRunner
 
     from solver.bench import suites
-    from solver.cli import main
 
     ran: list[object] = []
     monkeypatch.setattr(suites, "run", lambda *a, **k: ran.append(a))
     for quick, flags in ((False, ["--quick"]), (True, [])):
         saved = tmp_path / f"saved-{quick}.json"
         saved.write_text(json.dumps({"quick": quick, "suites": [], "signature": 1}))
-        r = CliRunner().invoke(main, ["bench", *flags, "--suite", "deep", "--compare", str(saved)])
+        r = invoke("bench", *flags, "--suite", "deep", "--compare", str(saved))
         assert r.exit_code == 2 and "do not compare" in r.output and str(saved) in r.output
     assert ran == []  # (refused before any suite ran)

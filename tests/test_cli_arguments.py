@@ -83,13 +83,9 @@ def test_the_cli_says_the_port_is_missing_not_that_something_answered(brisque, t
         (["analyse", VIEW, "--worlds", "1_0"], "--worlds", "1_0"),
     ],
 )
-def test_whole_number_options_refuse_what_the_notation_refuses(args, option, bad):
+def test_whole_number_options_refuse_what_the_notation_refuses(invoke, args, option, bad):
     # int() syntax (underscores, surrounding spaces, a sign) was accepted here, refused in BPN and .bpd
-    from click.testing import CliRunner
-
-    from solver.cli import main
-
-    r = CliRunner().invoke(main, args)
+    r = invoke(*args)
     assert r.exit_code == 2, r.output
     assert f"Invalid value for '{option}': {bad!r} is not a whole number from" in r.output
     assert r.exception is None or isinstance(r.exception, SystemExit)
@@ -105,36 +101,25 @@ def test_the_notation_refuses_those_numbers_too():
         whole_number("+5", 0, 100)
 
 
-def test_whole_number_options_take_plain_digits():
-    from click.testing import CliRunner
-
-    from solver.cli import main
-
-    runner = CliRunner()
-    plain = runner.invoke(main, ["deal", "--seed", "48"])
+def test_whole_number_options_take_plain_digits(invoke):
+    plain = invoke("deal", "--seed", "48")
     assert plain.exit_code == 0, plain.output
-    assert runner.invoke(main, ["deal", "--seed", "048"]).output == plain.output  # (as whole_number)
+    assert invoke("deal", "--seed", "048").output == plain.output  # (as whole_number)
 
 
 @pytest.mark.parametrize("bad", ["inf", "1e999", "nan", "-inf"])
-def test_an_open_ended_number_option_says_finite(bad):
+def test_an_open_ended_number_option_says_finite(invoke, bad):
     # "'inf' is not a number above 0": inf is one
-    from click.testing import CliRunner
 
-    from solver.cli import main
-
-    r = CliRunner().invoke(main, ["analyse", VIEW, "--method", "equilibrium", "--max-exploitability", bad])
+    r = invoke("analyse", VIEW, "--method", "equilibrium", "--max-exploitability", bad)
     assert r.exit_code == 2
     assert f"{bad!r} is not a finite number above 0" in r.output
 
 
-def test_an_option_refused_for_a_known_position_is_quoted_as_typed():
+def test_an_option_refused_for_a_known_position_is_quoted_as_typed(invoke):
     # said "--seconds 1.0" for --seconds 1
-    from click.testing import CliRunner
 
-    from solver.cli import main
-
-    r = CliRunner().invoke(main, ["analyse", FULL, "--seconds", "1", "--worlds", "010"])
+    r = invoke("analyse", FULL, "--seconds", "1", "--worlds", "010")
     assert r.exit_code == 2
     assert "--worlds 010, --seconds 1: every card of this position is known" in r.output
     assert "1.0" not in r.output

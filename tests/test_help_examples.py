@@ -144,12 +144,9 @@ def test_the_examples_of_the_help_work(brisque, tmp_path, args):
     assert res.returncode == 0, res.stderr.decode()
 
 
-def test_the_help_points_to_what_an_installed_user_can_reach():
-    from click.testing import CliRunner
+def test_the_help_points_to_what_an_installed_user_can_reach(invoke):
 
-    from solver.cli import main
-
-    top = CliRunner().invoke(main, ["--help"]).output
+    top = invoke("--help").output
     assert "https://" in top and "show --help" in top
-    show = CliRunner().invoke(main, ["show", "--help"]).output
+    show = invoke("show", "--help").output
     assert "BPN fields" in show and "score" in show and "talon" in show

@@ -515,22 +515,20 @@ def test_line_reads_moves_given_in_one_argument(brisque):
     assert [s["move"] for s in json.loads(r.stdout)["steps"]] == ["QD", "9C"]
 
 
-def test_line_refuses_worlds_where_every_card_is_known():
+def test_line_refuses_worlds_where_every_card_is_known(invoke):
     # `line BPN QD --worlds 5` on a double-dummy position silently ignored --worlds
-    from click.testing import CliRunner
 
-    from solver.cli import main
     from solver.play.dealing import deal
 
     p = deal(6, "brisque")
     first = str(p.legal_moves()[0])
     for extra, quoted in ((["--worlds", "5"], "--worlds 5"), (["--seed", "3"], "--seed 3")):
-        r = CliRunner().invoke(main, ["line", p.bpn(), first, *extra])
+        r = invoke("line", p.bpn(), first, *extra)
         assert r.exit_code == 2 and quoted in r.output and "every card" in r.output, r.output
-    ok = CliRunner().invoke(main, ["line", p.bpn(), first, "--json"])  # without them: answered
+    ok = invoke("line", p.bpn(), first, "--json")  # without them: answered
     assert ok.exit_code == 0 and json.loads(ok.output)["steps"][0]["move"] == first
     hidden = p.view(0).bpn()  # hidden cards: the worlds are used, so accepted
-    r = CliRunner().invoke(main, ["line", hidden, first, "--worlds", "10", "--json"])
+    r = invoke("line", hidden, first, "--worlds", "10", "--json")
     assert r.exit_code == 0, r.output
 
 

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from helpers import NOTATION_EXAMPLES, OUTSIDE, names
 
 import solver
@@ -23,7 +22,6 @@ from solver import (
     parse_hand,
     parse_move,
 )
-from solver.cli import main
 from solver.errors import ArgumentError
 
 
@@ -328,9 +326,9 @@ def test_a_drawn_card_named_twice_is_malformed(field, expected):
     assert str(info.value) == f"bad optional field {field!r}: {expected}"
 
 
-def test_brisque_show_refuses_a_seat_named_twice_in_void():
+def test_brisque_show_refuses_a_seat_named_twice_in_void(invoke):
 
-    r = CliRunner().invoke(main, ["show", f"{VOID_BASE} void=b:D,b:H"])
+    r = invoke("show", f"{VOID_BASE} void=b:D,b:H")
     assert r.exit_code == 2 and isinstance(r.exception, SystemExit)
     assert "bad optional field 'void=b:D,b:H': seat b is given twice" in r.output
     assert "Traceback" not in r.output

@@ -110,21 +110,18 @@ def test_an_unknown_name_is_an_attribute_error():
         assert not hasattr(pkg, "nothing_here")
 
 
-def test_a_worker_pool_that_broke_is_still_said(monkeypatch: pytest.MonkeyPatch):
+def test_a_worker_pool_that_broke_is_still_said(invoke, monkeypatch: pytest.MonkeyPatch):
     # (the CLI looks BrokenProcessPool up only once a pool has imported its module)
     from concurrent.futures.process import BrokenProcessPool
 
-    from click.testing import CliRunner
-
     import solver.analysis.batch as batch
-    from solver.cli import main
 
     def broken(*args: object, **kwargs: object):
         raise BrokenProcessPool("a worker died")
         yield  # (a generator, as solve_lines is)
 
     monkeypatch.setattr(batch, "solve_lines", broken)
-    res = CliRunner().invoke(main, ["solve", "-", "--workers", "2"], input="x\n")
+    res = invoke("solve", "-", "--workers", "2", input="x\n")
     assert res.exit_code == 2
     assert "a worker process died (killed from outside?)" in res.output
 
@@ -133,7 +130,7 @@ def test_a_worker_pool_that_broke_is_still_said(monkeypatch: pytest.MonkeyPatch)
         yield
 
     monkeypatch.setattr(batch, "solve_lines", failing)
-    res = CliRunner().invoke(main, ["solve", "-"], input="x\n")
+    res = invoke("solve", "-", input="x\n")
     assert isinstance(res.exception, ValueError)
 
 

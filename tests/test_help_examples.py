@@ -145,7 +145,6 @@ def test_the_examples_of_the_help_work(brisque, tmp_path, args):
 
 
 def test_the_help_points_to_what_an_installed_user_can_reach(invoke):
-
     top = invoke("--help").output
     assert "https://" in top and "show --help" in top
     show = invoke("show", "--help").output

@@ -232,7 +232,7 @@ def test_a_budget_spent_in_the_second_game_win_test_keeps_the_first_tests_bound(
     assert bounds_after(lo - 1) == (None, both[1])
 
 
-def interrupted_2(args: list[str], after: float, stdin: str | None = None, within: float = 30.0):
+def interrupt_after(args: list[str], after: float, stdin: str | None = None, within: float = 30.0):
     """Run brisque ARGS, send SIGINT after ``after`` seconds (to the command alone, as
     ``timeout -s INT`` or ``kill -INT`` do), and return (status, stdout, stderr, seconds from
     the signal to the end).  A command still running ``within`` seconds after the signal
@@ -292,30 +292,30 @@ def test_an_interrupted_match_or_line_says_so_in_its_json():
     # the JSON of a match or a line cut short by Ctrl-C looked like a whole answer (only the
     # exit status and standard error said otherwise); a sampled analysis says "stopped"
     # (fast players, so that pairs are done when the signal lands even on a loaded machine:
-    # with none done the answer is {"error": "interrupted_2"}, as for any command)
-    status, out, err, _ = interrupted_2(
+    # with none done the answer is {"error": "interrupted"}, as for any command)
+    status, out, err, _ = interrupt_after(
         ["match", "greedy", "random", "--deals", "100000", "--json"], after=5.0
     )
     assert status == 130 and "Traceback" not in err, err
     summary = json.loads(out)
-    assert summary["interrupted_2"] is True and 0 < summary["pairs"] < 100000
+    assert summary["interrupted"] is True and 0 < summary["pairs"] < 100000
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
         rec = solver.run_match("greedy", "random", 1, seed=2).records[0]
         f.write(json.dumps(rec) + "\n")
     try:
-        status, out, err, _ = interrupted_2(
+        status, out, err, _ = interrupt_after(
             ["line", "--record", f.name, "--view", "own", "--worlds", "400", "--json"], after=3.0
         )
     finally:
         os.unlink(f.name)
     assert status == 130 and "Traceback" not in err, err
     answer = json.loads(out)
-    assert answer["interrupted_2"] is True and len(answer["steps"]) < len(rec["moves"])
+    assert answer["interrupted"] is True and len(answer["steps"]) < len(rec["moves"])
 
 
 def test_a_whole_match_has_no_interrupted_key(brisque):
     r = brisque("match", "greedy", "random", "--deals", "1", "--json")
-    assert r.returncode == 0 and "interrupted_2" not in json.loads(r.stdout)
+    assert r.returncode == 0 and "interrupted" not in json.loads(r.stdout)
 
 
 @pytest.mark.slow

@@ -10,10 +10,12 @@ from __future__ import annotations
 import os
 
 import pytest
-from helpers import NOTATION_EXAMPLES
+from click.testing import CliRunner, Result
+from helpers import NOTATION_EXAMPLES, Brisque
 from hypothesis import HealthCheck, settings
 
 from solver import Position
+from solver.cli import main
 
 # HYPOTHESIS_PROFILE=deep runs the property tests with many more examples.
 _HEALTH = [HealthCheck.too_slow, HealthCheck.filter_too_much]
@@ -29,3 +31,23 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 @pytest.fixture
 def example_positions():
     return [Position(b) for b in NOTATION_EXAMPLES]
+
+
+@pytest.fixture
+def brisque(tmp_path):
+    """Run the command line in a subprocess, from tmp_path (outside the checkout)."""
+    return Brisque(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def invoke():
+    """Run the command line in this process through click's CliRunner; standard error kept apart."""
+    try:  # (click < 8.2 mixes standard error into the output by default)
+        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:
+        runner = CliRunner()
+
+    def run(*args: object, input: str | None = None) -> Result:
+        return runner.invoke(main, [str(a) for a in args], input=input)
+
+    return run

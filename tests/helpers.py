@@ -8,6 +8,11 @@ insertion, as there is no ``tests/__init__.py``).  Fixtures live in conftest.py.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
 
 from solver import Position, Rules
 from solver.model.bits import points_of, popcount
@@ -15,6 +20,39 @@ from solver.model.cards import FULL_DECK, card_str, cards_of, format_hand, parse
 from solver.play.dealing import deal
 
 # The three valid examples of NOTATION.md.
+# The command line as a subprocess.  Run it from outside the checkout (the fixture ``brisque``
+# runs it from the test's tmp_path): from the checkout, python -m would find the unbuilt source first.
+BRISQUE = [sys.executable, "-m", "solver.cli"]
+OUTSIDE = tempfile.gettempdir()  # (a folder outside the checkout, for processes started directly)
+
+
+def run_brisque(
+    *args: object, cwd: str | Path, stdin: str | bytes | None = None, text: bool = True, **kw: Any
+):
+    """``brisque ARGS`` in a subprocess from ``cwd``; standard output and error captured."""
+    kw.setdefault("timeout", 120)
+    if stdin is not None:
+        kw["input"] = stdin
+    return subprocess.run([*BRISQUE, *(str(a) for a in args)], capture_output=True, text=text, cwd=cwd, **kw)
+
+
+class Brisque:
+    """The fixture ``brisque``: ``brisque(*args, stdin=..., cwd=...)`` gives text, ``brisque.raw`` bytes."""
+
+    def __init__(self, cwd: Path) -> None:
+        self.cwd = cwd
+
+    def __call__(
+        self, *args: object, cwd: str | Path | None = None, **kw: Any
+    ) -> subprocess.CompletedProcess[str]:
+        return run_brisque(*args, cwd=cwd if cwd is not None else self.cwd, **kw)
+
+    def raw(
+        self, *args: object, cwd: str | Path | None = None, **kw: Any
+    ) -> subprocess.CompletedProcess[bytes]:
+        return run_brisque(*args, cwd=cwd if cwd is not None else self.cwd, text=False, **kw)
+
+
 NOTATION_EXAMPLES = [
     "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35",
     "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35",

@@ -68,6 +68,7 @@ def test_updates_give_the_answer_so_far():
     assert seen[-1].worlds == a.worlds and seen[-1].best == a.best
 
 
+@pytest.mark.slow
 def test_ctrl_c_prints_the_answer_so_far_and_exits_130(tmp_path: Path):
     cmd = [sys.executable, "-m", "solver.cli", "analyse", EARLY.bpn(), "--worlds", "100000", "--json"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
@@ -90,10 +91,11 @@ MIDDLE = "brisque K8.K7..T9/?6 QC 11 A.9.TKQJ7.8 - a 11:19 tricks=1:3"
 
 
 def _bound(seconds: float) -> float:
-    """Issue 13: ``--seconds S`` ends within S plus 10%, plus start-up (2 s, generous)."""
+    """``--seconds S`` ends within S plus 10%, plus start-up (2 s, generous)."""
     return seconds * 1.1 + 2.0
 
 
+@pytest.mark.slow
 def test_the_exact_world_search_holds_a_time_limit_and_drops_the_world_it_stops():
     t0 = time.perf_counter()
     a = analyse(MIDDLE, worlds=1000, seed=1, time_limit=1.5, world_search="exact")
@@ -144,6 +146,7 @@ def test_the_engine_stops_at_a_real_time_budget():
     assert not s.engine.aborted
 
 
+@pytest.mark.slow
 def test_brisque_analyse_exact_world_search_ends_within_its_seconds(tmp_path: Path):
     cmd = [sys.executable, "-m", "solver.cli", "analyse", EARLY.bpn(), "--world-search", "exact"]
     t0 = time.perf_counter()
@@ -158,6 +161,7 @@ def test_brisque_analyse_exact_world_search_ends_within_its_seconds(tmp_path: Pa
 
 
 # ------------------------------------- a time limit with a depth-limited world search
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "search", [["--depth", "10"], ["--world-search", "depth:12"], ["--world-search", "handmade:10"]]
 )
@@ -182,6 +186,7 @@ def test_brisque_analyse_deep_world_search_ends_within_its_seconds(tmp_path: Pat
     assert error in r.stderr
 
 
+@pytest.mark.slow
 def test_a_depth_world_search_holds_a_time_limit_and_drops_the_world_it_stops():
     """Each world's depth-limited search (about 0.5 s here) stops at the deadline; the
     worlds counted are the first ones of the seeded stream, each searched to its depth with
@@ -196,6 +201,7 @@ def test_a_depth_world_search_holds_a_time_limit_and_drops_the_world_it_stops():
     assert [(m.move, m.value) for m in again.moves] == [(m.move, m.value) for m in a.moves]
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_the_deep_worlds_solved_so_far(tmp_path: Path):
     """Worlds searched 8 tricks deep take a second or two each: Ctrl-C after some of them
     gives the answer over those (the whole batch of ten being solved was lost, and the run

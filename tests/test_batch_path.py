@@ -12,8 +12,12 @@ from pathlib import Path
 
 import pytest
 
+import solver
 from solver.analysis.batch import solve_line
-from solver.model.limits import MAX_LINE_BYTES
+from solver.errors import ArgumentTypeError
+from solver.model.limits import (
+    MAX_LINE_BYTES,
+)
 from solver.play.dealing import random_position
 
 AWAY = tempfile.mkdtemp(prefix="brisque-batch-")
@@ -159,3 +163,82 @@ def test_the_longest_line_is_read_whole_and_a_longer_comment_is_skipped():
     assert rows[1]["error"].startswith("line 3 is too long:")
     assert f"({MAX_LINE_BYTES + 1} bytes)" in rows[1]["error"]
     assert rows[2]["value"] == 44
+
+
+FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # b to move, worth 44
+
+
+GOOD_KD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
+
+
+@pytest.mark.parametrize("one", [FP, solver.Position(FP)])
+def test_a_batch_of_one_position_not_in_a_list_is_refused(one):
+    # solve_batch(bpn) read the string a character at a time: "bad BPN 'b'"
+    with pytest.raises(ArgumentTypeError, match=r"expected a list of Positions or BPN strings, not one"):
+        solver.solve_batch(one)
+    with pytest.raises(ArgumentTypeError, match="give \\[position\\]"):
+        solver.Solver().batch_values(one)
+    with pytest.raises(ArgumentTypeError, match="positions=None"):
+        solver.solve_batch(None)
+    assert solver.solve_batch([one]) == [44]
+
+
+def test_a_batch_with_other_rules_names_the_position():
+    # "position rules petite differ from this solver's brisque" did not say which position
+    from solver.engine.api import Solver
+    from solver.errors import PositionError
+    from solver.play.dealing import deal
+
+    other = deal(2, "petite").bpn()
+    with pytest.raises(PositionError) as err:
+        Solver("brisque").batch_values([deal(1, "brisque").bpn(), other])
+    assert "position 2 of the batch" in str(err.value) and other[:20] in str(err.value)
+
+
+@pytest.mark.parametrize("command", ["solve", "analyse"])
+@pytest.mark.parametrize("text", ["", "# only a comment\n\n"], ids=["empty", "comments"])
+def test_a_batch_with_no_positions_says_so(brisque, command, text):
+    # `brisque solve - < /dev/null` was silent
+    r = brisque(command, "-", input=text)
+    assert r.returncode == 0 and r.stdout == ""
+    assert "no positions read from standard input" in r.stderr
+
+
+def test_a_bad_line_of_a_batch_gets_its_error_and_the_rest_run(brisque, tmp_path):
+    lines = [
+        GOOD_KD + " final=2147483648:0",
+        GOOD_KD + " declared=2147483648",
+        GOOD_KD.replace("brisque", "brisque(game=petite)", 1),
+        GOOD_KD.replace("52:35", "9" * 4300 + ":35"),
+        GOOD_KD + " \xe9",
+        GOOD_KD,
+    ]
+    data = "\n".join(lines).encode("utf-8")
+    data = data.replace("\xe9".encode(), b"\xe9")  # a latin-1 byte: not UTF-8
+    res = brisque.raw("solve", "-", cwd=tmp_path, stdin=data)
+    out = [json.loads(line) for line in res.stdout.decode().splitlines()]
+    assert res.returncode == 1 and b"Traceback" not in res.stderr
+    assert len(out) == 6 and ["error" in o for o in out] == [True] * 5 + [False]
+    assert "out of range" in out[0]["error"] and "out of range" in out[1]["error"]
+    assert "unknown option 'game'" in out[2]["error"] and "out of range" in out[3]["error"]
+    assert "not UTF-8" in out[4]["error"] and out[5]["value"] == -4
+
+
+def test_a_batch_of_many_rule_sets_runs_in_bounded_memory(tmp_path):
+    board = GOOD_KD.split(" ", 1)[1]
+    lines = [f"brisque(exchange_points={n}) {board}" for n in range(1, 21)]
+    probe = (
+        "import resource, subprocess, sys\n"
+        "r = subprocess.run([sys.executable, '-m', 'solver.cli', 'solve', '-', '--json'],"
+        " input=sys.stdin.buffer.read(), capture_output=True)\n"
+        "assert r.returncode == 0, r.stderr\n"
+        "print(len(r.stdout.splitlines()), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], input="\n".join(lines).encode(), capture_output=True, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    answered, peak_kb = map(int, done.stdout.split())
+    assert answered == 20
+    # one solver per rule set kept them all: 37 MB each, 740 MB for these 20 lines
+    assert peak_kb < 400_000

@@ -1,4 +1,4 @@
-"""brisque bench (issue 17): the standard suites from the installed package, and the
+"""brisque bench: the standard suites from the installed package, and the
 signature that pins the search."""
 
 from __future__ import annotations
@@ -8,8 +8,10 @@ import subprocess
 import sys
 
 import pytest
+from helpers import run_brisque
 
 from solver.bench.suites import SUITES, positions, run
+from solver.errors import ArgumentError
 
 # The total node count of the final-phase and deep suites with the default build.  It
 # changes exactly when the search changes: then check the change, and write the new one.
@@ -17,6 +19,7 @@ SIGNATURE = 8343583  # (9219537 before plain play merged its 7s, 8s and 9s; 8155
 # final-phase tables were cut to fit the L2 cache)
 
 
+@pytest.mark.slow
 def test_the_signature_of_the_default_build():
     r = run(["final-phase", "deep"])
     assert r["signature"] == SIGNATURE
@@ -29,6 +32,7 @@ def test_the_positions_ship_with_the_package():
     assert run(["final-phase"])["signature"] is None  # (a part of the signed suite signs nothing)
 
 
+@pytest.mark.slow
 def test_the_command_runs_compares_and_refuses(tmp_path):
     cmd = [sys.executable, "-m", "solver.cli", "bench", "--quick"]
     res = subprocess.run([*cmd, "--json"], capture_output=True, cwd=tmp_path)
@@ -57,7 +61,6 @@ def test_the_command_runs_compares_and_refuses(tmp_path):
 
 @pytest.mark.parametrize("name", ["nothing", ""])
 def test_an_unknown_suite_is_refused(name):
-    from solver.errors import ArgumentError
 
     with pytest.raises(ArgumentError, match="no benchmark suite"):
         run([name])
@@ -90,6 +93,7 @@ def test_research_stands_for_every_research_suite(monkeypatch):
     assert r["signature"] is None  # (deep without final-phase signs nothing)
 
 
+@pytest.mark.slow
 def test_the_reference_suite_agrees_with_the_engine():
     from solver.bench.research import reference
 
@@ -100,6 +104,7 @@ def test_the_reference_suite_agrees_with_the_engine():
     assert lines and "reference" in lines[0]
 
 
+@pytest.mark.slow
 def test_each_enhancement_is_measured_and_the_last_is_the_default():
     from solver.bench.research import BEST, CONFIGS, ENHANCEMENT_STEPS, deep_levels, enhancements
 
@@ -150,6 +155,7 @@ def test_the_matches_suite_plays_the_chosen_matches():
     assert summary["pairs"] == 1 and heard == [(summary, 2)]  # (a deal pair: two records)
 
 
+@pytest.mark.slow
 def test_quiet_silences_the_progress_lines(tmp_path):
     """Progress lines go to standard error, a line a step (also into a log file); -q drops them."""
     cmd = [sys.executable, "-m", "solver.cli", "bench", "--suite", "reference", "--quick"]
@@ -158,3 +164,94 @@ def test_quiet_silences_the_progress_lines(tmp_path):
     assert loud.returncode == quiet.returncode == 0, loud.stderr + quiet.stderr
     assert "reference" in loud.stderr and quiet.stderr == ""
     assert "reference" in quiet.stdout
+
+
+def _bench(tmp_path, saved: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "saved.json").write_text(saved)
+    return run_brisque(
+        "bench", "--suite", "batch", "--quick", "-q", "--compare", "saved.json", *extra, cwd=tmp_path
+    )
+
+
+@pytest.mark.parametrize(
+    ("saved", "words"),
+    [
+        ('{"quick": true, "suites": [1, "x"]}', "suites[0] is 1: expected an object"),
+        (
+            '{"quick": true, "suites": [{"name": "batch", "seconds": NaN}]}',
+            "suites[0] ('batch'): seconds nan",
+        ),
+        (
+            '{"quick": true, "suites": [{"name": "batch", "seconds": -0.5}]}',
+            "seconds -0.5: expected a number 0",
+        ),
+        (
+            '{"quick": true, "suites": [{"name": "deep"}, {"name": "batch", "nodes": "9"}]}',
+            "suites[1] ('batch')",
+        ),
+        ('{"quick": true, "suites": [{"seconds": 1}]}', "suites[0] has name None"),
+    ],
+)
+def test_a_malformed_saved_entry_is_refused_naming_file_and_entry(tmp_path, saved, words):
+    r = _bench(tmp_path, saved)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "cannot compare with 'saved.json'" in r.stderr and words in r.stderr, r.stderr
+    assert r.stdout == "" and "Traceback" not in r.stderr  # (refused before the run)
+
+
+@pytest.mark.parametrize("suites", ["[]", '[{"name": "deep", "nodes": 5}]'])
+def test_nothing_to_compare_is_said(tmp_path, suites):
+    r = _bench(tmp_path, f'{{"quick": true, "suites": {suites}}}')
+    assert r.returncode == 0, r.stderr
+    assert "vs saved: nothing to compare with 'saved.json': the suites run (batch) are not in it" in r.stdout
+    assert ("it holds deep" if "deep" in suites else "it holds no suite") in r.stdout
+
+
+def test_nothing_to_compare_with_json_is_said_on_stderr(tmp_path):
+    import json
+
+    r = _bench(tmp_path, '{"quick": true, "suites": [{"name": "deep", "nodes": 5}]}', "--json")
+    out = json.loads(r.stdout)
+    assert r.returncode == 0 and out["compare"] == [] and out["compare_missing"] == ["batch"]
+    assert "nothing to compare with 'saved.json'" in r.stderr
+
+
+def test_a_comparison_still_gives_its_ratios(tmp_path):
+    r = _bench(tmp_path, '{"quick": true, "suites": [{"name": "batch", "seconds": 0.01, "bytes": -1}]}')
+    assert r.returncode == 0, r.stderr
+    assert "vs saved: batch seconds: " in r.stdout and "nothing to compare" not in r.stdout
+
+
+def test_bench_compare_refuses_a_saved_figure_that_is_no_number():
+    # a saved file with "seconds": "x" was a TypeError traceback after the whole run, and a
+    # suite named by a list an "unhashable type" one; then such figures were skipped in
+    # silence: now the entry is refused, named
+    from solver.bench.suites import compare
+
+    new = {"quick": True, "suites": [{"name": "batch", "seconds": 0.2, "nodes": 5}]}
+    for saved, words in (
+        ([{"name": "batch", "seconds": "x", "nodes": True}], "suites[0] ('batch'): seconds 'x'"),
+        ([{"name": ["batch"], "seconds": 1.0}], "suites[0] has name ['batch']"),
+        ([{"name": "batch", "seconds": None, "nodes": [1]}], "suites[0] ('batch'): seconds None"),
+    ):
+        with pytest.raises(ArgumentError) as e:
+            compare(new, {"quick": True, "suites": saved})
+        assert words in str(e.value)
+    rows = compare(new, {"quick": True, "suites": [{"name": "batch", "seconds": 0.1, "nodes": 0}]})
+    assert rows == [{"suite": "batch", "figure": "seconds", "new": 0.2, "old": 0.1, "ratio": 2.0}]
+
+
+def test_bench_refuses_a_run_of_the_other_kind_before_running(invoke, tmp_path, monkeypatch):
+    # `bench --quick --compare whole.json` ran every suite first, then refused: a whole
+    # run can take an hour for nothing
+
+    from solver.bench import suites
+
+    ran: list[object] = []
+    monkeypatch.setattr(suites, "run", lambda *a, **k: ran.append(a))
+    for quick, flags in ((False, ["--quick"]), (True, [])):
+        saved = tmp_path / f"saved-{quick}.json"
+        saved.write_text(json.dumps({"quick": quick, "suites": [], "signature": 1}))
+        r = invoke("bench", *flags, "--suite", "deep", "--compare", str(saved))
+        assert r.exit_code == 2 and "do not compare" in r.output and str(saved) in r.output
+    assert ran == []  # (refused before any suite ran)

@@ -28,6 +28,9 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
+import asyncio
+import concurrent.futures
+
 from solver.model.position import Position  # noqa: E402
 from solver.play.dealing import deal  # noqa: E402
 
@@ -171,6 +174,7 @@ def descendants(pid: int) -> set[int]:
 # ---------------------------------------------------------------- the API
 
 
+@pytest.mark.slow
 def test_the_api_shows_plays_and_solves(board):
     status, info = board.get("/api/position", bpn=FULL)
     assert status == 200 and info["legal"] == ["TS", "KC"] and info["svg"].startswith("<svg")
@@ -260,6 +264,7 @@ def test_a_hidden_hand_to_play_is_refused_before_any_work(board):
     assert status == 400 and "hidden" in answer["error"]
 
 
+@pytest.mark.slow
 def test_an_unwatched_analysis_keeps_its_answer_and_its_time():
     b = Board("--max-seconds", "3")
     try:
@@ -297,6 +302,7 @@ def test_analyses_at_once_are_bounded_and_cancelled():
         b.stop()
 
 
+@pytest.mark.slow
 def test_an_analysis_stops_at_its_time_limit():
     b = Board("--max-seconds", "1")
     try:
@@ -310,6 +316,7 @@ def test_an_analysis_stops_at_its_time_limit():
         b.stop()
 
 
+@pytest.mark.slow
 def test_stepping_through_a_deal_finds_a_warm_table():
     """Exact analyses share one kept process whose table stays warm: the position after the
     best move is solved with fewer nodes than from a cleared table, to the same values."""
@@ -341,6 +348,7 @@ def test_stepping_through_a_deal_finds_a_warm_table():
         b.stop()
 
 
+@pytest.mark.slow
 def test_a_cancel_interrupts_the_kept_process_whose_table_stays_right():
     """Cancelling an exact analysis stops its search in the kept process, which lives on
     with its table: the same position analysed again there, on the table the interrupted
@@ -371,6 +379,7 @@ def test_a_cancel_interrupts_the_kept_process_whose_table_stays_right():
         b.stop()
 
 
+@pytest.mark.slow
 def test_a_late_answer_is_never_the_next_jobs():
     """A worker's answer to an earlier job, still in the pipe, is not taken for the job
     that reads it; cancels that come as the kept process answers leave each next job its
@@ -445,6 +454,7 @@ def test_an_interrupt_before_the_kept_process_reads_its_job_cancels_that_job():
         jobs.close()
 
 
+@pytest.mark.slow
 def test_a_kept_process_that_does_not_answer_an_interrupt_is_ended(monkeypatch):
     """One stopped (SIGSTOP) in its search, as one stuck would be: ended after the grace,
     and the next exact analysis gets another."""
@@ -484,6 +494,7 @@ def alive(pids: set[int]) -> list[int]:
     return out
 
 
+@pytest.mark.slow
 def test_no_process_outlives_the_server_killed():
     """``kill -9`` of the server, as a long exact solve (a whole deal) runs in the kept
     process and a sampled analysis in a one-off worker: the forkserver and every worker are
@@ -556,6 +567,7 @@ def test_a_cross_site_request_changes_nothing(board):
     assert status == 200
 
 
+@pytest.mark.slow
 def test_an_abandoned_analysis_frees_its_slot():
     """A client that starts analyses and goes away without a word: once nobody has asked
     for them in ``abandon_seconds``, they are cancelled and the others may start theirs."""
@@ -583,6 +595,7 @@ def test_an_abandoned_analysis_frees_its_slot():
         b.stop()
 
 
+@pytest.mark.slow
 def test_an_analysis_asked_for_is_never_abandoned():
     """The page asks every 0.25 s: its analysis runs to its end, however long."""
     from solver.board.jobs import Limits
@@ -634,6 +647,7 @@ def closed_within(s: socket.socket, seconds: float) -> bytes:
     return got
 
 
+@pytest.mark.slow
 def test_slow_requests_are_cut_off():
     """A request line sent in half, headers sent a byte at a time (slowloris): closed after
     ``header_seconds``; a body trickling in: 408 after ``body_seconds``."""
@@ -728,6 +742,7 @@ def open_board(page, board, bpn: str) -> None:
     page.wait_for_function("document.getElementById('status').textContent.startsWith('done')", timeout=30000)
 
 
+@pytest.mark.slow
 def test_the_page_shows_every_value_that_solve_gives(page, board):
     bpn = deal(3).bpn()
     p = Position(bpn)
@@ -845,6 +860,7 @@ def test_a_bad_position_is_a_clear_message_and_the_page_keeps_working(page, boar
     assert page.is_hidden("#error")
 
 
+@pytest.mark.slow
 def test_the_page_says_what_an_unfinished_solve_knows(page):
     """A whole deal stopped by the board's time limit: the page shows each move's estimate
     as one ("≈"), a bare bound as "at most"/"at least", and the summary says the search did
@@ -900,3 +916,144 @@ def test_the_summary_says_whose_bound_an_unfinished_value_is(page, board):
     page.evaluate("answer => render(answer)", answer)
     summary = page.text_content("#summary") or ""
     assert "at most +190 (a proven bound" in summary and "for the best move" not in summary, summary
+
+
+HIDDEN = "brisque ?6/J.8.K8.KQ 7D 1 AK97.ATKQJ97.A9.AJ987 - b 41:28 tricks=5:4 exchanged=b taken=KD"
+
+
+@pytest.fixture(scope="module")
+def capped_board() -> Iterator[Board]:
+    """A board that runs two analyses at once, of 20 seconds at most."""
+    b = Board("--max-running", "2", "--max-seconds", "20")
+    assert b.url.startswith("http://127.0.0.1:")
+    yield b
+    b.stop()
+
+
+BOARD_FULL = "petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3"
+
+
+def _post(app, path: str, body: bytes) -> tuple[int, dict]:
+    """One request to the ASGI application, without a server."""
+    sent: list[dict] = []
+    messages = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def receive() -> dict:
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1:80"), (b"content-length", str(len(body)).encode())],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+    }
+    # (in a thread of its own: the browser tests' event loop may be running in this one)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, app(scope, receive, send)).result()
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    payload = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, json.loads(payload)
+
+
+@pytest.mark.parametrize(
+    ("path", "data", "key"),
+    [
+        ("/api/analyses", {"bpn": HIDDEN, "sede": 5}, "'sede'"),
+        ("/api/analyses", {"bpn": BOARD_FULL, "world": 20}, "'world'"),
+        ("/api/play", {"bpn": BOARD_FULL, "move": "KC", "pov": "a"}, "'pov'"),
+    ],
+)
+def test_an_unknown_key_is_a_400_naming_it(capped_board, path, data, key):
+    status, answer = capped_board.post(path, data)
+    assert status == 400, answer
+    assert f"unknown key {key}" in answer["error"] and "expected the keys 'bpn'" in answer["error"]
+
+
+def test_seed_is_taken_and_gives_the_cli_answer(brisque, capped_board, tmp_path):
+    import json
+
+    status, job = capped_board.post("/api/analyses", {"bpn": HIDDEN, "worlds": 20, "seed": 5})
+    assert status == 202, job
+    done = capped_board.wait(job["id"])
+    assert done["state"] == "done", done
+    r = brisque("analyse", HIDDEN, "--worlds", "20", "--seed", "5", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    cli = json.loads(r.stdout)
+    assert done["answer"]["value"] == cli["value"] and done["answer"]["seed"] == 5 == cli["seed"]
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, "5", 1.5, True])
+def test_a_bad_seed_is_a_400_naming_it(capped_board, seed):
+    status, answer = capped_board.post("/api/analyses", {"bpn": HIDDEN, "seed": seed})
+    assert status == 400 and answer["error"].startswith("seed=") and "from 0 to" in answer["error"], answer
+
+
+@pytest.mark.parametrize("key", ["worlds", "seed"])
+def test_worlds_or_seed_with_every_card_known_is_refused(capped_board, key):
+    status, answer = capped_board.post("/api/analyses", {"bpn": BOARD_FULL, key: 20})
+    assert status == 400, answer
+    assert answer["error"].startswith(f"{key}=20: every card of this position is known"), answer
+
+
+def test_the_page_sends_only_bpn_to_analyses():
+    """The page's own request: refusing worlds on an exact position cannot break it."""
+    from pathlib import Path
+
+    js = (Path(__file__).resolve().parent.parent / "solver/board/static/board.js").read_text()
+    assert 'api("POST", "/api/analyses", { bpn })' in js
+
+
+def test_the_board_names_only_the_analysis_argument_that_is_wrong():
+    pytest.importorskip("starlette")
+    from test_board import Board
+
+    board = Board()
+    try:
+        hidden = "brisque AK.T9.J.8/?6 9C 13 TJ..Q8.AK - a 18:12 tricks=2:1"
+        # said "worlds=200, seconds='x': expected numbers", quoting a default never given
+        status, answer = board.post("/api/analyses", {"bpn": hidden, "seconds": "x"})
+        assert status == 400 and answer["error"] == "seconds='x': expected a number of seconds"
+        status, answer = board.post("/api/analyses", {"bpn": hidden, "worlds": 1.5})
+        assert status == 400 and answer["error"] == "worlds=1.5: expected a whole number of worlds"
+    finally:
+        board.stop()
+
+
+def test_the_board_loads_the_good_lines_of_a_file_with_a_bad_byte():
+    # POST /api/load refused the whole file ("the file is not UTF-8 text (...)", 400) for
+    # one bad byte, where brisque puzzles reports that line and runs the others, and the
+    # docs say "a bad record is listed and the others load"
+    pytest.importorskip("starlette")
+    from solver.board.app import create_app
+
+    good = (ROOT / "positions" / "petite-deals.bpd").read_bytes()
+    body = (
+        "\ufeff".encode() + b'petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3 ; id "caf\xe9"\n' + good
+    )
+    status, answer = _post(create_app(), "/api/load", body)
+    assert status == 200, answer
+    assert len(answer["items"]) == 10
+    assert answer["errors"] == ["line 1: the line is not UTF-8 text (invalid continuation byte at byte 67)"]
+
+
+def test_the_board_still_reads_a_file_that_starts_with_a_byte_order_mark():
+    pytest.importorskip("starlette")
+    from solver.board.app import create_app
+
+    body = "\ufeff".encode() + b'petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3 ; id "one"\n'
+    status, answer = _post(create_app(), "/api/load", body)
+    assert status == 200 and answer == {
+        "items": [{"name": "one", "bpns": ["petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3"]}],
+        "errors": [],
+    }

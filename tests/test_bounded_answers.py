@@ -15,12 +15,11 @@ import json
 import os
 import signal
 import subprocess
-import sys
-import tempfile
 import time
 from typing import Any
 
 import pytest
+from helpers import BRISQUE, OUTSIDE
 
 from solver.analysis.line import analyse_line
 from solver.analysis.report import format_analysis
@@ -28,9 +27,6 @@ from solver.engine import Analysis, Limit, Solver, solve
 from solver.engine.bounded import NOT_LOST, NOT_WON, TRIVIAL, _finish, interrupted_answer
 from solver.model.position import Position
 from solver.play.dealing import random_position
-
-BRISQUE = [sys.executable, "-m", "solver.cli"]
-OUTSIDE = tempfile.gettempdir()  # (from the checkout, python -m would find the unbuilt source)
 
 
 def deal(seed: int) -> str:
@@ -93,6 +89,7 @@ def test_a_budgeted_whole_deal_calls_best_the_best_estimates(seed: int, nodes: i
     assert_text_promise(format_analysis(a), d)
 
 
+@pytest.mark.slow
 def test_a_move_proven_worse_is_not_called_best() -> None:
     """Deal 6 with 50 million nodes: 9S is proven at most -42 (its look-ahead said more),
     while three moves are estimated at -5.  It was called best, with the value -42."""
@@ -244,6 +241,7 @@ def _interrupted_cli(seed: int, delay: float, *args: str) -> tuple[int, str, str
     return proc.returncode, out, err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [4, 6])
 def test_ctrl_c_on_a_whole_deal_answers_with_estimates(seed: int) -> None:
     """Ctrl-C during the exact solve of a whole deal: every move gets the one-trick
@@ -284,6 +282,7 @@ def test_solve_dash_keeps_the_same_promise() -> None:
         assert d == {**solve(d["bpn"], limit=Limit(nodes=100_000)).to_dict(), "seconds": d["seconds"]}
 
 
+@pytest.mark.slow
 def test_a_line_says_when_a_value_is_a_bare_bound() -> None:
     """Deal 6 with 50 million nodes a position: 9S's value is its proven upper bound."""
     (step,) = analyse_line(deal(6), ["9S"], limit=Limit(nodes=50_000_000))
@@ -300,6 +299,7 @@ def test_a_line_says_when_a_value_is_a_bare_bound() -> None:
     assert "9S at most -42" in done.stdout, done.stdout
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_solve_dash_answers_the_line_being_solved() -> None:
     """`solve -` interrupted in a whole deal: the lines answered stand, and the line being
     solved gets what was proven so far (as `solve BPN` prints it), keeping the promise."""
@@ -329,3 +329,39 @@ def test_ctrl_c_in_solve_dash_answers_the_line_being_solved() -> None:
         assert_promise(answers[1])
         return
     raise AssertionError("nothing proven after 6 s")
+
+
+# b declares the four kings at once (+kK): a game won outright, proven within any budget
+KINGS = "brisque AJ.98.8.A/K.K.TK7.K JC TSJD9CQD9D7CQCQS7SAHADJHQH8STC 9.T7..8 - b 0:10 tricks=0:2"
+
+
+def test_a_bounded_solve_whose_bounds_meet_is_exact():
+    for limit in (Limit(nodes=1000), Limit(depth=4)):
+        a = solve(KINGS, limit=limit)
+        assert a.method == "bounded" and a.lower == a.upper
+        assert a.exact and a.win == "b" and a.value.won
+        d = a.to_dict()
+        assert d["exact"] is True and d["win"] == "b" and d["lower"] == d["upper"] == d["value"] == 10000
+        assert d["method"] == "bounded" and d["stopped"] in ("budget", "depth")
+        # the best moves are those proven to win; each move's entry says what is proven of it
+        assert "+kK" in d["best"]
+        for mv in d["moves"]:
+            assert mv["exact"] == (mv["lower"] == mv["upper"])
+            if mv["move"] in d["best"]:
+                assert mv["exact"] and mv["value"] == 10000
+
+
+def test_the_text_of_a_bounded_solve_whose_bounds_meet_reads_as_an_exact_answer(invoke):
+    r = invoke("solve", KINGS, "--nodes", "1000")
+    assert r.exit_code == 0, r.output
+    assert "Value for b: +10000 (proven, b wins the game)" in r.stdout
+    assert "estimated" not in r.stdout and "search not finished" not in r.stdout
+    d = json.loads(invoke("solve", KINGS, "--depth", "4", "--json").stdout)
+    assert d["exact"] is True and d["win"] == "b"
+
+
+def test_an_unfinished_bounded_solve_still_says_estimated():
+    start = "brisque Q9.Q9..Q7/.87.KJ9.J TS 8DKHAHKCJSKS8SASTH7SACQDTC9CTD8CJHAD7D - - a 0:0"
+    a = solve(start, limit=Limit(nodes=1000))
+    assert a.lower != a.upper and not a.exact and a.win is None
+    assert a.to_dict()["exact"] is False

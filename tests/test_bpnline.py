@@ -135,6 +135,7 @@ def python_answer(solver: Solver, line: str) -> str | None:
         return None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_text", ["brisque", "briscan", "petite"])
 def test_the_lane_takes_no_line_the_python_path_refuses(rules_text):
     """Thousands of lines near valid ones: the lane answers only what the Python path

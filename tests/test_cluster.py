@@ -20,15 +20,20 @@ import pytest
 
 pytest.importorskip("distributed")
 
+import threading
+
 from distributed import Client, LocalCluster  # noqa: E402
 
+import solver
 from solver.analysis.batch import solve_lines  # noqa: E402
 from solver.analysis.puzzles import check_records  # noqa: E402
 from solver.analysis.sampling import analyse  # noqa: E402
 from solver.cluster import open_executor, parse_scheduler  # noqa: E402
 from solver.errors import ArgumentError  # noqa: E402
 from solver.formats.bpd import parse_record  # noqa: E402
-from solver.play.dealing import deal  # noqa: E402
+from solver.play.dealing import (
+    deal,  # noqa: E402
+)
 from solver.play.match import run_match  # noqa: E402
 
 AWAY = tempfile.mkdtemp(prefix="brisque-cluster-")  # (outside the checkout: the installed package)
@@ -80,6 +85,7 @@ def test_scheduler_names_are_checked():
             parse_scheduler(bad)
 
 
+@pytest.mark.slow
 def test_a_match_on_a_local_cluster_is_the_local_match(client):
     here = run_match("greedy", "random", 40, seed=3, rules="briscan")
     there = run_match("greedy", "random", 40, seed=3, rules="briscan", executor=client)
@@ -216,6 +222,7 @@ def test_a_worker_killed_mid_match_loses_no_record(processes, tmp_path):
     assert json.loads(out)["mean_margin"] == json.loads(here.stdout)["mean_margin"]
 
 
+@pytest.mark.slow
 def test_the_command_line_refuses_a_bad_or_unreachable_scheduler():
     r = brisque("solve", "-", "--scheduler", "local:0", stdin="")
     assert r.returncode == 2 and "local:N" in r.stderr and "Traceback" not in r.stderr
@@ -229,6 +236,7 @@ def test_the_command_line_refuses_a_bad_or_unreachable_scheduler():
     assert r.returncode == 2 and "equilibrium" in r.stderr
 
 
+@pytest.mark.slow
 def test_a_local_cluster_from_the_command_line_ends_with_it(tmp_path):
     """``--scheduler local:2``: the same records as here, and no process left behind."""
     a = brisque("match", "greedy", "random", "--deals", "10", "--records", str(tmp_path / "a.jsonl"), "-q")
@@ -242,6 +250,7 @@ def test_a_local_cluster_from_the_command_line_ends_with_it(tmp_path):
         assert list(ex.map(abs, [-1, -2])) == [1, 2]
 
 
+@pytest.mark.slow
 def test_a_killed_command_leaves_no_cluster_process():
     """SIGKILL of a command running on ``local:2``: its worker processes end too."""
     proc = subprocess.Popen(
@@ -347,3 +356,109 @@ def test_a_scheduler_without_workers_is_said_to_have_none_and_the_work_waits_for
             if proc.poll() is None:
                 proc.kill()
             proc.wait(timeout=30)
+
+
+FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # b to move, worth 44
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that takes connections and never says a word (as an HTTP server
+    waits for a request)."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        srv.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(srv.accept()[0])
+            except OSError:
+                continue
+
+    t = threading.Thread(target=accept, daemon=True)
+    t.start()
+    yield srv.getsockname()[1]
+    stop.set()
+    t.join()
+    for c in held:
+        c.close()
+    srv.close()
+
+
+@pytest.fixture
+def chatty_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that answers every connection with an HTTP error at once."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    stop = threading.Event()
+
+    def accept() -> None:
+        srv.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                c = srv.accept()[0]
+            except OSError:
+                continue
+            c.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4)
+            c.close()
+
+    t = threading.Thread(target=accept, daemon=True)
+    t.start()
+    yield srv.getsockname()[1]
+    stop.set()
+    t.join()
+    srv.close()
+
+
+@pytest.mark.slow
+def test_a_dask_worker_of_two_threads_gives_the_local_analysis():
+    # `dask worker --nthreads 2` (Dask's default is several threads a worker): two worlds
+    # at once in one worker process, one engine between them
+    pytest.importorskip("distributed")
+    from distributed import Client, LocalCluster
+
+    alone = solver.analyse(VIEW, worlds=40, seed=5)
+    with (
+        LocalCluster(
+            n_workers=1,
+            threads_per_worker=2,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            silence_logs=50,
+        ) as cluster,
+        Client(cluster, set_as_default=False) as client,
+    ):
+        remote = solver.analyse(VIEW, worlds=40, seed=5, executor=client)
+    assert remote.moves == alone.moves and remote.best == alone.best
+
+
+@pytest.mark.slow
+def test_a_port_that_never_answers_is_refused_within_the_connect_time(brisque, silent_port):
+    # --scheduler tcp://host:8787 (the dashboard's port, or any server that waits for the
+    # client to speak first) waited for Dask's handshake forever
+    pytest.importorskip("distributed")
+    t0 = time.monotonic()
+    r = brisque("solve", "-", "--scheduler", f"tcp://127.0.0.1:{silent_port}", input=FP + "\n")
+    assert r.returncode == 2, r.stderr
+    assert "cannot reach the Dask scheduler" in r.stderr and "handshake" in r.stderr
+    assert "Traceback" not in r.stderr and r.stdout == ""
+    assert time.monotonic() - t0 < 40
+
+
+@pytest.mark.slow
+def test_a_port_that_speaks_another_protocol_is_refused_cleanly(brisque, chatty_port):
+    # Dask read the HTTP bytes as a frame length ("Unable to allocate 3.07 EiB"), then its
+    # half-made client printed a traceback from __del__ and took 20 s more to give up
+    pytest.importorskip("distributed")
+    t0 = time.monotonic()
+    r = brisque("solve", "-", "--scheduler", f"tcp://127.0.0.1:{chatty_port}", input=FP + "\n")
+    assert r.returncode == 2, r.stderr
+    assert "not a Dask scheduler" in r.stderr and "EiB" not in r.stderr
+    assert "Traceback" not in r.stderr and "Exception ignored" not in r.stderr
+    assert time.monotonic() - t0 < 15

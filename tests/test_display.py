@@ -1,5 +1,10 @@
 """The terminal picture of a position (solver.formats.picture.picture)."""
 
+import os
+import subprocess
+import sys
+
+import pytest
 from helpers import NOTATION_EXAMPLES, make, play_random
 
 from solver import Position
@@ -80,3 +85,51 @@ def test_picture_shows_the_suits_a_player_has_shown_out_of():
     assert lines[b + 1 : b + 3] == ["    ♦ - (trump, shown out)", "    + 3 hidden cards"]
     a = lines.index("  a (non-dealer): score 13, tricks 1  <- to act")
     assert not any("shown out" in ln for ln in lines[a:b])
+
+
+GOOD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
+
+
+@pytest.mark.slow
+def test_counts_of_one_are_singular(brisque):
+    # "1 tricks deep", "1 deal pairs"
+    r = brisque("match", "greedy", "random", "--deals", "1")
+    assert "1 deal pair (2 deals)" in r.stdout and "1 deal pairs" not in r.stdout
+    deal = brisque("deal", "--seed", "3").stdout.strip()
+    r = brisque("solve", deal, "--depth", "1")
+    assert "1 trick deep" in r.stdout and "1 tricks" not in r.stdout
+    r = brisque("show", "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
+    assert "Talon: 0 cards" in r.stdout
+
+
+def test_a_share_shows_as_all_or_none_only_when_it_is():
+    # a share of 99.6% printed as 100%, one of 0.4% as 0%
+    from solver.analysis.sampling import SampledMove
+    from solver.formats.words import percent, proportion
+    from solver.model.moves import parse_move
+
+    assert [percent(x) for x in (0.0, 0.004, 0.5, 0.996, 1.0)] == ["0%", "<1%", "50%", ">99%", "100%"]
+    assert [percent(x, 1) for x in (0.0004, 0.9996)] == ["<0.1%", ">99.9%"]
+    assert [proportion(x) for x in (0.0004, 0.9996, 1.0)] == ["<0.001", ">0.999", "1.000"]
+    mv = SampledMove(move=parse_move("AS"), value=1.0, stderr=0.1, p_win=0.996, p_loss=0.004, margin=3.0)
+    text = mv.describe("a")
+    assert "a wins the game in >99% of worlds" in text and "b wins the game in <1% of worlds" in text
+
+
+def test_the_picture_falls_back_to_letters_on_a_terminal_without_card_symbols(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "show", GOOD],
+        capture_output=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONIOENCODING": "cp1252"},
+    )
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    assert b"Trump: D\n" in done.stdout.replace(b"\r\n", b"\n") and b"    S A K 9" in done.stdout
+
+
+def test_a_hidden_hand_is_not_drawn_as_four_voids():
+    from solver.formats.picture import picture
+
+    text = picture(Position("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"))
+    b_part = text.split("b (dealer)")[1].split("Legal moves")[0]
+    assert " -" not in b_part and "+ 6 hidden cards" in b_part

@@ -224,6 +224,7 @@ def test_a_warm_table_keeps_principal_variations():
         assert a.pv and a.pv[0] in a.best
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["brisque", "brisque(one_declaration_per_turn=yes)", "briscan", "petite"])
 def test_a_warm_table_gives_the_answers_of_a_fresh_one(game):
     """One solver, never cleared, over many positions: every answer (values and principal
@@ -290,6 +291,7 @@ def principal_variation_errors(solver: Solver, p: Position) -> list[str]:
     return bad
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", WIN_GAMES)
 def test_zero_windows_at_the_win_thresholds(game):
     positions = win_positions(game)
@@ -367,6 +369,7 @@ def test_the_guess_looks_deeper_early_in_a_deal(game, at, expected):
     assert {eng.guess_depth(m) for m in eng.root_moves()} == {expected}
 
 
+@pytest.mark.slow
 def test_a_deep_guess_keeps_the_whole_deal_exact():
     """The deeper guess changes only where MTD(f) starts: the value of a whole deal is the
     same as plain alpha-beta's (MTD(f) off), here a short one (seed 3, a game lost)."""
@@ -405,6 +408,7 @@ def test_the_game_win_tests_keep_a_later_position_exact():
     assert nodes[True] * 10 < nodes[False]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [3, 5, 11])
 def test_the_game_win_tests_keep_whole_deals_exact(seed):
     """With 6 or more talon tricks left in Brisque MTD(f) first tests whether either player
@@ -420,6 +424,7 @@ def test_the_game_win_tests_keep_whole_deals_exact(seed):
         assert nodes[True] < 2_000_000 < 20_000_000 < nodes[False]
 
 
+@pytest.mark.slow
 def test_the_game_win_tests_leave_the_margin_search_as_it_was():
     """On a deal without a game win (seed 21, +20) the tests cost only their own nodes: they
     search in a scratch generation of the tables and restore the killer moves, so the

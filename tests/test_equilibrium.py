@@ -1,4 +1,4 @@
-"""The exact equilibrium of the public subgame (issue 15, part 2): checked against
+"""The exact equilibrium of the public subgame: checked against
 OpenSpiel's sequence-form LP on the same games, and for what an equilibrium must be."""
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import pytest
 
 pytest.importorskip("scipy")
 
+
+import solver
 from solver.analysis import analyse  # noqa: E402
 from solver.analysis.equilibrium import (  # noqa: E402
     domain_problem,
@@ -69,6 +71,7 @@ def openspiel_value(view: Position, seat: int) -> float:
     return float(values[seat])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "make",
     [
@@ -86,6 +89,7 @@ def test_the_game_value_is_openspiels_sequence_form_lp(make):
     assert abs(a.game_value - expected) < 2e-4, (p.bpn(), a.game_value, expected)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "make",
     [
@@ -135,6 +139,7 @@ SMALL = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make", SMALL)
 def test_openspiels_exploitability_module_agrees_with_ours(make):
     """Ours and OpenSpiel's NashConv, on our strategies as tabular policies: the equilibrium,
@@ -162,6 +167,7 @@ def test_openspiels_exploitability_module_agrees_with_ours(make):
     assert a.exploitability < 1e-6 < exploitability(p, noisy)
 
 
+@pytest.mark.slow
 def test_the_dominated_last_replies_left_out_keep_the_value():
     """The last mover's dominated cards are left out of the program (the root's own ones
     when he moves last), and the value is still OpenSpiel's LP, the strategy unexploitable
@@ -175,6 +181,7 @@ def test_the_dominated_last_replies_left_out_keep_the_value():
         assert abs(a.game_value - openspiel_value(public_view(p), p.turn)) < 2e-4, p.bpn()
 
 
+@pytest.mark.slow
 def test_each_information_sets_sequences_are_consecutive():
     """The program's constraints and the best responses take a set's sequences as a run
     from its first (``info_sets``); the walk numbers them so, the last replies' too."""
@@ -242,6 +249,7 @@ def test_outside_the_domain_is_refused_with_the_reason():
         equilibrium(deal(1, "petite"))
 
 
+@pytest.mark.slow
 def test_the_command_line_answers_and_refuses(tmp_path):
     p = shown(petite_ending(1), 0)
     run = [sys.executable, "-m", "solver.cli", "analyse"]
@@ -285,3 +293,44 @@ def test_an_answer_more_exploitable_than_asked_is_refused(monkeypatch):
     with pytest.raises(PositionError, match="exploitable by 0.5 points, above the 0.1"):
         equilibrium(p)
     assert equilibrium(p, max_exploitability=1).exploitability == 0.5
+
+
+PETITE_VIEW = "petite ...Q7/?2 KH 21 KJ8.T98.. - a 16:0 tricks=3:0 void=b:H"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "extra",
+    [{"worlds": 5}, {"seed": 3}, {"workers": 2}, {"time_limit": 2.0}, {"world_search": "exact"}],
+)
+def test_the_equilibrium_refuses_the_sampling_options(extra):
+    # analyse(p, method="equilibrium", worlds=5) answered as if the worlds meant something;
+    # the command line refuses --worlds with --method equilibrium
+    with pytest.raises(ArgumentError, match="method='equilibrium'") as err:
+        solver.analyse(PETITE_VIEW, method="equilibrium", **extra)
+    assert next(iter(extra)) in str(err.value)
+    assert solver.analyse(PETITE_VIEW, method="equilibrium", win_worth=5).game_value > 0
+
+
+@pytest.mark.slow
+def test_exploitability_refuses_a_strategy_that_is_no_strategy():
+    # a move that is not legal, probabilities of 2 each: both measured 0.0 points, the
+    # exploitability of an equilibrium; None was an AttributeError
+    from solver.analysis.equilibrium import equilibrium, exploitability
+    from solver.errors import ArgumentTypeError
+
+    own = equilibrium(PETITE_VIEW, strategies=True).strategy
+    assert own is not None and exploitability(PETITE_VIEW, own) < 1e-6
+    key = next(iter(own))
+    for bad, words in (
+        ({key: {99: 1.0}}, "move 99 is not legal"),
+        ({key: {m: 2.0 for m in own[key]}}, "probability 2.0"),
+        ({key: {m: -1.0 for m in own[key]}}, "probability -1.0"),
+        ({key: {m: float("nan") for m in own[key]}}, "probability nan"),
+        ({key: {next(iter(own[key])): 0.5}}, "sum to 0.5"),
+    ):
+        with pytest.raises(ArgumentError, match=words):
+            exploitability(PETITE_VIEW, bad)
+    for bad in (None, {key: 1}, [key]):
+        with pytest.raises(ArgumentTypeError, match="expected a mapping"):
+            exploitability(PETITE_VIEW, bad)  # type: ignore[arg-type]

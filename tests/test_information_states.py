@@ -10,6 +10,7 @@ from statistics import mean
 
 import pytest
 
+import solver
 from solver import Position, analyse
 from solver.analysis.worlds import all_worlds, sample_worlds, world_count
 from solver.engine.reference import reference_solve
@@ -200,3 +201,29 @@ def test_a_carte_blanche_shows_the_whole_hand_in_bpn_and_views():
 def test_a_malformed_shown_field_is_a_notation_error(field, message):
     with pytest.raises(BPNError, match=message):
         Position(f"petite AT9.K..8/?5 9C 21 - - a 0:0 {field}")
+
+
+VIEW = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"  # a's view at trick 4
+
+
+PETITE = "petite A..J.K/?3 8D 21 KJ.T.Q. - a 13:6 tricks=1:1 void=b:D"  # 969 worlds
+
+
+@pytest.mark.parametrize(
+    "bpn",
+    [
+        VIEW + " void=b:D",  # Brisque's talon phase: no obligation to follow, and a draw each trick
+        "petite(draw=yes) AT9.K..8/?5 9C 21 - - a 0:0 void=b:D",
+    ],
+)
+def test_a_void_with_face_down_cards_left_is_impossible(brisque, bpn):
+    # accepted, and the sampler then dealt b no diamond on a void no play can reveal: every
+    # trick of the talon phase ends with both players drawing, which ends any void
+    p = solver.Position(bpn)
+    assert any("a void is known with" in problem for problem in p.problems())
+    r = brisque("analyse", bpn, "--worlds", "5")
+    assert r.returncode == 2 and "impossible position" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_void_without_drawing_stays_possible():
+    assert solver.Position(PETITE).problems() == []

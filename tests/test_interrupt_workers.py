@@ -18,9 +18,10 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import BRISQUE, OUTSIDE
 
-BRISQUE = [sys.executable, "-m", "solver.cli"]
-OUTSIDE = tempfile.gettempdir()  # (from the checkout, python -m would find the unbuilt source)
+from solver.formats.bpd import parse_record
+
 ROOT = Path(__file__).resolve().parent.parent
 HIDDEN = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
 
@@ -65,6 +66,7 @@ def wait_for(check, timeout: float = 20) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_a_match_with_workers_keeps_the_pairs_played(tmp_path):
     for attempt in range(3):  # (the defect was a race: several times)
         records = tmp_path / f"records{attempt}.jsonl"
@@ -79,6 +81,7 @@ def test_ctrl_c_on_a_match_with_workers_keeps_the_pairs_played(tmp_path):
         assert "mean margin" in out
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_analyse_with_workers_gives_the_worlds_solved():
     for _ in range(2):
         proc = start(["analyse", HIDDEN, "--worlds", "100000", "--workers", "2", "--json"])
@@ -135,6 +138,7 @@ def test_ctrl_c_on_puzzles_prints_the_summary_so_far(tmp_path, as_json):
         assert re.fullmatch(r"\d+ of \d+ solved so far.*", lines[-1]), lines[-1]
 
 
+@pytest.mark.slow
 def test_workers_ignore_ctrl_c_and_end_with_the_command():
     """SIGINT to the whole group (a terminal's Ctrl-C): the parent alone decides, and no
     worker outlives it."""
@@ -210,6 +214,7 @@ def test_tree_shows_progress_on_a_terminal():
     assert b"solving position 1 (1 position in the tree so far)" in shown
 
 
+@pytest.mark.slow
 def test_a_command_started_with_sigint_ignored_keeps_ignoring_it():
     """A background job of a script starts with SIGINT ignored: Ctrl-C in the terminal is not
     for it. SIGTERM still ends it with the answer so far (status 143)."""
@@ -231,3 +236,200 @@ def test_a_command_started_with_sigint_ignored_keeps_ignoring_it():
     assert proc.returncode == 143, err
     assert "Traceback" not in err
     assert json.loads(out)["deals"] > 0
+
+
+EARLY = "brisque ?6/T.TJ9.9.K QC 15 ..TKQJ. - b 0:19 tricks=0:2"  # b's view at trick 3
+
+
+def interrupted(args: list[str], after: float, stdin: str | None = None, within: float = 30.0):
+    """Run brisque ARGS, send SIGINT after ``after`` seconds (to the command alone, as
+    ``timeout -s INT`` or ``kill -INT`` do), and return (status, stdout, stderr, seconds from
+    the signal to the end).  A command still running ``within`` seconds after the signal
+    fails the test (its process group is killed)."""
+    proc = subprocess.Popen(
+        [*BRISQUE, *args],
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=OUTSIDE,
+        start_new_session=True,
+    )
+    if stdin is not None:
+        assert proc.stdin is not None
+        proc.stdin.write(stdin)
+        proc.stdin.close()
+        proc.stdin = None
+    time.sleep(after)
+    proc.send_signal(signal.SIGINT)
+    t0 = time.monotonic()
+    try:
+        out, err = proc.communicate(timeout=within)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail(f"brisque {' '.join(args)} still ran {within} s after Ctrl-C")
+    return proc.returncode, out, err, time.monotonic() - t0
+
+
+VIEW = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"  # a's view at trick 4
+
+
+def _stray(marker: str) -> list[int]:
+    """Processes whose command line holds ``marker`` (this one's children included)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+    return pids
+
+
+@pytest.mark.slow
+def test_ctrl_c_before_the_first_world_does_not_wait_for_the_workers():
+    # with --workers 2, Ctrl-C before any world was solved printed "interrupted" and then
+    # waited for every queued task of the workers (which ignore Ctrl-C): minutes here
+    status, out, err, seconds = interrupted(
+        ["analyse", EARLY, "--world-search", "exact", "--worlds", "1000", "--workers", "2"], after=2.0
+    )
+    assert status == 130 and "interrupted" in err and "Traceback" not in err, err
+    assert seconds < 10
+
+
+@pytest.mark.slow
+def test_ctrl_c_before_the_first_deal_pair_does_not_wait_for_the_workers():
+    # the same in brisque match: the orderly shutdown waited for every pair queued
+    status, out, err, seconds = interrupted(
+        ["match", "pimc:3000", "pimc:3000", "--deals", "6", "--workers", "2"], after=2.0
+    )
+    assert status == 130 and "interrupted" in err and "Traceback" not in err, err
+    assert seconds < 10
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_batch_of_sampled_analyses():
+    # analyse - printed the interrupted line's answer so far, then went on with the next
+    # lines and exited 0, as if nothing had happened
+    lines = "\n".join([EARLY] * 4) + "\n"
+    status, out, err, _ = interrupted(
+        ["analyse", "-", "--worlds", "100000", "--seconds", "1.5"], after=2.5, stdin=lines
+    )
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert status == 130 and "Traceback" not in err, err
+    assert answers and answers[-1]["stopped"] == "interrupted"
+    assert len(answers) < 4 and all(a["stopped"] == "time" for a in answers[:-1])
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_sampled_puzzle_is_not_a_verdict():
+    # puzzles judged the interrupted record on its worlds so far ("ok"), then sampled the
+    # next records in full and exited 0
+    with tempfile.NamedTemporaryFile("w", suffix=".bpd", delete=False) as f:
+        for i in range(3):
+            f.write(f'{EARLY} ; id "h{i}" ; bm 9H ; worlds 100000 ; seed 1\n')
+    try:
+        status, out, err, _ = interrupted(["puzzles", f.name], after=2.0)
+    finally:
+        os.unlink(f.name)
+    assert status == 130 and "interrupted" in err and "Traceback" not in err, err
+    assert "solved" not in out and not out.startswith("ok")
+
+
+def test_an_interrupted_sampling_raises_in_check_record(monkeypatch):
+    from solver.analysis import puzzles
+
+    real = puzzles.analyse
+
+    def interrupted_analyse(*args, **kw):
+        a = real(*args, **{**kw, "worlds": 10})
+        a.stopped = "interrupted"
+        return a
+
+    monkeypatch.setattr(puzzles, "analyse", interrupted_analyse)
+    with pytest.raises(KeyboardInterrupt):
+        puzzles.check_record(parse_record(f'{VIEW} ; id "x" ; bm 9H'))
+
+
+@pytest.mark.slow
+def test_ctrl_c_ends_a_match_of_pimc_in_one_process():
+    # each decision of pimc:5000 takes seconds: Ctrl-C used to end that decision only
+    # (the answer so far), and the match went on
+    proc = subprocess.Popen(
+        [*BRISQUE, "match", "pimc:5000", "greedy", "--deals", "3", "--json", "-q"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=OUTSIDE,
+    )
+    time.sleep(4)
+    assert proc.poll() is None  # (still playing its first deal)
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("the match went on after Ctrl-C")
+    assert proc.returncode == 130 and "interrupted" in err
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("command", ["match", "analyse"])
+def test_workers_end_with_their_parent_on_sigterm(tmp_path, command):
+    seed = str(900_000_000 + os.getpid() % 1000 + (0 if command == "match" else 1))  # a marker
+    if command == "match":
+        args = ["match", "pimc:4", "greedy", "--deals", "200", "--seed", seed, "--workers", "2"]
+        args += ["--records", str(tmp_path / "m.jsonl")]
+    else:
+        view = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
+        args = ["analyse", view, "--worlds", "10000000", "--workers", "2", "--seed", seed, "--quiet"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", *args],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.time() + 30
+    while len(_stray(seed)) < 3 and time.time() < deadline:  # the parent and two workers
+        time.sleep(0.1)
+    records, started = tmp_path / "m.jsonl", time.time()
+    while time.time() < started + 60:  # some work done: a deal pair, or a few seconds of sampling
+        if command == "match" and records.exists() and records.read_text().count("\n") >= 2:
+            break
+        if command == "analyse" and time.time() > started + 4:
+            break
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signal.SIGTERM and b"Traceback" not in err
+    deadline = time.time() + 5
+    while _stray(seed) and time.time() < deadline:
+        time.sleep(0.1)
+    assert _stray(seed) == []
+    if command == "match":  # the pairs played so far: written, and summed up
+        kept = (tmp_path / "m.jsonl").read_text().splitlines()
+        assert kept and len(kept) % 2 == 0
+        assert b"interrupted after" in err and b"deal pair" in out  # ("1 deal pair" or "N deal pairs")
+    else:  # the answer so far
+        assert b"worlds" in out
+
+
+@pytest.mark.slow
+def test_ctrl_c_ends_a_sampling_run_with_workers_at_once(tmp_path):
+    view = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
+    args = ["analyse", view, "--worlds", "10000000", "--workers", "2", "--quiet"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", *args],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(4)
+    sent = time.time()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert time.time() - sent < 5  # (it took 6 to 9 s, waiting for the workers' tasks)
+    assert proc.returncode == 130 and b"Traceback" not in err and b"worlds" in out

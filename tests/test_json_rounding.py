@@ -1,14 +1,12 @@
-"""Every float value of a JSON answer is rounded to 3 decimals by one helper (issue: puzzles
+"""Every float value of a JSON answer is rounded to 3 decimals by one helper (puzzles
 --json gave 13.017857142857142, line --json 3.8499999999999996)."""
 
 import json
 import re
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from solver.cli import main
 from solver.formats.numbers import JSON_DIGITS, json_number
+from solver.play.match import run_match
 
 POSITIONS = Path(__file__).parent.parent / "positions"
 V = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
@@ -35,26 +33,32 @@ def assert_rounded(text):
             assert not re.search(r"\d\.\d{4,}", json.dumps(x)), (key, x)
 
 
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
 def test_the_helper():
     assert json_number(13.017857142857142) == 13.018
     assert json_number(3.8499999999999996) == 3.85
     assert json_number(None) is None and json_number(7) == 7
 
 
-def test_puzzles_json_rounds_sampled_values():
-    r = run("puzzles", POSITIONS / "hidden-cards.bpd", "--json")
+def test_puzzles_json_rounds_sampled_values(invoke):
+    r = invoke("puzzles", POSITIONS / "hidden-cards.bpd", "--json")
     assert '"value"' in r.output
     assert_rounded(r.output)
 
 
-def test_line_and_analyse_json_round_alike():
-    r = run("line", V, "9H", "--worlds", 20, "--json")
+def test_line_and_analyse_json_round_alike(invoke):
+    r = invoke("line", V, "9H", "--worlds", 20, "--json")
     assert r.exit_code == 0, r.output
     assert_rounded(r.output)
-    r = run("analyse", V, "--worlds", 20, "--json")
+    r = invoke("analyse", V, "--worlds", 20, "--json")
     assert r.exit_code == 0, r.output
     assert_rounded(r.output)
+
+
+def test_match_json_rounds_shares_and_times(brisque, tmp_path):
+    r = brisque("match", "greedy", "random", "--deals", "3", "--seed", "2", "--json")
+    s = json.loads(r.stdout)
+    for x in [*s["won_share_ci95"], s["seconds_per_deal_first"], s["seconds_per_deal_second"]]:
+        assert round(x, 6) == x
+    assert s["won_share_ci95"][0] == round(
+        run_match("greedy", "random", 3, seed=2).summary["won_share_ci95"][0], 6
+    )

@@ -7,9 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import NOTATION_EXAMPLES
 
+import solver
 from solver.analysis.line import analyse_line
 from solver.engine.api import shared_solver, solve
+from solver.errors import ArgumentTypeError
 from solver.model.position import Position
 from solver.play.dealing import deal
 
@@ -69,3 +72,26 @@ def test_a_move_that_is_not_legal_at_the_engine_root_is_refused():
     illegal = next(c for c in range(32) if not p.is_legal(c))
     with pytest.raises(ValueError, match="not legal"):
         s.engine.move_value(illegal)
+
+
+FP = NOTATION_EXAMPLES[0]  # b to lead, value 44 for b
+
+
+def test_judge_refuses_an_illegal_move():
+    with pytest.raises(solver.IllegalMoveError, match="illegal move AH .*legal: 7S 9D QD KD 7C AC"):
+        solver.Solver().judge(FP, "AH")
+
+
+@pytest.mark.parametrize(
+    "m, error, message",
+    [
+        (9999, solver.IllegalMoveError, "illegal move 9999 in"),  # (was a bare KeyError: 9999)
+        (5, solver.IllegalMoveError, r"illegal move 5 \(KS\) in"),
+        (1.5, ArgumentTypeError, r"m=1.5: expected a move"),  # (was taken as 1, "illegal move 8S")
+        (None, ArgumentTypeError, r"m=None: expected a move"),
+        (True, ArgumentTypeError, r"m=True: expected a move"),
+    ],
+)
+def test_judge_quotes_a_move_it_cannot_use(m, error, message):
+    with pytest.raises(error, match=message):
+        solver.Solver().judge(FP, m)

@@ -7,9 +7,7 @@ import math
 import os
 
 import pytest
-from click.testing import CliRunner
 
-from solver.cli import main
 from solver.formats.records import DealRecord, record_to_deal, write_records
 from solver.model.position import Position
 from solver.play.dealing import deal
@@ -19,14 +17,6 @@ from solver.play.players import make_player
 Z = 1.959963984540054
 # Student's t(0.975) for 1 and 2 degrees of freedom (scipy.stats.t.ppf), and the 1.96 of many
 T1, T2 = 12.706204736174698, 4.302652729749464
-
-
-def run(*args):
-    try:  # keep standard error apart (click < 8.2 mixes it in by default)
-        runner = CliRunner(mix_stderr=False)
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(main, [str(a) for a in args])
 
 
 def hand_wilson(k: int, n: int) -> tuple[float, float]:
@@ -238,9 +228,9 @@ def test_unknown_player_spec():
 
 
 # ---------------------------------------------------------------------------- the CLI
-def test_cli_match_json(tmp_path):
+def test_cli_match_json(invoke, tmp_path):
     records = tmp_path / "deals.jsonl"
-    res = run("match", "greedy", "random", "--deals", 2, "--seed", 8, "--records", records, "--json")
+    res = invoke("match", "greedy", "random", "--deals", 2, "--seed", 8, "--records", records, "--json")
     assert res.exit_code == 0, res.stderr
     last = res.stdout.strip().splitlines()[-1]
     s = json.loads(last, parse_constant=lambda c: pytest.fail(f"not JSON: {c}"))
@@ -262,10 +252,10 @@ def test_cli_match_json(tmp_path):
     assert written == lib.records
 
 
-def test_cli_match_json_is_strict_json_with_one_pair(tmp_path):
+def test_cli_match_json_is_strict_json_with_one_pair(invoke, tmp_path):
     """One deal pair has no spread: the summary must still be valid JSON (no Infinity/NaN),
     with ci95 two numbers or nulls."""
-    res = run("match", "greedy", "random", "--deals", 1, "--records", tmp_path / "r.jsonl", "--json", "-q")
+    res = invoke("match", "greedy", "random", "--deals", 1, "--records", tmp_path / "r.jsonl", "--json", "-q")
     assert res.exit_code == 0, res.stderr
     last = res.stdout.strip().splitlines()[-1]
 
@@ -276,9 +266,9 @@ def test_cli_match_json_is_strict_json_with_one_pair(tmp_path):
     assert len(s["ci95"]) == 2
 
 
-def test_cli_match_text(tmp_path):
+def test_cli_match_text(invoke, tmp_path):
     records = tmp_path / "deals.jsonl"
-    res = run("match", "random", "greedy", "--deals", 2, "--seed", 3, "--records", records, "-q")
+    res = invoke("match", "random", "greedy", "--deals", 2, "--seed", 3, "--records", records, "-q")
     assert res.exit_code == 0, res.stderr
     s = run_match("random", "greedy", 2, seed=3).summary
     out = res.stdout
@@ -289,28 +279,30 @@ def test_cli_match_text(tmp_path):
     assert len(records.read_text().splitlines()) == 4
 
 
-def test_cli_match_unknown_player(tmp_path):
+def test_cli_match_unknown_player(invoke, tmp_path):
     records = tmp_path / "never.jsonl"
-    res = run("match", "greedy", "wizard", "--deals", 1, "--records", records)
+    res = invoke("match", "greedy", "wizard", "--deals", 1, "--records", records)
     assert res.exit_code != 0
     assert "unknown player 'wizard'" in res.stderr
     assert "greedy" in res.stderr and "pimc" in res.stderr  # it lists the valid kinds
     assert "Traceback" not in res.stderr + res.stdout
     assert not records.exists()
-    res = run("match", "pimc:0", "random", "--deals", 1, "--records", records)
+    res = invoke("match", "pimc:0", "random", "--deals", 1, "--records", records)
     assert res.exit_code != 0 and "pimc:0" in res.stderr
 
 
-def test_cli_match_bad_rules(tmp_path):
-    res = run("match", "greedy", "random", "--rules", "poker", "--records", tmp_path / "r.jsonl")
+def test_cli_match_bad_rules(invoke, tmp_path):
+    res = invoke("match", "greedy", "random", "--rules", "poker", "--records", tmp_path / "r.jsonl")
     assert res.exit_code != 0
     assert "poker" in res.stderr
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a device always full")
 @pytest.mark.parametrize("workers", [1, 2])
-def test_cli_match_records_that_cannot_be_written_name_the_file(workers):
-    res = run("match", "greedy", "random", "--deals", 3, "--workers", workers, "--records", "/dev/full", "-q")
+def test_cli_match_records_that_cannot_be_written_name_the_file(invoke, workers):
+    res = invoke(
+        "match", "greedy", "random", "--deals", 3, "--workers", workers, "--records", "/dev/full", "-q"
+    )
     assert res.exit_code == 1
     assert res.stderr.splitlines()[-1] == (
         "Error: cannot write the records to '/dev/full': No space left on device"
@@ -325,13 +317,14 @@ def test_cli_match_records_that_cannot_be_written_name_the_file(workers):
         ("brisque(target=x)", "--rules 'brisque(target=x)': option target: 'x' is not a whole number"),
     ],
 )
-def test_cli_match_bad_rules_names_the_option_and_quotes_the_value(rules, message):
-    res = run("match", "greedy", "random", "--rules", rules)
+def test_cli_match_bad_rules_names_the_option_and_quotes_the_value(invoke, rules, message):
+    res = invoke("match", "greedy", "random", "--rules", rules)
     assert res.exit_code == 2
     assert res.stderr.splitlines()[-1].startswith(f"Error: {message}")
     assert "bad rules" not in res.stderr  # (the value quoted once)
 
 
+@pytest.mark.slow
 def test_matches_report_each_players_thinking_time():
     m = run_match("pimc:4", "greedy", 2, seed=3)
     t = m.timing
@@ -358,6 +351,6 @@ def test_t95_matches_students_t():
 
 
 def test_match_ci_of_three_pairs_uses_students_t():
-    # the issue's pair means 80, 61, 42: a t interval with 2 df is [13.8, 108.2], not [39.5, 82.5]
+    # a pair of means 80, 61, 42: a t interval with 2 df is [13.8, 108.2], not [39.5, 82.5]
     lo, hi = duplicate_summary([[80, 80], [61, 61], [42, 42]])["ci95"]
     assert lo == pytest.approx(13.80138, abs=1e-4) and hi == pytest.approx(108.19862, abs=1e-4)

@@ -1,8 +1,15 @@
 """BPN, cards, moves and rules notation: the examples of NOTATION.md and canonical printing."""
 
-import pytest
-from helpers import NOTATION_EXAMPLES, names
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
 
+import pytest
+from helpers import NOTATION_EXAMPLES, OUTSIDE, names
+
+import solver
 from solver import (
     BPNError,
     NotationError,
@@ -15,6 +22,7 @@ from solver import (
     parse_hand,
     parse_move,
 )
+from solver.errors import ArgumentError
 
 
 # ---------------------------------------------------------------- the three examples
@@ -318,12 +326,82 @@ def test_a_drawn_card_named_twice_is_malformed(field, expected):
     assert str(info.value) == f"bad optional field {field!r}: {expected}"
 
 
-def test_brisque_show_refuses_a_seat_named_twice_in_void():
-    from click.testing import CliRunner
+def test_brisque_show_refuses_a_seat_named_twice_in_void(invoke):
 
-    from solver.cli import main
-
-    r = CliRunner().invoke(main, ["show", f"{VOID_BASE} void=b:D,b:H"])
+    r = invoke("show", f"{VOID_BASE} void=b:D,b:H")
     assert r.exit_code == 2 and isinstance(r.exception, SystemExit)
     assert "bad optional field 'void=b:D,b:H': seat b is given twice" in r.output
     assert "Traceback" not in r.output
+
+
+GOOD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+KD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"  # the JSON example of the docs
+
+
+def _json_example(text: str) -> dict:
+    block = re.search(r"## JSON answers.*?```json\n(.*?)```", text, re.S)
+    assert block
+    return json.loads(block.group(1))
+
+
+@pytest.mark.parametrize(
+    "parse", [solver.parse_move, solver.parse_moves, solver.parse_card, solver.parse_hand]
+)
+@pytest.mark.parametrize("text", [None, 3])
+def test_parsers_refuse_what_is_not_text_quoting_it(parse, text):
+    # parse_move(None) was "AttributeError: 'NoneType' object has no attribute 'strip'"
+    with pytest.raises(ArgumentError, match=rf"^bad \w+ {text}: expected .*, as text"):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    "bpn, field",
+    [
+        (GOOD + " final=2147483648:0", "final"),
+        (GOOD + " declared=2147483648", "declared"),
+        (GOOD + " tricks=17:0", "tricks"),
+        (GOOD.replace("52:35", "9" * 4300 + ":35"), "score"),
+        (GOOD.replace("52:35", "20000:20"), "score"),
+        (GOOD.replace("AK9.97..9", "AK9.97..9+?" + "9" * 4300), "hand"),
+        (GOOD + " game=" + "9" * 30 + ":0", "game"),
+    ],
+)
+def test_huge_numbers_are_refused_when_parsed(bpn, field):
+    with pytest.raises(BPNError, match=field) as info:
+        Position(bpn)
+    assert "out of range" in str(info.value) and len(str(info.value)) < 600  # quoted, but short
+
+
+def test_petite_brisque_scores_need_not_be_recorded():
+    from solver.engine import solve
+    from solver.play.dealing import deal
+
+    p = deal(5, "petite")
+    while tuple(p.score) == (0, 0) or p.trick >= 0:  # points taken, at the start of a trick
+        p.push(p.legal_moves()[0])
+    fields = p.bpn().split(" ")
+    fields[7] = "0:0"  # the score field
+    unrecorded = Position(" ".join(fields))
+    assert unrecorded.problems() == [] and solve(unrecorded).value == solve(p).value
+    # with points that count, the message names only what the game has
+    counted = Position(" ".join(fields).replace("petite", "petite(objective=margin)", 1))
+    assert any("the card points out give" in m for m in counted.problems())
+
+
+def test_the_json_example_of_the_notation_is_the_engine_answer():
+    documented = _json_example((ROOT / "docs" / "notation.md").read_text(encoding="utf-8"))
+    r = subprocess.run(  # (a fresh process: the node count of a cold table)
+        [sys.executable, "-m", "solver.cli", "solve", KD, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=OUTSIDE,
+    )
+    real = json.loads(r.stdout)
+    assert real.pop("seconds") >= 0 and documented.pop("seconds") >= 0  # (times vary)
+    assert real == documented

@@ -1,4 +1,4 @@
-"""The games in OpenSpiel (issue 15, part 1): registered, checked by OpenSpiel's own tests,
+"""The games in OpenSpiel: registered, checked by OpenSpiel's own tests,
 chance uniform over the consistent deals, perfect recall, and OpenSpiel's algorithms on them.
 
 These tests use the real OpenSpiel (the extra ``openspiel``, which the README's test command
@@ -14,9 +14,11 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+import solver  # noqa: E402
 import solver.openspiel  # noqa: E402,F401  (registers the games)
 from solver.analysis.worlds import world_count  # noqa: E402
 from solver.engine import solve  # noqa: E402
+from solver.errors import ArgumentError, IllegalMoveError  # noqa: E402
 from solver.model.position import Position  # noqa: E402
 from solver.play.dealing import deal  # noqa: E402
 
@@ -66,7 +68,13 @@ def test_openspiel_random_simulation_and_serialization(name):
 
 
 @pytest.mark.parametrize(
-    "rules,cards", [("petite", 2), ("brisque", 2), ("briscan", 2), ("petite(draw=yes)", 2)]
+    "rules,cards",
+    [
+        pytest.param("petite", 2, marks=pytest.mark.slow),
+        ("brisque", 2),
+        ("briscan", 2),
+        ("petite(draw=yes)", 2),
+    ],
 )
 def test_a_full_position_is_the_exact_solve(rules, cards):
     """No chance: OpenSpiel's sequence-form LP must give the engine's exact value."""
@@ -82,6 +90,7 @@ def test_a_full_position_is_the_exact_solve(rules, cards):
         assert abs(v0 - exact) < 1e-4 and abs(v0 + v1) < 1e-4, (p.bpn(), v0, exact)
 
 
+@pytest.mark.slow
 def test_chance_deals_every_consistent_world_equally_likely():
     """a's view with b's hand hidden (and a void of b's): each consistent deal once, with
     probability one over their number."""
@@ -157,6 +166,7 @@ def test_information_states_hold_what_the_player_saw_and_nothing_else():
     assert sum(1 for k in groups if k.startswith(f"p{1 - me}")) > 1
 
 
+@pytest.mark.slow
 def test_openspiel_algorithms_run_on_the_games():
     from open_spiel.python import policy
     from open_spiel.python.algorithms import cfr, exploitability
@@ -362,7 +372,6 @@ def test_the_solved_returns_are_those_of_an_exact_tail_and_of_play_to_the_end():
 @pytest.mark.parametrize("action", [200, -1, 34, 112])
 def test_an_action_that_is_no_move_has_no_name(action):
     # (as leduc_poker's "Unknown action", not a made-up name such as 'move200')
-    from solver.errors import ArgumentError
 
     state = pyspiel.load_game("python_petite_brisque").new_initial_state()
     with pytest.raises(ArgumentError, match=rf"chance action {action} is no card: expected 0 to 31"):
@@ -373,3 +382,63 @@ def test_an_action_that_is_no_move_has_no_name(action):
         ArgumentError, match=rf"action {action} is no move: expected 0 to 33 \(.*\) or 40 to 111"
     ):
         state.action_to_string(action)
+
+
+TARGET_300 = "brisque(target=300) AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+
+
+@pytest.mark.parametrize("rules", ["brisque", "brisque(target=500)", "brisque(target=400)"])
+def test_openspiel_refuses_rules_that_differ_from_the_positions_however_spelt(brisque, rules):
+    # "brisque" was taken as "not given" (the position's target 300 won silently), while its
+    # equal spelling brisque(target=500) was refused
+    pyspiel = pytest.importorskip("pyspiel")
+    import solver.openspiel  # noqa: F401  (registers the games)
+
+    with pytest.raises(Exception, match=r"the position's rules brisque\(target=300\) differ"):
+        pyspiel.load_game("python_brisque", {"rules": rules, "position": TARGET_300})
+
+
+@pytest.mark.parametrize(
+    "params", [{}, {"rules": "brisque(target=300)"}, {"rules": " brisque( target=300 ) "}]
+)
+def test_openspiel_reports_the_rules_it_plays(brisque, params):
+    # get_parameters()["rules"] and str(game) said "brisque" for a target-300 game
+    pyspiel = pytest.importorskip("pyspiel")
+    import solver.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_brisque", {**params, "position": TARGET_300})
+    assert game.rules.target == 300
+    assert game.get_parameters()["rules"] == "brisque[target~300]"
+    assert "rules=brisque[target~300]" in str(game)
+    assert pyspiel.load_game(str(game)).rules == game.rules  # (its game string loads again)
+
+
+def test_openspiel_rules_left_out_without_a_position_are_the_games_own():
+    pyspiel = pytest.importorskip("pyspiel")
+    import solver.openspiel  # noqa: F401
+    from solver.model.rules import Rules
+
+    game = pyspiel.load_game("python_briscan")
+    assert game.rules == Rules.parse("briscan") and game.get_parameters()["rules"] == "briscan"
+    with pytest.raises(Exception, match="not brisque's"):
+        pyspiel.load_game("python_brisque", {"rules": "briscan"})
+
+
+def test_openspiel_chance_node_refuses_a_card_that_is_no_outcome():
+    pyspiel = pytest.importorskip("pyspiel")
+    import solver.openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game(
+        "python_petite_brisque", {"position": "petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H"}
+    )
+    state = game.new_initial_state()
+    outcomes = [c for c, _ in state.chance_outcomes()]
+    # 999 was accepted (str(state) then an IndexError), and so was a card dealt twice
+    with pytest.raises(IllegalMoveError, match="chance action 999 is not a card b's hand may get"):
+        state.apply_action(999)
+    state.apply_action(outcomes[1])
+    with pytest.raises(IllegalMoveError, match=f"chance action {outcomes[1]} "):
+        state.apply_action(outcomes[1])
+    with pytest.raises(IllegalMoveError, match=f"chance action {outcomes[0]} "):
+        state.apply_action(outcomes[0])  # (a hand is dealt in ascending order)
+    assert state.history() == [outcomes[1]]

@@ -6,13 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 
 from solver.analysis.line import MISTAKE_Z, analyse_line, own_information_loss
 from solver.analysis.ranking import RankingRule
 from solver.analysis.sampling import SampledAnalysis, analyse
 from solver.analysis.worlds import all_worlds, world_count
-from solver.cli import main
 from solver.engine.api import solve
 from solver.errors import ArgumentError, PositionError
 from solver.play.dealing import deal, play_deal
@@ -71,6 +69,7 @@ def test_enumerated_views_match_a_brute_force_over_the_worlds(seed):
         assert mistake == (loss > 0)
 
 
+@pytest.mark.slow
 def test_a_line_judged_from_own_information():
     rec = record(5)
     steps = analyse_line(rec.start, rec.moves[:10], view="own", worlds=20, seed=1)
@@ -105,30 +104,29 @@ def test_own_view_needs_every_card_and_a_known_view():
         analyse_line(p, [], view="mine")  # type: ignore[arg-type]
 
 
-def test_cli_line_view_own(tmp_path):
+@pytest.mark.slow
+def test_cli_line_view_own(invoke, tmp_path):
     rec = record(6)
     path = tmp_path / "deal.jsonl"
     path.write_text(rec.to_json() + "\n")
-    res = CliRunner().invoke(
-        main, ["line", "--record", str(path), "--view", "own", "--worlds", "10", "--json"]
-    )
+    res = invoke("line", "--record", str(path), "--view", "own", "--worlds", "10", "--json")
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
     assert out["view"] == "own" and len(out["steps"]) == len(rec.moves)
     assert all(s["own_loss"] is not None and "mistake" in s for s in out["steps"])
-    text = CliRunner().invoke(main, ["line", "--record", str(path), "--view", "own", "--worlds", "10"])
+    text = invoke("line", "--record", str(path), "--view", "own", "--worlds", "10")
     assert text.exit_code == 0 and "dd loss" in text.output and "own information" in text.output
     hidden = deal(6, "brisque").view(0).bpn()
     first = str(deal(6, "brisque").legal_moves()[0])  # (a line without moves is refused first)
-    bad = CliRunner().invoke(main, ["line", hidden, first, "--view", "own"])
+    bad = invoke("line", hidden, first, "--view", "own")
     assert bad.exit_code != 0 and "every card" in bad.output and bad.exc_info[0] is SystemExit
 
 
-def test_too_few_worlds_to_judge_the_noise():
+def test_too_few_worlds_to_judge_the_noise(invoke):
     rec = record(7)
     with pytest.raises(ArgumentError, match="at least"):
         analyse_line(rec.start, rec.moves[:2], view="own", worlds=3)
-    res = CliRunner().invoke(main, ["line", rec.start, *rec.moves[:2], "--view", "own", "--worlds", "3"])
+    res = invoke("line", rec.start, *rec.moves[:2], "--view", "own", "--worlds", "3")
     assert res.exit_code != 0 and "at least" in res.output and res.exc_info[0] is SystemExit
 
 

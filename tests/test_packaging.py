@@ -128,6 +128,7 @@ def test_a_source_tree_that_shadows_the_installed_package_says_so(tmp_path: Path
     assert res.returncode == 0 and res.stdout.strip() == str(installed / "solver" / "__init__.py"), res.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra", [[], ["--json"]])
 def test_match_writes_records_only_when_asked(tmp_path: Path, extra: list[str]):
     cmd = [sys.executable, "-m", "solver.cli", "match", "random", "greedy", "--deals", "1", "-q", *extra]
@@ -140,34 +141,28 @@ def test_match_writes_records_only_when_asked(tmp_path: Path, extra: list[str]):
     assert len((tmp_path / "deals.jsonl").read_text().splitlines()) == 2  # one deal pair
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "solver.cli", *args], capture_output=True, text=True, cwd=cwd
-    )
-
-
-def test_an_output_file_that_cannot_be_written_is_refused_before_any_work(tmp_path: Path):
-    res = _cli(
+def test_an_output_file_that_cannot_be_written_is_refused_before_any_work(brisque, tmp_path: Path):
+    res = brisque(
         "match", "random", "greedy", "--deals", "3", "--records", "/nonexistent/dir/x.jsonl", cwd=tmp_path
     )
     assert res.returncode == 2 and "Traceback" not in res.stderr
     assert "no folder '/nonexistent/dir'" in res.stderr
     assert res.stdout == ""  # refused before the match was played
     bpn = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
-    res = _cli("tree", bpn, "-o", "/nonexistent/x.graphml", cwd=tmp_path)
+    res = brisque("tree", bpn, "-o", "/nonexistent/x.graphml", cwd=tmp_path)
     assert res.returncode == 2 and "Traceback" not in res.stderr
     assert "cannot write the tree" in res.stderr
 
 
-def test_an_absurd_score_is_shown_as_an_impossible_position(tmp_path: Path):
+def test_an_absurd_score_is_shown_as_an_impossible_position(brisque, tmp_path: Path):
     # a finished deal whose margin is beyond any real one still prints, with its problems
-    res = _cli(
+    res = brisque(
         "show", "brisque .../... D 0 ATKQJ987.ATKQJ987.ATKQJ987.ATKQJ987 - a 4000:0 tricks=8:8", cwd=tmp_path
     )
     assert res.returncode == 2 and "Traceback" not in res.stderr
     assert "Valid: NO" in res.stdout and "4000" in res.stdout
     # beyond what a margin can carry (+-10000 marks a game won) it is a malformed BPN
-    res = _cli(
+    res = brisque(
         "show", "brisque .../... D 0 ATKQJ987.ATKQJ987.ATKQJ987.ATKQJ987 - a 20000:0 tricks=8:8", cwd=tmp_path
     )
     assert res.returncode == 2 and "Traceback" not in res.stderr
@@ -180,3 +175,45 @@ def test_the_value_alone_still_names_one_best_move():
     quick = solver.solve(p, every_move=False, pv=False)
     assert quick.value == full.value and quick.moves == [] and quick.pv == []
     assert len(quick.best) == 1 and quick.best[0] in full.best
+
+
+@pytest.mark.slow
+def test_every_install_hint_has_the_same_wording():
+    # '.[openspiel]' in one message, 'brisque-solver[cluster]' in another
+    import ast
+    import re
+    import tomllib
+    from pathlib import Path
+
+    from solver.errors import PROJECT, install_hint
+
+    checkout = Path(__file__).resolve().parent.parent
+    assert tomllib.loads((checkout / "pyproject.toml").read_text())["project"]["name"] == PROJECT
+    assert (
+        install_hint("board")
+        == "pip install 'brisque-solver[board]' (or pip install '.[board]' from a checkout)"
+    )
+    stray = []
+    for path in (checkout / "solver").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docstrings
+                and re.search(r"pip install '[^']*\[", node.value)
+                and path.name != "errors.py"
+            ):
+                stray.append(f"{path.name}:{node.lineno}")
+    assert not stray, f"install hints not made by install_hint: {stray}"
+    from solver.cli.options import SCHEDULER_HELP
+
+    assert install_hint("cluster") in SCHEDULER_HELP

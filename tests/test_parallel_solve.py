@@ -9,10 +9,12 @@ import json
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
+import solver
 from solver.analysis.parallel import parallel_solve
 from solver.engine.api import solve
 from solver.errors import ArgumentError, HiddenInformationError, ImpossiblePositionError
@@ -65,6 +67,7 @@ def talon_positions(game: str, tricks_left: int, count: int) -> list[Position]:
     return positions_with_talon_left(tricks_left, count, game)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["brisque", "briscan", "petite(draw=yes)"])
 def test_threads_sharing_a_table_give_the_one_thread_values(game):
     """Every root move's exact value and the position's value, on 2, 3 and 4 threads, against
@@ -128,6 +131,7 @@ def test_bad_input_is_refused():
         )
 
 
+@pytest.mark.slow
 def test_the_command_line_shares_a_solve_and_a_batch():
     p = talon_positions("brisque", 5, 1)[0]  # (five talon tricks left: a solve on two threads)
     brisque = str(Path(sys.executable).parent / "brisque")
@@ -160,3 +164,45 @@ def test_the_command_line_shares_a_solve_and_a_batch():
         for x in pooled.stdout.splitlines()
     ]
     assert strip == pooled_strip and len(strip) == 9
+
+
+VIEW = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
+
+
+def test_solve_from_several_threads_gives_the_answers_of_one():
+    # solve() from a ThreadPoolExecutor shared one engine between the threads (its search
+    # runs without the GIL): wrong values, or "EngineError: principal variation lost"
+    ps = [random_position(seed, "brisque", 9) for seed in range(32)]
+    alone = [solver.solve(p).to_json() for p in ps]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda p: solver.solve(p).to_json(), ps))
+
+    def strip(text: str) -> dict:
+        d = json.loads(text)
+        d.pop("seconds")
+        d.pop("nodes")  # (a warm table differs from thread to thread)
+        return d
+
+    assert [strip(a) for a in together] == [strip(a) for a in alone]
+
+
+def test_a_sampled_analysis_on_a_thread_pool_is_the_local_one():
+    # docs: "any concurrent.futures executor", the same answer with any number of workers;
+    # on a ThreadPoolExecutor the worlds were solved by threads sharing one engine
+    alone = solver.analyse(VIEW, worlds=40, seed=2)
+    with ThreadPoolExecutor(4) as pool:
+        pooled = solver.analyse(VIEW, worlds=40, seed=2, executor=pool)
+    assert pooled.moves == alone.moves and pooled.best == alone.best
+
+
+def test_the_batch_path_on_a_thread_pool_is_the_local_one():
+    from solver.analysis.batch import solve_lines
+
+    lines = [random_position(seed, "brisque", 10).bpn() for seed in range(40)] * 2
+    alone = [json.loads(a) for a, _ in solve_lines(lines)]
+    with ThreadPoolExecutor(4) as pool:
+        pooled = [json.loads(a) for a, _ in solve_lines(lines, executor=pool, chunk=2)]
+    for d in (*alone, *pooled):
+        d.pop("seconds")
+        d.pop("nodes")
+    assert pooled == alone

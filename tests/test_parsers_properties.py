@@ -6,6 +6,7 @@ Any other exception escaping ``Position``, ``Rules.parse`` or ``parse_move`` is 
 
 import random
 
+import pytest
 from helpers import NOTATION_EXAMPLES
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -102,6 +103,7 @@ def check_position_string(text: str) -> None:
         assert Position(q.bpn()).bpn() == q.bpn()
 
 
+@pytest.mark.slow
 @given(st.text())
 @example("")
 @example("brisque")

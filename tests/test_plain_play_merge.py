@@ -139,6 +139,7 @@ def test_the_positions_hold_runs_to_merge(rules):
     assert len({p.bpn() for p in ps}) == len(ps)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULES)
 def test_plain_play_with_merged_cards_matches_the_reference(rules):
     bad = []
@@ -198,6 +199,7 @@ def test_plain_play_with_merged_cards_matches_the_search_without_it(rules):
     assert not bad, f"{len(bad)} disagreements in 1500 positions:\n" + "\n".join(bad[:5])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULES)
 def test_plain_play_from_the_talon_matches_the_search_without_it(rules):
     bad = disagreements(rules, talon_positions(rules, 250, 0))

@@ -1,11 +1,15 @@
 """Position mechanics: push/pop, apply, copy, equality, views and hidden information."""
 
 import random
+import re
 
 import pytest
 from helpers import NOTATION_EXAMPLES, make, names
 
+import solver
 from solver import HiddenInformationError, Position, PositionError, parse_move
+from solver.errors import ArgumentError, ArgumentTypeError, NotationError
+from solver.model.rules import Rules
 from solver.play.dealing import deal
 
 
@@ -194,3 +198,173 @@ def test_view_skips_the_last_pickup_when_the_seven_is_seen():
     v = _trick10_view("7.7.K9.K9")  # b holds the 7S: a cannot exchange
     assert not v.in_window and v.turnup == -1
     assert "KS" in names(v.hands[1]) and v.problems() == []
+
+
+P = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+
+
+GOOD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
+
+
+def test_move_repr_round_trips():
+    p = solver.Position(P)
+    for m in p.legal_moves():
+        assert eval(repr(m), {"Move": solver.Move}) == m
+    assert solver.Move("7S") == p.legal_moves()[0] and solver.Move(32) == solver.Move("x")
+    assert str(solver.Move("10h")) == "TH"
+
+
+def test_is_legal_takes_what_push_takes():
+    p = solver.Position(P)
+    assert p.is_legal("7S") and not p.is_legal("AS")
+    assert p.is_legal(int(solver.Move("7S"))) and p.is_legal(solver.Move("7S"))
+    with pytest.raises(NotationError, match="'zz'"):
+        p.is_legal("zz")
+
+
+@pytest.mark.parametrize("code", [-5, 34, 39, 112, 200])
+def test_a_code_that_is_no_move_is_refused(code):
+    p = solver.Position(P)
+    for call in (solver.Move, p.is_legal, p.push, p.apply):
+        with pytest.raises(ArgumentError, match=rf"move={code}: no move has this code"):
+            call(code)
+    assert p.bpn() == P
+
+
+@pytest.mark.parametrize("value", [0.5, 7.0, True, False, None, [7]])
+def test_a_move_of_another_type_is_refused(value):
+    p = solver.Position(P)
+    for call in (solver.Move, p.is_legal, p.push, p.apply):
+        with pytest.raises(
+            ArgumentTypeError, match=rf"move={value!r}".replace("[", r"\[").replace(".", r"\.")
+        ):
+            call(value)
+    assert p.bpn() == P
+
+
+def test_value_of_a_deal_not_over_is_refused():
+    p = solver.Position(P)
+    with pytest.raises(solver.PositionError, match=r"the deal is not over in 'brisque AK9\.97\.\.9/"):
+        p.value()
+    with pytest.raises(solver.PositionError, match="not over"):
+        p.value("a")
+
+
+def test_value_of_a_finished_deal_is_its_margin():
+    p = solver.Position(P)
+    while not p.is_over():
+        p.push(p.legal_moves()[0])
+    assert p.value(0) == p.score[0] - p.score[1] and p.value(1) == -p.value(0)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        ({"trump": 9}, ArgumentError, "trump=9: expected a suit from 0 to 3"),
+        ({"turn": 5}, ArgumentError, "turn=5: expected a seat: 'a' or 'b' (or 0 or 1)"),
+        ({"turn": None}, ArgumentTypeError, "turn=None: expected a seat"),
+        ({"turnup": 99}, ArgumentError, "turnup=99: expected -1 (none) or a card code from 0 to 31"),
+        ({"talon": [99]}, ArgumentError, "talon[0]=99: expected a card code from 0 to 31"),
+        ({"talon": "AS"}, ArgumentTypeError, "talon='AS': expected None or a list of card codes"),
+        ({"trick": 40}, ArgumentError, "trick=40: expected -1 (none) or a card code"),
+        ({"score": ("a", "b")}, ArgumentTypeError, "score[0]='a': expected whole numbers from -5000 to 5000"),
+        ({"score": 5}, ArgumentTypeError, "score=5: expected a pair"),
+        ({"hands": (-1, 0)}, ArgumentError, "hands[0]=-1: expected a card mask"),
+        ({"hands": (1.5, 0)}, ArgumentTypeError, "hands[0]=1.5: expected a card mask"),
+        ({"talon_count": -3}, ArgumentError, "talon_count=-3: expected a count of cards from 0 to 32"),
+        ({"melds": ([99], [])}, ArgumentError, "melds[0]=99: expected meld indices"),
+        ({"taken": 5}, ArgumentError, "taken=5: a card taken by the exchange needs exchanged"),
+        ({"rules": 3}, ArgumentTypeError, "rules=3: expected a Rules or a rules string"),
+    ],
+)
+def test_from_parts_refuses_bad_arguments(kwargs, error, words):
+    with pytest.raises(error, match=re.escape(words)):
+        solver.Position.from_parts(**kwargs)
+
+
+def test_from_parts_takes_seats_as_the_rest_of_the_api_does():
+    a, b = solver.Position.from_parts(turn="a"), solver.Position.from_parts(turn="B")
+    assert (a.turn, b.turn) == (0, 1) and b.bpn().split()[6] == "b"
+    assert solver.Position.from_parts(exchanged="b", taken=0).exchanged == 1
+
+
+def test_what_from_parts_accepts_problems_names_and_bpn_reads_back():
+    import random
+
+    rng = random.Random(17)
+    for _ in range(300):
+        game = rng.choice(["brisque", "briscan", "petite"])
+        kwargs: dict = dict(
+            hands=(rng.getrandbits(32), rng.choice([0, (1 << 32) - 1])),
+            unknown=(rng.randint(0, 32), 0),
+            trump=rng.randrange(4),
+            turnup=rng.randint(-1, 31),
+            out=rng.getrandbits(32),
+            trick=rng.randint(-1, 31),
+            turn=rng.choice("ab"),
+            score=(rng.randint(-5000, 5000), 5000),
+            tricks=(-16, rng.randint(0, 16)),
+            melds=([rng.randrange(72)], []),
+            declared=16,
+            game=(10**6, -(10**6)),
+            drawn=rng.getrandbits(32),
+        )
+        if game == "petite":
+            kwargs["talon_count"] = rng.randint(0, 32)
+        else:
+            kwargs["talon"] = [rng.randrange(32) for _ in range(rng.randint(0, 32))]
+        p = solver.Position.from_parts(game, **kwargs)
+        assert isinstance(p.problems(), list)  # (names the problems, never raises)
+        again = solver.Position(p.bpn())
+        assert again.bpn() == p.bpn() and isinstance(again.problems(), list)
+
+
+def test_copy_and_deepcopy_of_a_position_agree_on_the_move_stack():
+    # copy.copy dropped the move stack, copy.deepcopy kept it
+    import copy
+
+    from solver.model.position import Position
+
+    p = Position(P)
+    p.push("KD")
+    p.push(p.legal_moves()[0])
+    for q in (copy.copy(p), copy.deepcopy(p), p.copy(stack=True)):
+        assert q.move_stack == p.move_stack and q.bpn() == p.bpn()
+        q.pop()
+        q.pop()
+        assert q.bpn() == P
+        assert len(p.move_stack) == 2 and p.bpn() != P  # (the copy's pops leave p alone)
+    assert p.copy().move_stack == []  # (the cheap copy, as documented)
+    p.pop()
+    p.pop()
+    assert p.bpn() == P
+
+
+def test_pop_returns_the_move_taken_back():
+    # pop() returned None; python-chess's Board.pop() returns the move
+    from solver.model.moves import Move
+    from solver.model.position import Position
+
+    p = Position(P)
+    first = p.legal_moves()[0]
+    p.push(first)
+    second = p.legal_moves()[-1]
+    p.push(second)
+    assert p.pop() == second and isinstance(second, Move)
+    assert p.pop() == first
+
+
+@pytest.mark.parametrize("field, value", [("turn", 5), ("trick", 40), ("turnup", 99), ("trump", 7)])
+def test_fields_set_out_of_range_are_problems_not_crashes(field, value):
+    p = Position(GOOD)
+    setattr(p, field, value)
+    probs = p.problems()
+    assert len(probs) == 1 and probs[0].startswith(f"{field} {value}")
+
+
+def test_a_position_needs_a_bpn():
+    from solver.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="needs a BPN string"):
+        Position()
+    assert not Position.empty(Rules()).is_valid()

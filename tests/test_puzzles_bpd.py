@@ -5,21 +5,25 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import OUTSIDE
 from hypothesis import given
 from hypothesis import strategies as st
 
+import solver
+from solver import Position
 from solver.analysis.puzzles import check_record
-from solver.cli import main
 from solver.engine.api import solve
-from solver.errors import PuzzleError
+from solver.errors import (
+    PuzzleError,
+)
 from solver.formats.bpd import OPCODES, Record, format_record, parse_record, read_bpd, write_bpd
 from solver.model.moves import parse_move
-from solver.model.position import Position
 
 POSITIONS = Path(__file__).parent.parent / "positions"
 COLLECTIONS = sorted(POSITIONS.glob("*.bpd"))
@@ -27,14 +31,6 @@ COLLECTIONS = sorted(POSITIONS.glob("*.bpd"))
 FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # NOTATION.md, v 44
 FP_RECORD = f'{FP} ; id "fp-001" ; bm +mD 7S 9D 7C AC ; v 44'
 HIDDEN = "brisque AK.T9.J.8/?6 9C 13 TJ..Q8.AK - a 18:12 tricks=2:1"
-
-
-def run(*args):
-    try:  # keep standard error apart (click < 8.2 mixes it in by default)
-        runner = CliRunner(mix_stderr=False)
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(main, [str(a) for a in args])
 
 
 def record_lines(path: Path) -> list[tuple[int, str]]:
@@ -266,9 +262,9 @@ def test_read_bpd_reports_errors_in_place_and_keeps_the_others(tmp_path):
         assert check_record(r).ok
 
 
-def test_cli_puzzles_runs_the_other_records(tmp_path):
+def test_cli_puzzles_runs_the_other_records(invoke, tmp_path):
     f, bad_lines, ids = _mixed_file(tmp_path)
-    res = run("puzzles", "-q", f)
+    res = invoke("puzzles", "-q", f)
     assert res.exit_code == 1
     out = res.stdout.splitlines()
     errors = [ln for ln in out if ln.startswith("ERROR")]
@@ -281,9 +277,9 @@ def test_cli_puzzles_runs_the_other_records(tmp_path):
     assert out[-1] == f"3 of {total} solved, {len(MALFORMED)} unreadable"
 
 
-def test_cli_puzzles_json_with_errors(tmp_path):
+def test_cli_puzzles_json_with_errors(invoke, tmp_path):
     f, bad_lines, ids = _mixed_file(tmp_path)
-    res = run("puzzles", "--json", f)
+    res = invoke("puzzles", "--json", f)
     assert res.exit_code == 1
     objs = [json.loads(ln) for ln in res.stdout.splitlines()]
     assert objs[-1] == {
@@ -303,7 +299,7 @@ def test_cli_puzzles_json_with_errors(tmp_path):
         assert f"{f}:{no}:" in o["error"]
 
 
-def test_cli_puzzles_impossible_position_is_a_failure_not_a_crash(tmp_path):
+def test_cli_puzzles_impossible_position_is_a_failure_not_a_crash(invoke, tmp_path):
     """A well-formed but impossible position must be reported (FAIL) and counted; the
     command must not die with a traceback."""
     impossible = FP.replace("TKQJ8 - b", "TKQ8 - b")  # the jack of clubs is nowhere
@@ -312,7 +308,7 @@ def test_cli_puzzles_impossible_position_is_a_failure_not_a_crash(tmp_path):
     f.write_text(f'{FP_RECORD}\n{impossible} ; id "imp" ; v 44\n', encoding="utf-8")
     verdict = check_record(read_bpd(str(f))[1])
     assert not verdict.ok and "impossible" in verdict.failures[0]
-    res = run("puzzles", "-q", f)
+    res = invoke("puzzles", "-q", f)
     assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
     assert res.exit_code == 1
     out = res.stdout.splitlines()
@@ -321,12 +317,12 @@ def test_cli_puzzles_impossible_position_is_a_failure_not_a_crash(tmp_path):
     assert out[-1] == "1 of 2 solved, 1 failed"
 
 
-def test_cli_puzzles_lines_up_long_ids(tmp_path):
+def test_cli_puzzles_lines_up_long_ids(invoke, tmp_path):
     f = tmp_path / "ids.bpd"
     long_id = "brisque-endgame-with-a-long-name-0042"
     records = [FP_RECORD, FP_RECORD.replace("fp-001", long_id), FP_RECORD.replace("v 44", "v 45")]
     f.write_text("\n".join(records) + "\n", encoding="utf-8")
-    res = run("puzzles", "-q", f)
+    res = invoke("puzzles", "-q", f)
     lines = res.stdout.splitlines()[:3]
     assert [ln.split()[:2] for ln in lines] == [["ok", "fp-001"], ["ok", long_id], ["FAIL", "fp-001"]]
     assert len({ln.index(" value ") for ln in lines}) == 1, lines  # (one column, after the longest id)
@@ -506,8 +502,8 @@ def test_hidden_card_positions():
 
 
 @pytest.fixture(scope="module")
-def cli_all():
-    return run("puzzles", "-q", *COLLECTIONS)
+def cli_all(invoke):
+    return invoke("puzzles", "-q", *COLLECTIONS)
 
 
 def test_cli_puzzles_on_every_collection(cli_all):
@@ -524,8 +520,8 @@ def test_cli_puzzles_on_every_collection(cli_all):
 
 
 @pytest.mark.parametrize("path", COLLECTIONS, ids=[p.name for p in COLLECTIONS])
-def test_cli_puzzles_json_one_object_per_record(path):
-    res = run("puzzles", "--json", path)
+def test_cli_puzzles_json_one_object_per_record(invoke, path):
+    res = invoke("puzzles", "--json", path)
     assert res.exit_code == 0
     lines = res.stdout.splitlines()
     n = len(record_lines(path))
@@ -551,10 +547,10 @@ def test_cli_puzzles_json_one_object_per_record(path):
             assert abs(o["value"] - r.float_op("ev")) <= r.float_op("evtol") + 1e-9
 
 
-def test_cli_puzzles_failure_line_and_exit_code(tmp_path):
+def test_cli_puzzles_failure_line_and_exit_code(invoke, tmp_path):
     f = tmp_path / "wrong.bpd"
     f.write_text(f'{FP} ; id "wrong" ; v 45\n{FP_RECORD}\n', encoding="utf-8")
-    res = run("puzzles", "-q", f)
+    res = invoke("puzzles", "-q", f)
     assert res.exit_code == 1
     out = res.stdout.splitlines()
     assert out[0].startswith("FAIL") and "wrong" in out[0] and "v 45: the value is 44" in out[0]
@@ -562,7 +558,7 @@ def test_cli_puzzles_failure_line_and_exit_code(tmp_path):
     assert out[-1] == "1 of 2 solved, 1 failed"
 
 
-def test_cli_puzzles_keeps_its_columns_however_many_best_moves(tmp_path):
+def test_cli_puzzles_keeps_its_columns_however_many_best_moves(invoke, tmp_path):
     """The best moves number from one to a whole hand and its declarations: they come last,
     so that a line with five or more of them (b's five here: 15 characters) pushes no column
     out of line; a 14-wide best column before the value did."""
@@ -570,7 +566,7 @@ def test_cli_puzzles_keeps_its_columns_however_many_best_moves(tmp_path):
     f = tmp_path / "best.bpd"
     records = [FP_RECORD, format_record(few), FP_RECORD.replace("v 44", "v 45")]
     f.write_text("\n".join(records) + "\n", encoding="utf-8")
-    lines = run("puzzles", "-q", f).stdout.splitlines()[:3]
+    lines = invoke("puzzles", "-q", f).stdout.splitlines()[:3]
     assert [ln.split()[0] for ln in lines] == ["ok", "ok", "FAIL"]
     assert len({ln.index(" value ") for ln in lines}) == 1, lines
     assert len({ln.index(" best ") for ln in lines}) == 1, lines
@@ -688,7 +684,7 @@ HC_001 = "brisque ?6/J.8.K8.KQ 7D 1 AK97.ATKQJ97.A9.AJ987 - b 41:28 tricks=5:4 e
 BINARY = b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x03\x00>\x00" + b"\xd0\xff\n\x80\x00\n" * 200
 
 
-def test_a_binary_file_is_one_error_and_the_other_files_still_run(tmp_path):
+def test_a_binary_file_is_one_error_and_the_other_files_still_run(invoke, tmp_path):
     """A program given by mistake (``brisque puzzles /bin/ls``) is one "not a text file"
     error naming the file, not an error for every "line" of it; the other files are checked
     and the exit status says something went wrong."""
@@ -700,7 +696,7 @@ def test_a_binary_file_is_one_error_and_the_other_files_still_run(tmp_path):
         f"{binary}:1: not a text file (it holds a NUL byte): expected UTF-8 text, one puzzle "
         "record a line, 'BPN ; op operand ; ...'"
     ]
-    res = run("puzzles", "-q", binary, good)
+    res = invoke("puzzles", "-q", binary, good)
     out = res.stdout.splitlines()
     assert res.exit_code == 1
     assert [ln for ln in out if ln.startswith("ERROR")] == [out[0]]
@@ -729,17 +725,17 @@ def test_a_binary_standard_input_is_one_error():
     assert out[2:] == ["1 of 2 solved, 1 unreadable"] and proc.returncode == 1
 
 
-def test_cli_puzzles_fail_lines_give_file_and_line(tmp_path):
+def test_cli_puzzles_fail_lines_give_file_and_line(invoke, tmp_path):
     f = tmp_path / "wrong.bpd"
     impossible = FP.replace("TKQJ8 - b", "TKQ8 - b")
     f.write_text(f'{FP_RECORD}\n{FP} ; id "wrong" ; v 45\n{impossible} ; id "imp" ; v 44\n', encoding="utf-8")
-    out = run("puzzles", "-q", f).stdout.splitlines()
+    out = invoke("puzzles", "-q", f).stdout.splitlines()
     assert out[1].startswith("FAIL  wrong ")
     assert out[1].endswith(f"best 7S 9D 7C AC +mD  {f}:2: v 45: the value is 44"), out[1]
     assert out[2].startswith("FAIL  imp ") and f"  {f}:3: impossible position: " in out[2], out[2]
 
 
-def test_a_malformed_record_is_named_by_its_id_when_it_can_be_read(tmp_path):
+def test_a_malformed_record_is_named_by_its_id_when_it_can_be_read(invoke, tmp_path):
     with pytest.raises(PuzzleError) as exc:
         parse_record(f'{FP} ; id "fp-9" ; v forty', "f.bpd:3")
     assert exc.value.id == "fp-9"
@@ -749,22 +745,22 @@ def test_a_malformed_record_is_named_by_its_id_when_it_can_be_read(tmp_path):
     assert exc.value.id is None and str(exc.value).startswith("f.bpd:3: operation id 'fp-9'")
     f = tmp_path / "bad.bpd"
     f.write_text(f'{FP_RECORD}\nbrisque XX ; id "broken" ; v 1\n{FP} ; v 44 ; v 44\n', encoding="utf-8")
-    out = run("puzzles", "-q", f).stdout.splitlines()
+    out = invoke("puzzles", "-q", f).stdout.splitlines()
     assert out[1].startswith(f'ERROR  {f}:2: record "broken": bad BPN')
     assert out[2].startswith(f"ERROR  {f}:3: opcode v given twice")
-    objs = [json.loads(ln) for ln in run("puzzles", "--json", f).stdout.splitlines()]
+    objs = [json.loads(ln) for ln in invoke("puzzles", "--json", f).stdout.splitlines()]
     assert [(o["id"], o["source"]) for o in objs[1:3]] == [("broken", f"{f}:2"), (None, f"{f}:3")]
 
 
-def test_the_summary_tells_failed_records_from_unreadable_ones(tmp_path):
+def test_the_summary_tells_failed_records_from_unreadable_ones(invoke, tmp_path):
     f = tmp_path / "mixed.bpd"
     f.write_text(
         f"{FP_RECORD}\n{FP} ; v 45\nnot a record\n{FP} ; v 44 ; v 44\n{FP} ; v 44\n", encoding="utf-8"
     )
-    res = run("puzzles", "-q", f)
+    res = invoke("puzzles", "-q", f)
     assert res.exit_code == 1
     assert res.stdout.splitlines()[-1] == "2 of 5 solved, 1 failed, 2 unreadable"
-    summary = json.loads(run("puzzles", "--json", f).stdout.splitlines()[-1])
+    summary = json.loads(invoke("puzzles", "--json", f).stdout.splitlines()[-1])
     assert summary == {"summary": True, "solved": 2, "total": 5, "unchecked": 0, "failed": 1, "unreadable": 2}
 
 
@@ -785,15 +781,15 @@ def test_a_trailing_semicolon_ends_a_record():
         parse_record(f"{FP} ; ; v 44")
 
 
-def test_a_duplicate_id_is_warned_of_with_both_places(tmp_path):
+def test_a_duplicate_id_is_warned_of_with_both_places(invoke, tmp_path):
     a, b = tmp_path / "a.bpd", tmp_path / "b.bpd"
     a.write_text(f"# one\n{FP_RECORD}\n", encoding="utf-8")
     b.write_text(f'{FP} ; id "other" ; v 44\n{FP_RECORD}\n', encoding="utf-8")
-    res = run("puzzles", "-q", a, b)
+    res = invoke("puzzles", "-q", a, b)
     assert res.exit_code == 0  # (a warning: both records are checked, and hold)
     assert res.stderr.splitlines() == [f'warning: id "fp-001" at {b}:2 was already given at {a}:2']
     assert res.stdout.splitlines()[-1] == "3 of 3 solved"
-    objs = [json.loads(ln) for ln in run("puzzles", "--json", a, b).stdout.splitlines()]
+    objs = [json.loads(ln) for ln in invoke("puzzles", "--json", a, b).stdout.splitlines()]
     assert "duplicate_of" not in objs[0] and "duplicate_of" not in objs[1]
     assert objs[2]["duplicate_of"] == f"{a}:2"
 
@@ -840,3 +836,310 @@ def test_a_bad_number_operand_says_once_what_was_expected(operation, message):
         parse_record(f"{bpn} ; {operation}")
     assert str(err.value).startswith(message)
     assert str(err.value).count("expected") <= 1 and "convert" not in str(err.value)
+
+
+RECORD = {
+    "pair": 0,
+    "deal_seed": 0,
+    "first_at": "a",
+    "players": ["random", "greedy"],
+    "start": "brisque AKJ..QJ.K/7.T9.K8.9 JC AD9STDQS8CTS9DJHTC8HQHAH7D7H8SKHQCAC7C - - a 0:0",
+    "moves": ["KS", "7S"],
+}
+
+
+VIEW = "brisque ?6/TJ97.Q.8. QC AH A8.TKJ97.TKQJ97.AKJ98 - b 29:34 tricks=4:5"
+
+
+HIDDEN_SAMPLED = "brisque ?6/J.8.K8.KQ 7D 1 AK97.ATKQJ97.A9.AJ987 - b 41:28 tricks=5:4 exchanged=b taken=KD"
+
+
+SAMPLING = "worlds 40 ; seed 48"  # (its sampled value: -37.4286, printed -37.43)
+
+
+def _failures(ops: str) -> list[str]:
+    from solver.analysis.puzzles import check_record
+
+    return check_record(parse_record(f"{HIDDEN_SAMPLED} ; {ops}")).failures
+
+
+GOOD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_errors_inside_a_record_name_the_file_and_the_record(invoke, tmp_path):
+    bad = [dict(RECORD, start="foo"), dict(RECORD, moves=["ZZ"]), dict(RECORD, moves=["KS", "AS"])]
+    path = tmp_path / "g.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in bad), encoding="utf-8")
+    for k, words in enumerate(["bad BPN 'foo'", "bad move 'ZZ'", "move 2 (AS) is not legal"], 1):
+        r = invoke("line", "--record", path, "--deal", k, "-q")
+        assert r.exit_code == 2 and f"{path}: record {k}: {words}" in r.stderr, r.output
+
+
+def test_a_puzzle_takes_the_engines_line_with_the_exchange(brisque, tmp_path: Path):
+    (tmp_path / "x.bpd").write_text(f'{VIEW} ; id "pv-x" ; pv 7S x\n')
+    r = brisque("puzzles", "x.bpd", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("ok") and "1 of 1 solved" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("operand", "op", "expected"),
+    [("v +44", "v", 44), ("ev +44.5", "ev", 44.5), ("evtol +0.5", "evtol", 0.5), ("worlds +3", "worlds", 3)],
+)
+def test_a_leading_plus_is_accepted(operand, op, expected):
+    r = parse_record(f"{FP} ; {operand}")
+    assert r.ops[op] == expected
+
+
+@pytest.mark.parametrize("operand", ["v ++44", "v +-4", "v +"])
+def test_a_plus_sign_without_a_number_is_still_refused(operand):
+    with pytest.raises(PuzzleError, match="expected a whole number"):
+        parse_record(f"{FP} ; {operand}")
+
+
+def test_a_signed_whole_number_is_never_said_not_to_be_one():
+    from solver.model.limits import whole_number
+
+    with pytest.raises(ValueError) as e:
+        whole_number("+44", 0, 100)  # (where no '+' is taken: BPN's numbers)
+    assert "not a whole number" not in str(e.value) and "'+' sign" in str(e.value)
+
+
+def test_puzzles_checks_a_signed_v(brisque, tmp_path):
+    (tmp_path / "p.bpd").write_text(f'{FP} ; id "plus" ; v +44\n{FP} ; id "minus" ; v -44\n')
+    r = brisque("puzzles", "p.bpd", cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("ok    plus"), lines
+    assert lines[1].startswith("FAIL  minus") and "v -44: the value is 44" in lines[1], lines
+    assert "Traceback" not in r.stderr
+
+
+def test_the_printed_ev_passes_without_evtol():
+    from solver.analysis.puzzles import check_record
+
+    v = check_record(parse_record(f"{HIDDEN_SAMPLED} ; ev -37.43 ; {SAMPLING}"))
+    assert v.ok and v.checked and f"{v.answer.value:+.2f}" == "-37.43", v.failures
+    assert abs(v.answer.value - -37.43) > 1e-3  # (not equal: it passes by rounding)
+
+
+@pytest.mark.parametrize(
+    ("ops", "failure"),
+    [
+        ("ev -37.42", "ev -37.42 at 2 decimals: the expected value is -37.43"),
+        ("ev -37.430", "ev -37.430 at 3 decimals: the expected value is -37.429"),
+        ("ev -37.43 ; evtol 0", "ev -37.43 +- 0: the expected value is -37.429"),
+        ("ev -37.4 ; evtol 0.01", "ev -37.4 +- 0.01: the expected value is -37.43"),
+        ("ev -38", "ev -38 at 0 decimals: the expected value is -37.43"),
+    ],
+)
+def test_ev_fails_at_its_precision_or_evtol(ops, failure):
+    assert _failures(f"{ops} ; {SAMPLING}") == [failure]
+
+
+def test_explicit_evtol_keeps_its_meaning():
+    assert _failures(f"ev -37.43 ; evtol 0.01 ; {SAMPLING}") == []
+    assert _failures(f"ev -37 ; evtol 0.5 ; {SAMPLING}") == []
+
+
+def test_ev_precision_survives_a_round_trip():
+    from solver.formats.bpd import format_record
+
+    r = parse_record(f"{HIDDEN_SAMPLED} ; ev -37.430 ; evtol +0.50")
+    assert "ev -37.430 ; evtol 0.50" in format_record(r)
+    assert parse_record(format_record(r)).decimals("ev") == 3
+
+
+def test_v_on_a_sampled_record_fails_saying_to_use_ev():
+    (failure,) = _failures("v -37")
+    assert failure.startswith("v -37: v is the exact value") and "hidden cards" in failure
+    assert "use ev" in failure and "-37.43" in failure and "-37.428" not in failure
+
+
+def test_puzzles_cli_on_the_reported_file(brisque, tmp_path):
+    (tmp_path / "h.bpd").write_text(
+        f'{HIDDEN_SAMPLED} ; id "h-noevtol" ; ev -37.43 ; {SAMPLING}\n{HIDDEN_SAMPLED} ; id "h-v" ; v -37\n'
+    )
+    r = brisque("puzzles", "h.bpd", cwd=tmp_path)
+    lines = r.stdout.splitlines()
+    assert r.returncode == 1 and lines[0].startswith("ok    h-noevtol"), (r.stdout, r.stderr)
+    assert lines[1].startswith("FAIL  h-v") and "v is the exact value" in lines[1]
+    assert lines[-1] == "1 of 2 solved, 1 failed" and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("ev", ["1e300", "-1e-40", "1_000.5"])
+def test_an_ev_in_any_float_form_is_checked_and_quoted_as_written(ev):
+    (failure,) = _failures(f"ev {ev} ; {SAMPLING}")
+    assert failure.startswith(f"ev {ev} at ") and len(failure) < 120, failure
+
+
+def test_an_unreadable_record_gives_its_source_in_json(brisque, tmp_path):
+    # {"ok": false, "error": ...} had the file and line only inside the message, so that a
+    # script could not line it up with the records as it can the others (their "source")
+    path = tmp_path / "mine.bpd"
+    path.write_bytes(
+        b"# composed\n"
+        + FP.encode()
+        + b' ; id "one" ; v 44\n'
+        + FP.encode()
+        + b' ; id "two" ; v x\n'
+        + FP.encode()
+        + b' ; id "caf\xe9" ; v 44\n'
+        + FP.encode()
+        + b' ; id "four" ; v 44\n'
+    )
+    res = brisque("puzzles", str(path), "--json")
+    assert res.returncode == 1
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [r.get("source") for r in rows[:-1]] == [f"{path}:{n}" for n in (2, 3, 4, 5)]
+    assert [r["ok"] for r in rows[:-1]] == [True, False, False, True]
+    assert "v 'x'" in rows[1]["error"] and "not UTF-8" in rows[2]["error"]
+    assert rows[-1] == {
+        "summary": True,
+        "solved": 2,
+        "total": 4,
+        "unchecked": 0,
+        "failed": 0,
+        "unreadable": 2,
+    }
+
+
+def test_puzzle_files_answer_every_good_record(brisque, tmp_path):
+    bpd = tmp_path / "mixed.bpd"
+    bpd.write_bytes(
+        b"\xef\xbb\xbf"
+        + GOOD.encode()
+        + b" ; v -4\n"  # a byte-order mark first
+        + GOOD.encode()
+        + b' ; id "caf\xe9"\n'  # latin-1
+        + GOOD.replace("brisque", "brisque(game=petite)", 1).encode()
+        + b" ; v -4\n"
+        + GOOD.encode()
+        + b" ; ev nan\n"
+        + GOOD.encode()
+        + b" ; ev inf ; evtol inf\n"
+        + GOOD.encode()
+        + b" ; bm 9S\n"
+    )
+    items = read_bpd(str(bpd))
+    assert [type(i).__name__ for i in items] == [
+        "Record",
+        "PuzzleError",
+        "PuzzleError",
+        "PuzzleError",
+        "PuzzleError",
+        "Record",
+    ]
+    assert "not UTF-8" in str(items[1]) and "finite" in str(items[3]) and "finite" in str(items[4])
+    res = brisque.raw("puzzles", str(bpd), cwd=tmp_path)
+    assert res.returncode == 1 and b"Traceback" not in res.stderr
+    assert b"2 of 6 solved, 4 unreadable" in res.stdout
+
+
+def test_an_empty_puzzle_file_is_an_error(brisque, tmp_path):
+    empty = tmp_path / "empty.bpd"
+    empty.write_text("# nothing here\n")
+    res = brisque.raw("puzzles", str(empty), cwd=tmp_path)
+    assert res.returncode == 2 and b"no puzzle records" in res.stderr and b"Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("operand", ["ev nan", "evtol nan", "ev inf ; evtol inf", "ev -inf"])
+def test_non_finite_puzzle_operands_are_refused(operand):
+    with pytest.raises(PuzzleError, match="finite"):
+        parse_record(f"{GOOD} ; {operand}")
+
+
+def test_a_bm_that_is_illegal_says_so():
+    v = check_record(parse_record(f"{FP} ; bm AH"))
+    assert not v.ok and v.failures == ["bm AH: illegal in this position (legal: 7S 9D QD KD 7C AC +mD)"]
+    v = check_record(parse_record(f"{FP} ; am AH ; bm QD"))
+    assert v.failures[0].startswith("bm QD: QD is worth +4, the best moves") and v.failures[1].startswith(
+        "am AH: illegal"
+    )
+
+
+def test_the_engine_pv_passes_and_a_shorter_one_too():
+    a = solver.solve(FP)
+    line = " ".join(str(m) for m in a.pv)
+    assert check_record(parse_record(f"{FP} ; pv {line}")).ok
+    assert check_record(parse_record(f"{FP} ; pv {' '.join(line.split()[:3])}")).ok
+
+
+def test_an_illegal_pv_move_is_reported_where_it_is():
+    v = check_record(parse_record(f"{FP} ; v 44 ; pv +mD AC AC"))
+    assert v.failures == ["pv move 3 AC: illegal after +mD AC (legal: 9C)"]  # (a must follow in clubs)
+
+
+def test_a_pv_move_that_is_not_best_is_reported_with_the_value_it_gives():
+    # b's QD breaks his marriage (+4); a's KS throws points after 7S (+58 for b)
+    v = check_record(parse_record(f"{FP} ; pv QD"))
+    assert v.failures == [
+        "pv move 1 QD: not a best move in this position: the value for b becomes +4 instead of +44"
+    ]
+    v = check_record(parse_record(f"{FP} ; pv 7S KS"))
+    assert v.failures == [
+        "pv move 2 KS: not a best move after 7S: the value for b becomes +58 instead of +44"
+    ]
+
+
+def test_a_hidden_card_pv_is_checked_for_its_first_move_and_legality():
+    r = next(x for x in read_bpd(str(POSITIONS / "hidden-cards.bpd")) if x.id == "hc-001")
+    base = r.bpn + " ; worlds 40 ; seed 48"
+    assert check_record(parse_record(base + " ; pv +mC JS")).ok  # (a's reply: hidden, may be held)
+    v = check_record(parse_record(base + " ; pv JS"))
+    assert v.failures == ["pv move 1 JS: JS is worth -58.00, the best move +mC -37.43"]
+    v = check_record(parse_record(base + " ; pv +mC QS"))
+    assert v.failures[0].startswith("pv move 2 QS: illegal after +mC (legal: JS 8H 8D KD QC KC)")
+
+
+def test_a_record_without_expectation_is_not_counted_as_solved(invoke, tmp_path):
+    f = tmp_path / "mixed.bpd"
+    f.write_text(f'{FP} ; id "plain"\n{FP} ; id "real" ; v 44\n', encoding="utf-8")
+    v = check_record(read_bpd(str(f))[0])
+    assert v.ok and not v.checked
+    res = invoke("puzzles", "-q", f)
+    assert res.exit_code == 0
+    out = res.stdout.splitlines()
+    assert out[0].startswith("--    plain") and "not checked: no bm, am, pv, v or ev" in out[0]
+    assert out[1].startswith("ok    real")
+    assert out[-1] == "1 of 1 solved, 1 not checked (no bm, am, pv, v or ev)"
+    objs = [json.loads(ln) for ln in invoke("puzzles", "--json", f).stdout.splitlines()]
+    assert [o["checked"] for o in objs[:-1]] == [False, True]
+    assert objs[-1] == {
+        "summary": True,
+        "solved": 1,
+        "total": 1,
+        "unchecked": 1,
+        "failed": 0,
+        "unreadable": 0,
+    }
+
+
+def test_puzzles_read_standard_input(invoke):
+    lines = f'{FP} ; id "one" ; v 44\n# a comment\n{FP} ; id "two" ; v 45\n'
+    res = invoke("puzzles", "-", input=lines)
+    assert res.exit_code == 1
+    out = res.stdout.splitlines()
+    assert (
+        out[0].startswith("ok    one")
+        and out[1].startswith("FAIL  two")
+        and "v 45: the value is 44" in out[1]
+    )
+    assert out[-1] == "1 of 2 solved, 1 failed"
+    objs = [json.loads(ln) for ln in invoke("puzzles", "--json", "-", input=lines).stdout.splitlines()]
+    assert [o["source"] for o in objs[:-1]] == ["stdin:1", "stdin:3"]
+
+
+def test_puzzles_from_a_pipe_in_a_real_process():
+    r = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "puzzles", "-"],
+        input=f"{FP} ; bm +mD ; pv +mD AC\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=OUTSIDE,
+    )
+    assert r.returncode == 0 and r.stdout.splitlines()[-1] == "1 of 1 solved", r.stderr

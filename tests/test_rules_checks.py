@@ -1,14 +1,21 @@
 """The checks of RULES.md section 6, one by one."""
 
 import random
+from pathlib import Path
 
 import pytest
 from helpers import assert_conserved, card_names, make, names
 
+import solver
 from solver import EXCHANGE, PASS, Position
+from solver.errors import (
+    ArgumentTypeError,
+    RulesError,
+)
 from solver.model.bits import points_of, popcount
 from solver.model.cards import FULL_DECK, card_str
 from solver.model.melds import MELDS
+from solver.model.rules import Rules
 from solver.play.dealing import deal, play_deal
 from solver.play.players import GreedyPlayer, RandomPlayer
 
@@ -219,3 +226,88 @@ def test_briscan_follower_never_exchanges():
     q = Position(make("brisque", "A.KQ..A8", "7.7.K9.K9", "KS", talon=15, turn="b", trick="AD"))
     assert q.problems() == [], q.problems()
     assert EXCHANGE in q.legal_moves()
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
+def test_rules_built_directly_take_the_games_defaults(game):
+    from solver import Rules
+
+    assert Rules(game=game) == Rules.preset(game) and hash(Rules(game=game)) == hash(Rules.preset(game))
+    assert str(Rules(game=game)) == game
+    assert Rules(game, target=2) == Rules.preset(game, target=2) == Rules.parse(f"{game}(target=2)")
+
+
+def test_rules_built_directly_are_checked():
+    from solver import Rules
+    from solver.errors import RulesError
+
+    cases = [
+        ({"target": -1}, "option target: '-1' is out of range: expected a whole number from 1 to"),
+        ({"quartet_win": "bogus"}, "option quartet_win='bogus': expected one of game, deal"),
+        ({"game": "bogus"}, "unknown game 'bogus': expected one of brisque, briscan, petite"),
+        ({"game": 3}, "unknown game 3: expected one of"),
+        ({"game": "petite", "quartet_win": "deal"}, "option 'quartet_win' does not apply to petite"),
+    ]
+    for kwargs, words in cases:
+        with pytest.raises(RulesError, match=words):
+            Rules(**kwargs)
+        if "game" not in kwargs or kwargs["game"] == "petite":
+            # the same message as the rules string gives
+            text = f"{kwargs.pop('game', 'brisque')}({','.join(f'{k}={v}' for k, v in kwargs.items())})"
+            with pytest.raises(RulesError, match=words):
+                Rules.parse(text)
+
+
+def test_rules_that_were_refused_no_longer_reach_a_deal_or_the_solver():
+    from solver import Rules
+    from solver.errors import RulesError
+
+    with pytest.raises(RulesError, match="target"):
+        solver.deal(1, Rules(target=-1))
+    with pytest.raises(RulesError, match="'bogus'"):
+        solver.Solver(Rules(game="bogus"))
+    assert solver.deal(1, Rules(game="petite")).bpn().startswith("petite ")
+
+
+@pytest.mark.parametrize("text", ["brisque(target=300))", "brisque)", "brisque((target=300)"])
+def test_unmatched_parentheses_in_rules_are_said_so(brisque, text):
+    # said "option target: '300)' is not a whole number"
+    from solver.errors import RulesError
+    from solver.model.rules import Rules
+
+    with pytest.raises(RulesError) as info:
+        Rules.parse(text)
+    assert repr(text) in str(info.value) and "parentheses do not match" in str(info.value)
+    assert "whole number" not in str(info.value)
+
+
+@pytest.mark.parametrize("bad", [None, 3, b"brisque"])
+def test_rules_parse_refuses_what_is_not_a_string(bad):
+    # Rules.parse(None) was "AttributeError: 'NoneType' object has no attribute 'strip'"
+    with pytest.raises(ArgumentTypeError, match="expected a rules string"):
+        solver.Rules.parse(bad)
+
+
+@pytest.mark.parametrize("text", ["brisque(game=petite)", "brisque(cls=1)", "briscan(game=brisque)"])
+def test_a_rules_option_named_like_a_parameter_is_an_unknown_option(text):
+    with pytest.raises(RulesError, match="unknown option"):
+        Rules.parse(text)
+
+
+def test_exchange_points_at_the_edge_still_solve():
+    r = Rules.parse("brisque(exchange_points=1000)")
+    assert r.exchange_points == 1000
+
+
+def test_the_rules_errors_of_the_options_page_are_the_real_ones():
+    text = (ROOT / "docs" / "options.md").read_text(encoding="utf-8")
+    shown = [ln for ln in text.splitlines() if ln.startswith("bad rules '")]
+    assert len(shown) == 2
+    for line in shown:
+        given = line.split("'")[1]
+        with pytest.raises(solver.RulesError) as e:
+            solver.Rules.parse(given)
+        assert str(e.value) == line

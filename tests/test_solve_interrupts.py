@@ -21,12 +21,12 @@ import time
 from collections.abc import Callable
 
 import pytest
+from helpers import BRISQUE, OUTSIDE
 
+import solver
 from solver.engine import Analysis, SolveInterrupted, Solver, solve
 from solver.model.position import Position
 
-BRISQUE = [sys.executable, "-m", "solver.cli"]
-OUTSIDE = tempfile.gettempdir()  # (from the checkout, python -m would find the unbuilt source)
 DELAYS = (0.6, 1.2, 2.4)  # seconds before the interrupt, tried in turn
 
 
@@ -81,6 +81,7 @@ def assert_sound(a: Analysis, p: Position, truth: Analysis) -> None:
             assert mv.value == truth.move_value(mv.move)
 
 
+@pytest.mark.slow
 def test_an_interrupted_solve_of_every_move_keeps_the_moves_solved(position, truth):
     a = interrupted(lambda: Solver(position.rules).solve(position))
     assert_sound(a, position, truth)
@@ -88,6 +89,7 @@ def test_an_interrupted_solve_of_every_move_keeps_the_moves_solved(position, tru
     assert len(a.moves) < len(position.legal_moves()) or any(not mv.exact for mv in a.moves)
 
 
+@pytest.mark.slow
 def test_an_interrupted_solve_of_the_value_keeps_its_bounds(earlier):
     truth = solve(earlier, every_move=False)
     a = interrupted(lambda: Solver(earlier.rules).solve(earlier, every_move=False), (0.3, 0.6, 0.9))
@@ -106,6 +108,7 @@ def test_an_interrupted_budgeted_solve_keeps_its_bounds(position, truth):
     assert len(a.moves) == len(position.legal_moves())  # (every move has its estimate)
 
 
+@pytest.mark.slow
 def test_the_solver_gives_exact_answers_after_an_interrupt(position, truth):
     s = Solver(position.rules)
     interrupted(lambda: s.solve(position))
@@ -193,6 +196,7 @@ def test_ctrl_c_before_the_search_proves_nothing(monkeypatch):
     assert not isinstance(stop.value, SolveInterrupted)  # (a KeyboardInterrupt too)
 
 
+@pytest.mark.slow
 def test_a_budget_spent_in_the_second_game_win_test_keeps_the_first_tests_bound():
     """Whole deal 6: both players might still hold four kings or queens, so the exact solve
     first tests whether the player to move can force a game win (no: an upper bound), then
@@ -226,3 +230,136 @@ def test_a_budget_spent_in_the_second_game_win_test_keeps_the_first_tests_bound(
     both = bounds_after(lo)
     assert both[0] is not None and both[1] is not None and both[0] < both[1]
     assert bounds_after(lo - 1) == (None, both[1])
+
+
+def interrupt_after(args: list[str], after: float, stdin: str | None = None, within: float = 30.0):
+    """Run brisque ARGS, send SIGINT after ``after`` seconds (to the command alone, as
+    ``timeout -s INT`` or ``kill -INT`` do), and return (status, stdout, stderr, seconds from
+    the signal to the end).  A command still running ``within`` seconds after the signal
+    fails the test (its process group is killed)."""
+    proc = subprocess.Popen(
+        [*BRISQUE, *args],
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=OUTSIDE,
+        start_new_session=True,
+    )
+    if stdin is not None:
+        assert proc.stdin is not None
+        proc.stdin.write(stdin)
+        proc.stdin.close()
+        proc.stdin = None
+    time.sleep(after)
+    proc.send_signal(signal.SIGINT)
+    t0 = time.monotonic()
+    try:
+        out, err = proc.communicate(timeout=within)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail(f"brisque {' '.join(args)} still ran {within} s after Ctrl-C")
+    return proc.returncode, out, err, time.monotonic() - t0
+
+
+LONG_SOLVE = "briscan .T98..Q7/KJ8..TK. KH QHAD7DJCTSASKC7H8C7S9C9STCQDACJDJHQS8D9DAH - - a 0:10"
+
+
+@pytest.mark.slow
+def test_an_interrupted_solve_with_json_answers_a_json_object(brisque):
+    # Ctrl-C on an exact solve printed "interrupted" and nothing on standard output
+    deal = brisque("deal", "--seed", "1").stdout.strip()
+    proc = subprocess.Popen(
+        [*BRISQUE, "solve", deal, "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=OUTSIDE,
+    )
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    if proc.returncode == 0:
+        pytest.skip("the solve ended before the interrupt")
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    answer = json.loads(out)  # the bounds proven so far, or an error where there are none
+    assert answer == {"bpn": deal, "error": "interrupted"} or answer["stopped"] == "interrupted"
+
+
+@pytest.mark.slow
+def test_an_interrupted_match_or_line_says_so_in_its_json():
+    # the JSON of a match or a line cut short by Ctrl-C looked like a whole answer (only the
+    # exit status and standard error said otherwise); a sampled analysis says "stopped"
+    # (fast players, so that pairs are done when the signal lands even on a loaded machine:
+    # with none done the answer is {"error": "interrupted"}, as for any command)
+    status, out, err, _ = interrupt_after(
+        ["match", "greedy", "random", "--deals", "100000", "--json"], after=5.0
+    )
+    assert status == 130 and "Traceback" not in err, err
+    summary = json.loads(out)
+    assert summary["interrupted"] is True and 0 < summary["pairs"] < 100000
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+        rec = solver.run_match("greedy", "random", 1, seed=2).records[0]
+        f.write(json.dumps(rec) + "\n")
+    try:
+        status, out, err, _ = interrupt_after(
+            ["line", "--record", f.name, "--view", "own", "--worlds", "400", "--json"], after=3.0
+        )
+    finally:
+        os.unlink(f.name)
+    assert status == 130 and "Traceback" not in err, err
+    answer = json.loads(out)
+    assert answer["interrupted"] is True and len(answer["steps"]) < len(rec["moves"])
+
+
+def test_a_whole_match_has_no_interrupted_key(brisque):
+    r = brisque("match", "greedy", "random", "--deals", "1", "--json")
+    assert r.returncode == 0 and "interrupted" not in json.loads(r.stdout)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_ends_a_long_exact_solve_at_once(tmp_path, workers):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", "solve", LONG_SOLVE, "--workers", workers],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(1.5)  # deep in the search by now
+    sent = time.time()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    # the search used to run on to its end, a minute later; now it stops within milliseconds
+    # (benchmarks/bench_interrupt.py), and 10 s leaves room for a loaded machine
+    assert time.time() - sent < 10
+    assert proc.returncode == 130 and b"Traceback" not in err and b"interrupted" in err
+
+
+def test_a_signal_handler_interrupts_a_search_in_the_api():
+    from solver.engine import Solver, solve
+
+    def later() -> None:
+        time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    position = Position(LONG_SOLVE)
+    solver = Solver(position.rules)
+    import threading
+
+    threading.Thread(target=later, daemon=True).start()
+    started = time.time()
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve(position)
+    assert time.time() - started < 10
+    threading.Thread(target=later, daemon=True).start()  # and on two threads
+    started = time.time()
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve(position, threads=2)
+    assert time.time() - started < 10 and solver.engine.threads == 1
+    # the same solver goes on giving exact answers
+    small = position.copy()
+    while small.trick_number < 12 and not small.is_over():
+        small.push(small.legal_moves()[0])
+    assert solver.solve(small).value == solve(small).value

@@ -4,18 +4,34 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
+import re
 
 import pytest
 from generators import mixed_final_phase
 
 import solver
+from solver import errors
 from solver.engine.api import Solver, can_reach, solve, solve_batch
 from solver.engine.results import Analysis, Limit
-from solver.errors import HiddenInformationError, IllegalMoveError, PositionError
+from solver.errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    HiddenInformationError,
+    IllegalMoveError,
+    PositionError,
+)
+from solver.model.limits import (
+    MAX_SECONDS,
+    MAX_TABLE_BITS,
+    MIN_TABLE_BITS,
+)
 from solver.model.position import Position
 from solver.model.rules import Rules
+from solver.model.value import Value
 from solver.play.dealing import random_position
+from solver.play.match import run_match
 
 NOTATION_KEYS = {"bpn", "turn", "method", "value", "best", "moves", "pv", "win", "nodes", "seconds"}
 NOTATION_JSON = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
@@ -161,6 +177,7 @@ def test_principal_variation_of_a_win():
         assert abs(a.value) == 10000 and end.outcome().win is not None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "game,tricks", [("brisque", (6, 7, 8, 9)), ("briscan", (7, 8, 9, 10)), ("petite(draw=yes)", (8, 10))]
 )
@@ -290,6 +307,7 @@ def test_solve_batch_refuses_mixed_rules():
 
 
 # ----------------------------------------------------------------------------- reference engine
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
 def test_reference_engine_gives_the_same_analysis(game):
     for p in final_phase(game, 12, 3000) + [Position(NOTATION_JSON)] * (game == "brisque"):
@@ -300,6 +318,7 @@ def test_reference_engine_gives_the_same_analysis(game):
         assert end.is_over() and end.value(p.turn) == ref.value, p.bpn()
 
 
+@pytest.mark.slow
 def test_reference_engine_on_wins_and_one_talon_trick():
     ps = [Position(FOUR_KINGS), Position(QUARTET_AGAINST), windows(1)[0]]
     ps += talon_phase("briscan", 11, 2, 100)
@@ -405,3 +424,305 @@ def test_progress_keeps_coming_while_a_long_root_move_is_searched(monkeypatch):
     assert [k for k, _ in itertools.groupby(c[:2] for c in calls)] == [(i, n) for i in range(n + 1)]
     nodes = [c[2] for c in calls]
     assert nodes == sorted(nodes) and calls[-1] == (n, n, nodes[-1])
+
+
+P = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+
+
+FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # b to move, worth 44
+
+
+GOOD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
+
+
+KD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"  # the JSON example of the docs
+
+
+VIEW = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
+
+
+ENTRY_POINTS = {
+    "solve": lambda x: solver.solve(x),
+    "Solver.solve": lambda x: solver.Solver().solve(x),
+    "Solver.value": lambda x: solver.Solver().value(x),
+    "Solver.can_reach": lambda x: solver.Solver().can_reach(x, 0),
+    "analyse": lambda x: solver.analyse(x),
+    "can_reach": lambda x: solver.can_reach(x, 0),
+    "solve_batch": lambda x: solver.solve_batch([x]),
+    "analyse_line": lambda x: solver.analyse_line(x, []),
+    "solution_tree": lambda x: solver.solution_tree(x),
+}
+
+
+BAD_BUDGETS = [
+    {"nodes": 0},
+    {"nodes": -1},
+    {"nodes": 1.5},
+    {"nodes": "5"},
+    {"nodes": True},
+    {"seconds": 0},
+    {"seconds": -1.0},
+    {"seconds": math.nan},
+    {"seconds": math.inf},
+    {"seconds": 1e300},
+    {"seconds": MAX_SECONDS + 1},
+    {"seconds": "5"},
+    {"depth": 0},
+    {"depth": True},
+    {"depth": 2.0},
+]
+
+
+@pytest.mark.parametrize("margin", [True, 10000, 20000, -10000, 10**30])
+def test_a_margin_is_no_bool_and_no_game_won(margin):
+    with pytest.raises(ArgumentError, match=rf"^margin={margin}: expected a whole number from -9999 to 9999"):
+        solver.Value.margin(margin, "a")
+
+
+def test_margins_inside_the_game_win_marker_are_taken():
+    assert [int(solver.Value.margin(m, "b")) for m in (-9999, 0, 9999)] == [-9999, 0, 9999]
+    assert solver.Value.from_number(10000, "a").won and solver.Value.from_number(-9999, "a") == -9999
+
+
+@pytest.mark.parametrize("limit", [5, "nodes=5", 2.5])
+def test_solver_solve_checks_limit_as_solve_does(limit):
+    # Solver().solve(P, limit=5) was "AttributeError: 'int' object has no attribute 'bounded'"
+    import solver
+    from solver.errors import ArgumentTypeError
+
+    for call in (solver.solve, solver.Solver().solve):
+        with pytest.raises(ArgumentTypeError, match=r"limit=.*expected a solver\.Limit"):
+            call(P, limit=limit)
+
+
+def test_solver_solve_still_takes_a_limit():
+    import solver
+
+    assert solver.Solver().solve(P, limit=solver.Limit(nodes=10**6)).value == solver.solve(P).value
+
+
+@pytest.mark.parametrize(
+    "deals,quoted", [(2.5, "deals=2.5"), ("3", "deals='3'"), (0, "deals=0"), (True, "deals=True")]
+)
+def test_run_match_checks_deals_naming_only_deals(deals, quoted):
+    # 2.5 and "3" were TypeErrors; 0 was "deals=0, workers=1: both must be at least 1"
+
+    with pytest.raises(ArgumentError) as info:
+        run_match("greedy", "random", deals, seed=1)
+    assert str(info.value).startswith(quoted + ":") and "whole number" in str(info.value)
+    assert "workers" not in str(info.value)
+
+
+def test_run_match_checks_workers_naming_only_workers():
+
+    with pytest.raises(ArgumentError) as info:
+        run_match("greedy", "random", 2, seed=1, workers=0)
+    assert str(info.value).startswith("workers=0:") and "deals" not in str(info.value)
+    assert run_match("greedy", "random", 1, seed=1).summary["pairs"] == 1
+
+
+@pytest.mark.parametrize("rules", ["petite", "briscan(target=300)", solver.Rules.parse("petite"), None])
+def test_solver_takes_a_rules_string_as_positions_do(rules):
+    # Solver("brisque") was "AttributeError: 'str' object has no attribute 'game'"
+    s = solver.Solver(rules)
+    expected = rules if isinstance(rules, solver.Rules) else solver.Rules.parse(rules or "brisque")
+    assert s.rules == expected
+
+
+def test_solver_with_a_rules_string_solves():
+    assert solver.Solver("brisque").solve(FP).value == 44
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        ({"rules": 3}, ArgumentTypeError, "rules=3: expected a Rules or a rules string"),
+        ({"rules": "chess"}, solver.RulesError, "unknown game 'chess'"),
+        (
+            {"table_bits": "x"},
+            ArgumentError,
+            f"table_bits='x': expected a whole number of bits from {MIN_TABLE_BITS} to {MAX_TABLE_BITS}",
+        ),
+        ({"table_bits": 40}, ArgumentError, "table_bits=40"),
+        ({"table_bits": 1.5}, ArgumentError, "table_bits=1.5"),
+    ],
+)
+def test_solver_arguments_are_checked_and_quoted(kwargs, error, words):
+    # Solver(table_bits="x") was a bare "TypeError: an integer is required"
+    with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)")):
+        solver.Solver(**kwargs)
+
+
+@pytest.mark.parametrize("target", ["44", None, 1.5, True, [44]])
+def test_can_reach_checks_its_target(target):
+    # can_reach(p, 1.5) answered (the engine cut the number), "x" or None were bare TypeErrors
+    for call in (solver.can_reach, solver.Solver().can_reach):
+        with pytest.raises(ArgumentError, match=r"target=.*: expected a whole number"):
+            call(FP, target)
+
+
+def test_can_reach_still_takes_any_whole_number():
+    np = pytest.importorskip("numpy")  # (a numpy integer is a whole number too)
+
+    assert solver.can_reach(FP, 44) and not solver.can_reach(FP, 45)
+    assert solver.can_reach(FP, np.int64(44)) and not solver.can_reach(FP, 10**30)
+    assert solver.can_reach(FP, -(10**30))
+
+
+def test_move_value_of_an_illegal_move_lists_the_legal_ones():
+    a = solver.solve(FP)
+    with pytest.raises(IllegalMoveError, match="legal: 7S 9D QD KD 7C AC \\+mD"):
+        a.move_value("AS")
+
+
+@pytest.mark.parametrize("seat", [1.0, True, 2, None, "c"])
+def test_a_seat_is_a_or_b_or_0_or_1_and_nothing_that_equals_them(seat):
+    # Position.view(1.0) and view(True) answered b's view: they compare equal to 1
+    from solver.errors import NotationError
+
+    p = solver.Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35")
+    with pytest.raises(NotationError, match=r"bad player .*expected a or b \(or 0 or 1\)"):
+        p.view(seat)
+    assert p.view(1).bpn() == p.view("b").bpn() == p.view("B").bpn()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: __import__("solver").solve(GOOD, depth=0),
+        lambda: __import__("solver").solve(GOOD, seconds=float("nan")),
+        lambda: __import__("solver").solve(GOOD, nodes=-5),
+        lambda: __import__("solver").analyse(
+            "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", depth=-1
+        ),
+        lambda: __import__("solver").analyse(
+            "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", workers=0
+        ),
+        lambda: __import__("solver").run_match("greedy", "random", 2, workers=-1),
+    ],
+    ids=[
+        "solve depth 0",
+        "solve seconds nan",
+        "solve nodes -5",
+        "analyse depth -1",
+        "analyse workers 0",
+        "match workers -1",
+    ],
+)
+def test_api_limits_of_nothing_are_errors(call):
+    from solver.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="expected|at least"):
+        call()
+
+
+def test_rules_that_differ_only_off_the_board_share_one_solver():
+    from solver.engine import shared_solver
+
+    first = shared_solver(Rules.parse("brisque"))
+    assert shared_solver(Rules.parse("brisque(target=1000,next_dealer=winner)")) is first
+    assert shared_solver(Rules.parse("brisque(exchange_points=10)")) is not first
+
+
+def test_a_value_takes_the_seat_letters_its_repr_shows():
+    v = Value.margin(5, "a")
+    assert v == 5 and v.pov == 0 and repr(v) == "Value.margin(5, pov='a')"
+    assert repr(v.for_seat("b")) == "Value.margin(-5, pov='b')"
+    assert v.for_seat("a") is v and v.for_seat(0) is v and v.for_seat("B") == -5
+    w = Value.game_won("b", pov="a")
+    assert int(w) == -10000 and w.win == "b" and w.lost
+    assert w.for_seat("b").won and eval(repr(w), {"Value": Value}) == w  # (the repr builds it again)
+
+
+@pytest.mark.parametrize("seat", ["c", "", "ab", 2, -1, True, None, 1.0, "0"])
+def test_a_value_refuses_anything_but_a_seat(seat):
+    with pytest.raises(ArgumentError, match=r"expected a seat, 'a' or 'b' \(or 0 or 1\)") as e:
+        Value.margin(5, 0).for_seat(seat)
+    assert f"seat={seat!r}" in str(e.value)
+    with pytest.raises(ArgumentError, match=re.escape(f"pov={seat!r}")):
+        Value.margin(5, seat)
+
+
+def test_every_solver_entry_point_takes_a_bpn_string():
+    s = solver.Solver()
+    assert s.solve(FP).value == solver.solve(solver.Position(FP)).value == 44
+    assert s.value(FP) == 44 and s.can_reach(FP, 44) and not s.can_reach(FP, 45)
+    value, played, best = s.judge(FP, "QD")
+    assert (value, played) == (44, 4) and "+mD" in [str(m) for m in best]
+    assert s.batch_values([FP, KD])[0] == [44, -4]
+    assert solver.analyse(VIEW, worlds=4, seed=1).worlds == 4
+
+
+@pytest.mark.parametrize("name", sorted(ENTRY_POINTS))
+@pytest.mark.parametrize("bad", [42, None, b"brisque", ["brisque"]])
+def test_a_position_of_the_wrong_type_is_a_clear_type_error(name, bad):
+    with pytest.raises(ArgumentTypeError, match="expected a Position or a BPN string") as e:
+        ENTRY_POINTS[name](bad)
+    assert repr(bad) in str(e.value) and type(bad).__name__ in str(e.value)
+    assert isinstance(e.value, TypeError) and isinstance(e.value, solver.BrisqueError)
+
+
+@pytest.mark.parametrize("bad", [42, 4.5, b"brisque", ("brisque",)])
+def test_a_position_of_a_non_string_says_what_is_expected(bad):
+    with pytest.raises(ArgumentTypeError, match="expected a BPN string, such as 'brisque ") as e:
+        solver.Position(bad)
+    assert str(e.value).startswith(f"Position({bad!r}): ") and str(e.value).endswith(type(bad).__name__)
+
+
+def test_a_huge_argument_is_quoted_cut_short():
+    with pytest.raises(ArgumentTypeError) as e:
+        solver.Position(list(range(10_000)))
+    assert str(e.value).startswith("Position([0, 1, 2") and len(str(e.value)) < 300
+
+
+@pytest.mark.parametrize("budget", BAD_BUDGETS, ids=lambda b: repr(b))
+def test_a_budget_of_nothing_or_of_the_wrong_kind_is_refused(budget):
+    ((name, value),) = budget.items()
+    with pytest.raises(ArgumentError, match=re.escape(f"{name}={value!r}: expected")):
+        solver.solve(FP, **budget)
+    with pytest.raises(ArgumentError, match=re.escape(f"{name}={value!r}: expected")):
+        Limit(**budget)
+
+
+def test_the_smallest_and_largest_budgets_are_accepted():
+    a = solver.solve(FP, nodes=1)
+    assert a.value.pov == 1 and a.lower <= 44 <= a.upper  # (proven bounds of the value 44)
+    assert solver.solve(FP, seconds=MAX_SECONDS).value == 44  # (the final phase: solved)
+
+
+def test_a_limit_and_a_budget_together_are_refused():
+    with pytest.raises(ArgumentError, match="give the budget one way, not both"):
+        solver.solve(FP, limit=Limit(nodes=100), nodes=5)
+    with pytest.raises(ArgumentTypeError, match="limit=100: expected a solver.Limit"):
+        solver.solve(FP, limit=100)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"time_limit": 0},
+        {"time_limit": math.nan},
+        {"worlds": 0},
+        {"worlds": 2.5},
+        {"workers": 0},
+        {"seed": "x"},  # (was taken, and the answer's seed became "x")
+        {"seed": 1.5},
+        {"separation": -1},  # (was taken: every check "separated")
+        {"separation": math.nan},
+    ],
+)
+def test_the_sampling_budgets_are_checked_too(kw):
+    ((name, value),) = kw.items()
+    with pytest.raises(ArgumentError, match=re.escape(f"{name}={value!r}: expected")):
+        solver.analyse(VIEW, **kw)
+
+
+@pytest.mark.parametrize("name", errors.__all__)
+def test_every_error_class_is_exported_from_the_package(name):
+    assert name in solver.__all__
+    assert getattr(solver, name) is getattr(errors, name)
+
+
+def test_argument_error_is_catchable_from_the_package():
+    with pytest.raises(solver.ArgumentError):
+        solver.solve(FP, nodes=0)

@@ -6,9 +6,7 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
 
-from solver.cli import main
 from solver.engine.api import solve
 from solver.play.dealing import random_position
 
@@ -20,14 +18,6 @@ WINDOW = "brisque 7..ATJ98./...ATJ98 AS 0 TKQJ98.ATKQJ987.KQ7.KQ7 - a 33:30"
 PETITE = "petite .7..7/.A..8 AC 21 AKQ..AKQ. - a 20:16 tricks=2:1"
 HIDDEN = "brisque AK.T9.J.8/?6 9C 13 TJ..Q8.AK - a 18:12 tricks=2:1"  # canonical form
 HIDDEN_AS_IN_NOTATION = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
-
-
-def run(*args, input=None):
-    try:  # keep standard error apart (click < 8.2 mixes it in by default)
-        runner = CliRunner(mix_stderr=False)
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(main, list(args), input=input)
 
 
 def talon_bpn() -> str:
@@ -53,9 +43,9 @@ def parse_report(text: str) -> tuple[dict[str, int], set[str]]:
 
 
 @pytest.mark.parametrize("bpn", [NOTATION_JSON, NOTATION_FP, FOUR_KINGS, WINDOW, PETITE, "talon"])
-def test_solve_report_lists_every_move_and_the_pv(bpn):
+def test_solve_report_lists_every_move_and_the_pv(invoke, bpn):
     bpn = talon_bpn() if bpn == "talon" else bpn
-    res = run("solve", bpn)
+    res = invoke("solve", bpn)
     assert res.exit_code == 0, res.output
     a = solve(bpn)
     values, best = parse_report(res.stdout)
@@ -68,23 +58,23 @@ def test_solve_report_lists_every_move_and_the_pv(bpn):
     assert "end:" in pv_part  # played to the end of the deal
 
 
-def test_solve_report_of_the_notation_example():
-    res = run("solve", NOTATION_JSON)
+def test_solve_report_of_the_notation_example(invoke):
+    res = invoke("solve", NOTATION_JSON)
     assert res.exit_code == 0
     assert "Value for a: -4 (exact)" in res.stdout
     values, best = parse_report(res.stdout)
     assert values["AS"] == -18 and best == {"KS", "9S", "9H", "7H", "9C"}
 
 
-def test_solve_report_of_a_win():
-    res = run("solve", FOUR_KINGS)
+def test_solve_report_of_a_win(invoke):
+    res = invoke("solve", FOUR_KINGS)
     assert res.exit_code == 0
     assert "Value for a: +10000" in res.stdout and "a wins the game" in res.stdout
     assert parse_report(res.stdout)[1] == {"+kK"}
 
 
-def test_solve_json_is_one_object_in_the_notation_format():
-    res = run("solve", NOTATION_JSON, "--json")
+def test_solve_json_is_one_object_in_the_notation_format(invoke):
+    res = invoke("solve", NOTATION_JSON, "--json")
     assert res.exit_code == 0, res.output
     lines = res.stdout.strip().splitlines()
     assert len(lines) == 1
@@ -107,9 +97,9 @@ def test_solve_json_is_one_object_in_the_notation_format():
 
 
 @pytest.mark.parametrize("bpn", [FOUR_KINGS, WINDOW, PETITE, "talon"])
-def test_solve_json_matches_the_library(bpn):
+def test_solve_json_matches_the_library(invoke, bpn):
     bpn = talon_bpn() if bpn == "talon" else bpn
-    res = run("solve", "--json", bpn)
+    res = invoke("solve", "--json", bpn)
     assert res.exit_code == 0, res.output
     d = json.loads(res.stdout)
     a = solve(bpn).to_dict()
@@ -118,14 +108,14 @@ def test_solve_json_matches_the_library(bpn):
     assert set(d["best"]) == set(a["best"])
 
 
-def test_solve_json_with_a_small_table():
-    res = run("solve", "--json", "--table-bits", "8", NOTATION_FP)
+def test_solve_json_with_a_small_table(invoke):
+    res = invoke("solve", "--json", "--table-bits", "8", NOTATION_FP)
     assert res.exit_code == 0, res.output
     d = json.loads(res.stdout)
     assert d["value"] == 44 and set(d["best"]) == {"+mD", "7S", "9D", "7C", "AC"}
 
 
-def test_solve_stdin_one_json_object_a_line():
+def test_solve_stdin_one_json_object_a_line(invoke):
     talon = talon_bpn()
     lines = [
         NOTATION_JSON,
@@ -137,7 +127,7 @@ def test_solve_stdin_one_json_object_a_line():
         talon,
         "brisque AK9.97..9/A..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35",
     ]
-    res = run("solve", "-", input="\n".join(lines) + "\n")
+    res = invoke("solve", "-", input="\n".join(lines) + "\n")
     assert res.exit_code == 1
     out = [json.loads(line) for line in res.stdout.strip().splitlines()]
     assert len(out) == 6  # blank and comment lines are skipped
@@ -156,31 +146,31 @@ def test_solve_stdin_one_json_object_a_line():
     assert "3 lines could not be solved" in res.stderr
 
 
-def test_solve_stdin_all_good_exits_zero():
-    res = run("solve", "-", input=f"{NOTATION_JSON}\n{FOUR_KINGS}\n")
+def test_solve_stdin_all_good_exits_zero(invoke):
+    res = invoke("solve", "-", input=f"{NOTATION_JSON}\n{FOUR_KINGS}\n")
     assert res.exit_code == 0, res.output
     out = [json.loads(line) for line in res.stdout.strip().splitlines()]
     assert [o["value"] for o in out] == [-4, 10000]
     assert out[1]["win"] == "a"
 
 
-def test_solve_hidden_cards_is_refused_with_the_input_quoted():
-    res = run("solve", HIDDEN)
+def test_solve_hidden_cards_is_refused_with_the_input_quoted(invoke):
+    res = invoke("solve", HIDDEN)
     assert res.exit_code != 0
     assert res.stdout == ""
     assert HIDDEN in res.stderr
     assert "hidden" in res.stderr and "sampling" in res.stderr
 
 
-def test_solve_hidden_cards_quotes_the_input_as_given():
-    res = run("solve", HIDDEN_AS_IN_NOTATION)
+def test_solve_hidden_cards_quotes_the_input_as_given(invoke):
+    res = invoke("solve", HIDDEN_AS_IN_NOTATION)
     assert res.exit_code != 0 and "sampling" in res.stderr
     assert HIDDEN_AS_IN_NOTATION in res.stderr
 
 
-def test_solve_hidden_view_is_refused():
+def test_solve_hidden_view_is_refused(invoke):
     view = random_position(3, "brisque", 5).view("a").bpn()
-    res = run("solve", "--json", view)
+    res = invoke("solve", "--json", view)
     answer = json.loads(res.stdout)  # (with --json an error is a JSON object too)
     assert res.exit_code == 2 and answer["bpn"] == view and "sampling" in answer["error"]
     assert "sampling" in res.stderr and view in res.stderr
@@ -195,17 +185,17 @@ def test_solve_hidden_view_is_refused():
         ("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52-35", "'52-35'"),
     ],
 )
-def test_solve_malformed_bpn_is_refused_with_the_field_quoted(bpn, quoted):
-    res = run("solve", bpn)
+def test_solve_malformed_bpn_is_refused_with_the_field_quoted(invoke, bpn, quoted):
+    res = invoke("solve", bpn)
     assert res.exit_code != 0
     assert res.stdout == ""
     assert quoted in res.stderr
     assert "expected" in res.stderr
 
 
-def test_solve_impossible_position_is_refused():
+def test_solve_impossible_position_is_refused(invoke):
     bpn = "brisque AK9.97..9/A..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
-    res = run("solve", bpn)
+    res = invoke("solve", bpn)
     assert res.exit_code != 0 and res.stdout == ""
     assert bpn in res.stderr and "AS appears twice" in res.stderr
 
@@ -275,7 +265,7 @@ def test_no_progress_off_a_terminal_with_q_json_or_a_budget(args, tmp_path, term
         assert json.loads(out)["value"] == 4
 
 
-def test_solve_checks_a_position_once(monkeypatch: pytest.MonkeyPatch):
+def test_solve_checks_a_position_once(invoke, monkeypatch: pytest.MonkeyPatch):
     # (the solver checks the position it is given: the command does not check it first too)
     from solver.model.position import Position
 
@@ -288,7 +278,7 @@ def test_solve_checks_a_position_once(monkeypatch: pytest.MonkeyPatch):
 
     monkeypatch.setattr(Position, "problems", counted)
     fp = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
-    res = CliRunner().invoke(main, ["solve", fp])
+    res = invoke("solve", fp)
     assert res.exit_code == 0, res.output
     assert len(calls) == 1
 
@@ -300,7 +290,7 @@ def test_solve_checks_a_position_once(monkeypatch: pytest.MonkeyPatch):
         "brisque AK9.97..9/?6 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:36",  # (and a hidden hand)
     ],
 )
-def test_solve_says_an_impossible_position_in_its_words(bpn: str):
-    res = CliRunner().invoke(main, ["solve", bpn])
+def test_solve_says_an_impossible_position_in_its_words(invoke, bpn: str):
+    res = invoke("solve", bpn)
     assert res.exit_code == 2
-    assert f"Error: impossible position {bpn!r}: " in res.output
+    assert f"Error: impossible position {bpn!r}: " in res.stderr

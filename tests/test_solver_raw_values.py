@@ -12,6 +12,7 @@ from solver.model.value import is_raw_game_win
 from solver.native.constants import WIN_RAW
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stack_opponent", [False, True])
 def test_raw_values_agree_with_quartets_in_play(stack_opponent):
     solver = Solver(table_bits=16)

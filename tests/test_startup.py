@@ -110,21 +110,18 @@ def test_an_unknown_name_is_an_attribute_error():
         assert not hasattr(pkg, "nothing_here")
 
 
-def test_a_worker_pool_that_broke_is_still_said(monkeypatch: pytest.MonkeyPatch):
+def test_a_worker_pool_that_broke_is_still_said(invoke, monkeypatch: pytest.MonkeyPatch):
     # (the CLI looks BrokenProcessPool up only once a pool has imported its module)
     from concurrent.futures.process import BrokenProcessPool
 
-    from click.testing import CliRunner
-
     import solver.analysis.batch as batch
-    from solver.cli import main
 
     def broken(*args: object, **kwargs: object):
         raise BrokenProcessPool("a worker died")
         yield  # (a generator, as solve_lines is)
 
     monkeypatch.setattr(batch, "solve_lines", broken)
-    res = CliRunner().invoke(main, ["solve", "-", "--workers", "2"], input="x\n")
+    res = invoke("solve", "-", "--workers", "2", input="x\n")
     assert res.exit_code == 2
     assert "a worker process died (killed from outside?)" in res.output
 
@@ -133,7 +130,7 @@ def test_a_worker_pool_that_broke_is_still_said(monkeypatch: pytest.MonkeyPatch)
         yield
 
     monkeypatch.setattr(batch, "solve_lines", failing)
-    res = CliRunner().invoke(main, ["solve", "-"], input="x\n")
+    res = invoke("solve", "-", input="x\n")
     assert isinstance(res.exception, ValueError)
 
 
@@ -181,6 +178,7 @@ def _start(command: list[str], tmp_path: Path, **popen: object) -> subprocess.Po
     raise AssertionError(f"{command} did not load the package: {proc.communicate()}")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux's /proc/PID/maps")
 @pytest.mark.parametrize("form", ["console script", "python -m solver.cli"])
 def test_ctrl_c_while_the_command_starts_is_no_traceback(form: str, tmp_path: Path):
@@ -294,3 +292,33 @@ def test_a_signal_as_the_finished_command_exits_leaves_its_status(tmp_path: Path
     )
     assert (res.returncode, res.stderr) == (0, ""), res
     assert "Value for b: +44 (exact)" in res.stdout
+
+
+def _compiled_under(tmp_path, value: str) -> subprocess.CompletedProcess:
+    import os
+
+    env = {**os.environ, "BRISQUE_PURE": value}
+    code = "import solver.model.bits as b; print(b.COMPILED)"
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env
+    )
+
+
+@pytest.mark.parametrize("value", ["0", "no", "False", "OFF", ""])
+def test_brisque_pure_off_values_keep_the_compiled_module(tmp_path, value):
+    # BRISQUE_PURE=0 switched the pure Python twin on (any non-empty value did)
+    r = _compiled_under(tmp_path, value)
+    assert r.returncode == 0 and r.stdout.strip() == "True" and r.stderr == "", r.stderr
+
+
+@pytest.mark.parametrize("value", ["1", "yes", "TRUE", "On"])
+def test_brisque_pure_on_values_use_the_pure_twin(tmp_path, value):
+    r = _compiled_under(tmp_path, value)
+    assert r.returncode == 0 and r.stdout.strip() == "False" and r.stderr == "", r.stderr
+
+
+def test_brisque_pure_other_values_are_a_warning_quoting_them(tmp_path):
+    r = _compiled_under(tmp_path, "maybe")
+    assert r.returncode == 0 and r.stdout.strip() == "True"
+    assert "RuntimeWarning: BRISQUE_PURE='maybe' is not understood" in r.stderr
+    assert "Traceback" not in r.stderr

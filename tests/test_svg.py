@@ -1,4 +1,4 @@
-"""Card diagrams in SVG (issue 16): what they show, their hooks, errors, and the command."""
+"""Card diagrams in SVG: what they show, their hooks, errors, and the command."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+import solver
 from solver import svg as public
 from solver.engine.api import solve
-from solver.errors import ArgumentError
+from solver.errors import ArgumentError, ArgumentTypeError
 from solver.model.bits import cards_of
 from solver.model.cards import card_str
 from solver.model.position import Position
@@ -106,6 +107,7 @@ def test_an_impossible_position_is_drawn_with_its_reasons(tmp_path):
     assert res.returncode == 2 and res.stdout.startswith(b"<svg") and b"impossible position" in res.stderr
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_diagram(tmp_path):
     out = tmp_path / "d.svg"
     run = [sys.executable, "-m", "solver.cli", "show", FINAL]
@@ -125,3 +127,61 @@ def test_the_command_writes_the_diagram(tmp_path):
     ]:
         res = subprocess.run([*run, *bad], capture_output=True, cwd=tmp_path)
         assert res.returncode == 2 and words in res.stderr and b"Traceback" not in res.stderr, bad
+
+
+# b declares the four kings at once (+kK): a game won outright, proven within any budget
+KINGS = "brisque AJ.98.8.A/K.K.TK7.K JC TSJD9CQD9D7CQCQS7SAHADJHQH8STC 9.T7..8 - b 0:10 tricks=0:2"
+
+
+P = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+
+
+def test_a_highlight_with_nothing_to_ring_is_refused(invoke):
+    import pytest
+
+    from solver.errors import ArgumentError
+    from solver.model.position import Position
+    from solver.model.svg import HIGHLIGHT
+    from solver.svg import MarkError, svg
+
+    p = Position(KINGS)  # 9S is out; the 7 of trumps (7C) is in the talon: no exchange
+    for mark, words in (("9S", "9S: the card is already played"), ("x", "x: no exchange to ring")):
+        with pytest.raises(MarkError, match=f"svg: highlight {words}") as info:
+            svg(p, highlight=[mark])
+        assert isinstance(info.value, ArgumentError) and info.value.option == "highlight"
+        r = invoke("show", KINGS, "--svg", "--highlight", mark)
+        assert r.exit_code == 2 and f"--highlight {words}" in r.stderr, r.output
+    # what can be ringed still is: a card in a hand, the turnup, a declaration in hand
+    for mark in ("KS", "JC", "+kK", "AS"):
+        assert f'stroke="{HIGHLIGHT}"' in svg(p, highlight=[mark])
+        assert invoke("show", KINGS, "--svg", "--highlight", mark).exit_code == 0
+
+
+def test_a_bad_svg_move_names_its_option(invoke):
+    r = invoke("show", KINGS, "--svg", "--arrow", "ZZ")
+    assert r.exit_code == 2 and "--arrow 'ZZ' is not a move (expected a card such as TH)" in r.stderr
+    r = invoke("show", KINGS, "--svg", "--highlight", "QQ")
+    assert r.exit_code == 2 and "--highlight 'QQ' is not a move" in r.stderr
+    r = invoke("show", KINGS, "--svg", "--arrow", "9S")  # (a card in no hand, refused as before)
+    assert r.exit_code == 2 and "--arrow 9S: expected a card in a hand" in r.stderr
+
+
+def test_svg_takes_a_bpn_string():
+    from solver.svg import svg
+
+    assert svg(P) == svg(solver.Position(P))
+    with pytest.raises(ArgumentTypeError, match="p=42: expected a Position or a BPN string"):
+        svg(42)  # type: ignore[arg-type]
+
+
+def test_svg_reads_one_string_of_moves_as_analyse_line_does():
+    from solver.model.svg import HIGHLIGHT
+    from solver.svg import MarkError, svg
+
+    assert svg(P, highlight="KD") == svg(P, highlight=["KD"]) != svg(P)
+    assert svg(P, highlight="7S KD") == svg(P, highlight=["7S", "KD"])
+    assert f'stroke="{HIGHLIGHT}"' in svg(P, highlight="KD")
+    with pytest.raises(MarkError, match="highlight 'ZZ' is not a move"):
+        svg(P, highlight="7S ZZ")
+    with pytest.raises(MarkError, match="arrow 0.5 is not a move"):
+        svg(P, arrows=[0.5])  # type: ignore[list-item]

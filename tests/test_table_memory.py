@@ -9,11 +9,11 @@ import re
 import resource
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
+from helpers import OUTSIDE
 
 import solver
 from solver.errors import ArgumentError
@@ -28,14 +28,8 @@ from solver.model.table_memory import (
 )
 
 SRC = Path(__file__).resolve().parent.parent / "src_cython"
-BRISQUE = [sys.executable, "-m", "solver.cli"]
-OUTSIDE = tempfile.gettempdir()  # (run from the checkout, python -m would find its unbuilt source first)
 GOOD = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
 CAP = 3 * 2**30  # bytes of address space a capped run gets: a table of 2**28 entries needs 8.6 GB
-
-
-def brisque(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([*BRISQUE, *args], capture_output=True, text=True, timeout=120, cwd=OUTSIDE, **kw)
 
 
 def cap_memory() -> None:
@@ -73,7 +67,7 @@ def test_an_engine_takes_the_memory_its_size_says():
 
 
 @pytest.mark.parametrize("bits", [MIN_TABLE_BITS - 1, MAX_TABLE_BITS + 1, 0, 99])
-def test_the_api_and_the_command_line_refuse_the_same_sizes(bits):
+def test_the_api_and_the_command_line_refuse_the_same_sizes(brisque, bits):
     words = f"from {MIN_TABLE_BITS} to {MAX_TABLE_BITS}"
     with pytest.raises(ArgumentError, match=f"table_bits={bits}: expected a whole number of bits {words}"):
         solver.Solver(table_bits=bits)
@@ -86,13 +80,13 @@ def test_the_api_and_the_command_line_refuse_the_same_sizes(bits):
     assert f"'--table-bits': '{bits}' is not a whole number {words}" in r.stderr, r.stderr
 
 
-def test_the_smallest_size_is_solved_by_both():
+def test_the_smallest_size_is_solved_by_both(brisque):
     assert int(solver.Solver(table_bits=MIN_TABLE_BITS).solve(GOOD).value) == 44
     r = brisque("solve", GOOD, "--table-bits", str(MIN_TABLE_BITS), "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["value"] == 44
 
 
-def test_the_help_gives_the_memory_of_the_sizes():
+def test_the_help_gives_the_memory_of_the_sizes(brisque):
     r = brisque("solve", "--help")
     text = " ".join(r.stdout.split())  # (the help is wrapped to the terminal)
     assert f"2**N entries of {TABLE_ENTRY_BYTES} bytes" in text
@@ -102,7 +96,7 @@ def test_the_help_gives_the_memory_of_the_sizes():
 
 
 @pytest.mark.parametrize("extra", [[], ["--json"]])
-def test_a_table_larger_than_the_memory_is_refused_before_it_is_made(extra):
+def test_a_table_larger_than_the_memory_is_refused_before_it_is_made(brisque, extra):
     """--table-bits 28 took 8.4 GB and 51 s for a position of a millisecond (or, with less
     memory, failed allocating): a size the memory cannot hold is refused at once."""
     t0 = time.perf_counter()
@@ -121,7 +115,7 @@ def test_a_table_larger_than_the_memory_is_refused_before_it_is_made(extra):
         )
 
 
-def test_every_worker_process_of_a_batch_counts():
+def test_every_worker_process_of_a_batch_counts(brisque):
     # two workers, each with a table of 2**26 entries (2.1 GB): 4.3 GB, more than the cap
     r = brisque(
         "solve", "-", "--table-bits", "26", "--workers", "2", input=GOOD + "\n", preexec_fn=cap_memory

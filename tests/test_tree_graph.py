@@ -6,16 +6,20 @@ from __future__ import annotations
 import io
 import json
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import networkx as nx
 import pytest
-from click.testing import CliRunner
+from helpers import NOTATION_EXAMPLES
 
+import solver
 from solver.analysis.tree import TreeInterrupted, solution_tree, to_dot, write_tree
-from solver.cli import main
 from solver.engine.api import solve
-from solver.errors import PositionError
+from solver.errors import ArgumentError, PositionError
 from solver.formats.bpd import read_bpd
 from solver.model.moves import parse_move
 from solver.model.position import Position
@@ -28,14 +32,6 @@ TWO_ACES = "brisque A.A../7.7.. D 0 TKQJ98.TKQJ98.ATKQJ987.ATKQJ987 - a 98:0"
 # a holds both marriages (hearts, diamonds = trump) and may declare them in either order
 TWO_MARRIAGES = "brisque .KQ.KQ./.A7.A7. D 0 ATKQJ987.TJ98.TJ98.ATKQJ987 - a 84:0"
 PETITE = "petite .7..7/.A..8 AC 21 AKQ..AKQ. - a 20:16 tricks=2:1"
-
-
-def run(*args):
-    try:  # keep standard error apart (click < 8.2 mixes it in by default)
-        runner = CliRunner(mix_stderr=False)
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(main, [str(a) for a in args])
 
 
 def reachable(bpn: str, depth: int) -> dict[str, int]:
@@ -256,9 +252,9 @@ def test_unknown_format_is_refused(small_tree):
 
 
 @pytest.mark.parametrize("fmt", ["graphml", "gexf", "json", "dot"])
-def test_cli_tree_every_format_to_a_file(tmp_path, fmt):
+def test_cli_tree_every_format_to_a_file(invoke, tmp_path, fmt):
     out = tmp_path / f"t.{fmt}"
-    res = run("tree", FP_LED, "--depth", 2, "--format", fmt, "-o", out)
+    res = invoke("tree", FP_LED, "--depth", 2, "--format", fmt, "-o", out)
     assert res.exit_code == 0, res.stderr
     g = solution_tree(FP_LED, depth=2)
     data = out.read_bytes()
@@ -273,16 +269,16 @@ def test_cli_tree_every_format_to_a_file(tmp_path, fmt):
     assert res.stdout == ""
 
 
-def test_cli_tree_to_stdout():
-    res = run("tree", FP_LED, "--depth", 1, "--format", "json")
+def test_cli_tree_to_stdout(invoke):
+    res = invoke("tree", FP_LED, "--depth", 1, "--format", "json")
     assert res.exit_code == 0, res.stderr
     h = nx.node_link_graph(json.loads(res.stdout), edges="edges")
     assert h.number_of_nodes() == 1 + len(Position(FP_LED).legal_moves())
     assert res.stderr == ""
 
 
-def test_cli_tree_truncation_message():
-    res = run("tree", FP, "--depth", 4, "--max-nodes", 10, "--format", "graphml")
+def test_cli_tree_truncation_message(invoke):
+    res = invoke("tree", FP, "--depth", 4, "--max-nodes", 10, "--format", "graphml")
     assert res.exit_code == 0
     assert "truncated" in res.stderr and "10" in res.stderr
     h = nx.read_graphml(io.BytesIO(res.stdout_bytes))
@@ -290,8 +286,8 @@ def test_cli_tree_truncation_message():
     assert h.graph.get("truncated") in (True, "True", "true")
 
 
-def test_cli_tree_refuses_hidden_cards():
-    res = run("tree", "brisque AK.T9.J.8/?6 9C 13 TJ..Q8.AK - a 18:12 tricks=2:1")
+def test_cli_tree_refuses_hidden_cards(invoke):
+    res = invoke("tree", "brisque AK.T9.J.8/?6 9C 13 TJ..Q8.AK - a 18:12 tricks=2:1")
     assert res.exit_code == 2
     assert "every card known" in res.stderr
 
@@ -333,10 +329,6 @@ def test_an_interrupt_before_the_first_expansion_keeps_the_root_and_its_value():
 def test_brisque_tree_writes_the_tree_so_far_on_ctrl_c(tmp_path):
     """The real command, a SIGINT three seconds into a tree of minutes: the graph so far on
     standard output (read back by networkx), a message, exit 130, no traceback."""
-    import signal
-    import subprocess
-    import sys
-    import time
 
     bpn = "brisque K.J8.9.AQ/A.K.AK.97 TD TC9SJS TQ87.ATQ97.QJ87.KJ8 - b 41:7 tricks=4:4"
     cmd = [sys.executable, "-m", "solver.cli", "tree", bpn, "--depth", "10", "--max-nodes", "1000000"]
@@ -356,3 +348,53 @@ def test_brisque_tree_writes_the_tree_so_far_on_ctrl_c(tmp_path):
     assert g.number_of_nodes() > 1
     for n, attrs in list(g.nodes(data=True))[:30]:
         assert attrs["value"] == node_value(n)
+
+
+FINAL = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
+
+
+def test_the_tree_format_follows_the_output_extension(invoke, tmp_path):
+    heads = {"dot": "digraph", "graphml": "<?xml", "json": "{", "gexf": "<?xml"}
+    for ext, head in heads.items():
+        out = tmp_path / f"tree.{ext}"
+        r = invoke("tree", FINAL, "-o", out, "-q")
+        assert r.exit_code == 0, r.output
+        text = out.read_text(encoding="utf-8")
+        assert text.startswith(head), (ext, text[:40])
+        assert ("<gexf" in text) == (ext == "gexf") and ("<graphml" in text) == (ext == "graphml")
+    other = tmp_path / "tree.txt"  # (an extension that names no format: graphml, as before)
+    assert invoke("tree", FINAL, "-o", other, "-q").exit_code == 0 and "<graphml" in other.read_text()
+    same = tmp_path / "same.dot"
+    assert invoke("tree", FINAL, "-o", same, "--format", "dot", "-q").exit_code == 0
+
+
+def test_a_tree_format_contradicting_the_extension_is_refused(invoke, tmp_path):
+    out = tmp_path / "tree.dot"
+    r = invoke("tree", FINAL, "-o", out, "--format", "graphml")
+    assert r.exit_code == 2 and "--format graphml contradicts the extension" in r.stderr, r.output
+    assert not out.exists()
+    assert "extension" in invoke("tree", "--help").stdout
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"depth": 0},
+        {"depth": -1},
+        {"depth": 1.5},
+        {"depth": "2"},
+        {"depth": 10**20},
+        {"max_nodes": 1},
+        {"max_nodes": 1.5},
+    ],
+)
+def test_solution_tree_checks_depth_and_max_nodes(kwargs):
+    # depth=0, -1 and 1.5 gave a tree silently, depth="2" a bare TypeError
+    ((name, value),) = kwargs.items()
+    with pytest.raises(ArgumentError, match=f"{name}="):
+        solver.solution_tree(FP, **kwargs)
+
+
+def test_tree_depth_has_an_upper_end(brisque):
+    r = brisque("tree", NOTATION_EXAMPLES[0], "--depth", "99999999999999999999")
+    assert r.returncode == 2 and "is not a whole number from 1 to 1000" in r.stderr, r.stderr

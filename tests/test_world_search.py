@@ -116,6 +116,7 @@ def test_fitted_and_hand_made_evaluations_differ_and_both_run():
     assert [m.value for m in fitted.moves] != [m.value for m in hand_made.moves]
 
 
+@pytest.mark.slow
 def test_the_guard_proves_a_game_win_beyond_the_horizon():
     p = Position(QUARTET_AHEAD)
     assert game_win_possible(p, 1) and not game_win_possible(p, 0)

@@ -7,12 +7,17 @@ insertion, as there is no ``tests/__init__.py``).  Fixtures live in conftest.py.
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from solver import Position, Rules
 from solver.model.bits import points_of, popcount
@@ -210,3 +215,34 @@ __all__ = [
     "names",
     "play_random",
 ]
+
+
+def interrupt_after(args: list[str], after: float, stdin: str | None = None, within: float = 30.0):
+    """Run brisque ARGS, send SIGINT after ``after`` seconds (to the command alone, as
+    ``timeout -s INT`` or ``kill -INT`` do), and return (status, stdout, stderr, seconds from
+    the signal to the end).  A command still running ``within`` seconds after the signal
+    fails the test (its process group is killed)."""
+    proc = subprocess.Popen(
+        [*BRISQUE, *args],
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=OUTSIDE,
+        start_new_session=True,
+    )
+    if stdin is not None:
+        assert proc.stdin is not None
+        proc.stdin.write(stdin)
+        proc.stdin.close()
+        proc.stdin = None
+    time.sleep(after)
+    proc.send_signal(signal.SIGINT)
+    t0 = time.monotonic()
+    try:
+        out, err = proc.communicate(timeout=within)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail(f"brisque {' '.join(args)} still ran {within} s after Ctrl-C")
+    return proc.returncode, out, err, time.monotonic() - t0

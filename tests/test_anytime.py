@@ -5,8 +5,6 @@ with any number of workers."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -14,6 +12,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from helpers import interrupt_after
 
 from solver import analyse, deal
 
@@ -70,16 +69,9 @@ def test_updates_give_the_answer_so_far():
 
 @pytest.mark.slow
 def test_ctrl_c_prints_the_answer_so_far_and_exits_130(tmp_path: Path):
-    cmd = [sys.executable, "-m", "solver.cli", "analyse", EARLY.bpn(), "--worlds", "100000", "--json"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    try:
-        time.sleep(2.0)  # (long enough to start and solve some worlds)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 130, err
+    # (2 s: long enough to start and solve some worlds)
+    status, out, err, _ = interrupt_after(["analyse", EARLY.bpn(), "--worlds", "100000", "--json"], after=2.0)
+    assert status == 130, err
     assert "Traceback" not in err
     answer = json.loads(out)
     assert answer["stopped"] == "interrupted" and 0 < answer["worlds"] < 100000
@@ -206,16 +198,10 @@ def test_ctrl_c_keeps_the_deep_worlds_solved_so_far(tmp_path: Path):
     """Worlds searched 8 tricks deep take a second or two each: Ctrl-C after some of them
     gives the answer over those (the whole batch of ten being solved was lost, and the run
     printed only {"error": "interrupted"})."""
-    cmd = [sys.executable, "-m", "solver.cli", "analyse", EARLY.bpn(), "--world-search", "depth:8", "--json"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    try:
-        time.sleep(8.0)  # (start-up, then a few worlds: fewer than a batch of ten)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 130, err
+    # (8 s: start-up, then a few worlds: fewer than a batch of ten)
+    args = ["analyse", EARLY.bpn(), "--world-search", "depth:8", "--json"]
+    status, out, err, _ = interrupt_after(args, after=8.0, within=60.0)
+    assert status == 130, err
     assert "Traceback" not in err
     answer = json.loads(out)
     assert answer["stopped"] == "interrupted" and 1 <= answer["worlds"] < 100, answer

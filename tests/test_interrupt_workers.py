@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import BRISQUE, OUTSIDE
+from helpers import BRISQUE, OUTSIDE, interrupt_after
 
 from solver.formats.bpd import parse_record
 
@@ -241,37 +241,6 @@ def test_a_command_started_with_sigint_ignored_keeps_ignoring_it():
 EARLY = "brisque ?6/T.TJ9.9.K QC 15 ..TKQJ. - b 0:19 tricks=0:2"  # b's view at trick 3
 
 
-def interrupted(args: list[str], after: float, stdin: str | None = None, within: float = 30.0):
-    """Run brisque ARGS, send SIGINT after ``after`` seconds (to the command alone, as
-    ``timeout -s INT`` or ``kill -INT`` do), and return (status, stdout, stderr, seconds from
-    the signal to the end).  A command still running ``within`` seconds after the signal
-    fails the test (its process group is killed)."""
-    proc = subprocess.Popen(
-        [*BRISQUE, *args],
-        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=OUTSIDE,
-        start_new_session=True,
-    )
-    if stdin is not None:
-        assert proc.stdin is not None
-        proc.stdin.write(stdin)
-        proc.stdin.close()
-        proc.stdin = None
-    time.sleep(after)
-    proc.send_signal(signal.SIGINT)
-    t0 = time.monotonic()
-    try:
-        out, err = proc.communicate(timeout=within)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        pytest.fail(f"brisque {' '.join(args)} still ran {within} s after Ctrl-C")
-    return proc.returncode, out, err, time.monotonic() - t0
-
-
 VIEW = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"  # a's view at trick 4
 
 
@@ -292,7 +261,7 @@ def _stray(marker: str) -> list[int]:
 def test_ctrl_c_before_the_first_world_does_not_wait_for_the_workers():
     # with --workers 2, Ctrl-C before any world was solved printed "interrupted" and then
     # waited for every queued task of the workers (which ignore Ctrl-C): minutes here
-    status, out, err, seconds = interrupted(
+    status, out, err, seconds = interrupt_after(
         ["analyse", EARLY, "--world-search", "exact", "--worlds", "1000", "--workers", "2"], after=2.0
     )
     assert status == 130 and "interrupted" in err and "Traceback" not in err, err
@@ -302,7 +271,7 @@ def test_ctrl_c_before_the_first_world_does_not_wait_for_the_workers():
 @pytest.mark.slow
 def test_ctrl_c_before_the_first_deal_pair_does_not_wait_for_the_workers():
     # the same in brisque match: the orderly shutdown waited for every pair queued
-    status, out, err, seconds = interrupted(
+    status, out, err, seconds = interrupt_after(
         ["match", "pimc:3000", "pimc:3000", "--deals", "6", "--workers", "2"], after=2.0
     )
     assert status == 130 and "interrupted" in err and "Traceback" not in err, err
@@ -314,7 +283,7 @@ def test_ctrl_c_stops_a_batch_of_sampled_analyses():
     # analyse - printed the interrupted line's answer so far, then went on with the next
     # lines and exited 0, as if nothing had happened
     lines = "\n".join([EARLY] * 4) + "\n"
-    status, out, err, _ = interrupted(
+    status, out, err, _ = interrupt_after(
         ["analyse", "-", "--worlds", "100000", "--seconds", "1.5"], after=2.5, stdin=lines
     )
     answers = [json.loads(line) for line in out.splitlines()]
@@ -331,7 +300,7 @@ def test_ctrl_c_during_a_sampled_puzzle_is_not_a_verdict():
         for i in range(3):
             f.write(f'{EARLY} ; id "h{i}" ; bm 9H ; worlds 100000 ; seed 1\n')
     try:
-        status, out, err, _ = interrupted(["puzzles", f.name], after=2.0)
+        status, out, err, _ = interrupt_after(["puzzles", f.name], after=2.0)
     finally:
         os.unlink(f.name)
     assert status == 130 and "interrupted" in err and "Traceback" not in err, err

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from helpers import BRISQUE, OUTSIDE
+from helpers import BRISQUE, OUTSIDE, interrupt_after
 
 import solver
 from solver.engine import Analysis, SolveInterrupted, Solver, solve
@@ -230,37 +230,6 @@ def test_a_budget_spent_in_the_second_game_win_test_keeps_the_first_tests_bound(
     both = bounds_after(lo)
     assert both[0] is not None and both[1] is not None and both[0] < both[1]
     assert bounds_after(lo - 1) == (None, both[1])
-
-
-def interrupt_after(args: list[str], after: float, stdin: str | None = None, within: float = 30.0):
-    """Run brisque ARGS, send SIGINT after ``after`` seconds (to the command alone, as
-    ``timeout -s INT`` or ``kill -INT`` do), and return (status, stdout, stderr, seconds from
-    the signal to the end).  A command still running ``within`` seconds after the signal
-    fails the test (its process group is killed)."""
-    proc = subprocess.Popen(
-        [*BRISQUE, *args],
-        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=OUTSIDE,
-        start_new_session=True,
-    )
-    if stdin is not None:
-        assert proc.stdin is not None
-        proc.stdin.write(stdin)
-        proc.stdin.close()
-        proc.stdin = None
-    time.sleep(after)
-    proc.send_signal(signal.SIGINT)
-    t0 = time.monotonic()
-    try:
-        out, err = proc.communicate(timeout=within)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        pytest.fail(f"brisque {' '.join(args)} still ran {within} s after Ctrl-C")
-    return proc.returncode, out, err, time.monotonic() - t0
 
 
 LONG_SOLVE = "briscan .T98..Q7/KJ8..TK. KH QHAD7DJCTSASKC7H8C7S9C9STCQDACJDJHQS8D9DAH - - a 0:10"

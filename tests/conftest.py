@@ -39,7 +39,7 @@ def brisque(tmp_path):
     return Brisque(tmp_path)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def invoke():
     """Run the command line in this process through click's CliRunner; standard error kept apart."""
     try:  # (click < 8.2 mixes standard error into the output by default)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 import pytest
+from helpers import OUTSIDE
 
 from solver.cli import COMMANDS, main
 
@@ -145,7 +146,11 @@ def test_the_help_imports_no_command(tmp_path: Path) -> None:
 
 def test_a_mistyped_command_is_offered_the_one_meant() -> None:
     res = subprocess.run(
-        [sys.executable, "-m", "solver.cli", "sol"], capture_output=True, text=True, stdin=subprocess.DEVNULL
+        [sys.executable, "-m", "solver.cli", "sol"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        cwd=OUTSIDE,  # (from the checkout, python -m would find the unbuilt source)
     )
     assert res.returncode == 2
     assert "No such command 'sol'" in res.stderr

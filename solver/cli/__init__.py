@@ -81,7 +81,7 @@ def main() -> None:
       brisque analyse "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
       brisque deal --seed 7 --rules briscan --at 5
       brisque puzzles positions/*.bpd
-      brisque match pimc:50 greedy --deals 20
+      brisque match pimc:20 greedy --deals 10
 
     Every query command has --json; "brisque COMMAND --help" tells more.
 

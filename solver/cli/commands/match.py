@@ -80,8 +80,8 @@ def match_cmd(
 
     \b
     Examples:
-      brisque match pimc:50 greedy --deals 100 --workers 2
-      brisque match pimc:20 pimc:40@handmade:3 --deals 300 --workers 2
+      brisque match pimc:20 greedy --deals 20 --workers 2
+      brisque match pimc:10 pimc:30@handmade:3 --deals 10 --workers 2
       brisque match greedy random --deals 500 --rules briscan --json
       brisque match pimc:20 clairvoyant --deals 10 --records deals.jsonl
       brisque match pimc:50 greedy --deals 2000 --scheduler tcp://10.0.0.5:8786

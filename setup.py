@@ -25,7 +25,8 @@ DIRECTIVES = {
     "cdivision": not DEBUG,
     "initializedcheck": DEBUG,
 }
-FLAGS = ["-O3", *ARCH_FLAGS]
+# no contracted multiply-adds: the learned evaluation gives the numbers of its plain Python twin
+FLAGS = ["-O3", "-ffp-contract=off", *ARCH_FLAGS]
 EXTENSIONS = [
     Extension("solver.native.constants", ["src_cython/py_constants.pyx"], extra_compile_args=FLAGS),
     Extension("solver.native.bits", ["src_cython/bits.pyx"], extra_compile_args=FLAGS),

@@ -1,11 +1,13 @@
 # Cheap value bounds at the start of a turn (points left, sure top trumps, declarations),
 # and the value at the horizon of a depth-limited search (fitted or hand-made).
+from libc.math cimport exp
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 from cards cimport __builtin_clz, __builtin_popcount, points_of, suit_bits
-from constants cimport K_QUARTET, WIN_RAW
+from constants cimport K_QUARTET, NET_OUTPUTS, WIN_RAW
 from context cimport HORIZON_LEVELS, INF, MAX_TALON, N_HFEATURES, Ctx, State
 from moves cimport meld_declared
+from network cimport network_outputs, talon_tricks_left
 
 
 cdef inline int bit_of(uint32_t cards, int card) noexcept nogil:
@@ -27,11 +29,6 @@ cdef inline int meld_points_in_hand(Ctx* c, State* s, int p, int* quartet) noexc
         else:
             t += c.root.meld_pts[i]
     return t
-
-
-cdef inline int talon_tricks_left(Ctx* c, State* s) noexcept nogil:
-    """Tricks still to be played before the talon (and turnup) runs out."""
-    return (c.root.talon_len - s.talon_idx + (1 if s.turnup >= 0 else 0) + 1) // 2
 
 
 cdef inline int horizon_level(Ctx* c, State* s) noexcept nogil:
@@ -84,20 +81,30 @@ cdef inline void horizon_features(Ctx* c, State* s, double* f) noexcept nogil:
         f[13] = (bit_of(hm, t_seven) - bit_of(ho, t_seven)) * points_of((<uint32_t>1) << s.turnup)
 
 
+cdef inline double sigmoid(double x) noexcept nogil:
+    return 1.0 / (1.0 + exp(-x)) if x >= 0 else exp(x) / (1.0 + exp(x))
+
+
 cdef inline int horizon_value(Ctx* c, State* s) noexcept nogil:
     """Heuristic future value at the horizon of a depth-limited search (player to move):
-    with fitted weights their sum over the horizon features; else (hand-made) under the
+    with a learned network its margin, plus ``win_points`` times the chance of a game won
+    less that of a game lost; with fitted weights their sum over the horizon features; else (hand-made) under the
     tricks objective half the difference in trumps held, and otherwise half the card points in
     hand minus the opponent's, 6 per trump more than the opponent, and an eighth of the
     points still in the talon and turnup (he draws first).
     Documented in docs/solver.md."""
     cdef int me = s.turn, other = 1 - me, h, i, level
     cdef double f[N_HFEATURES]
+    cdef double out[NET_OUTPUTS]
     cdef double v = 0.0
     cdef uint32_t trumps = suit_bits(c.root.trump)
     cdef uint32_t rest = c.root.talon_rest[s.talon_idx]
     if s.turnup >= 0:
         rest |= (<uint32_t>1) << s.turnup
+    if c.horizon.learned:
+        network_outputs(c, s, out)
+        v = out[0] + c.horizon.net.win_points * (sigmoid(out[1]) - sigmoid(out[2]))
+        return <int>(v + 0.5) if v >= 0 else -<int>(0.5 - v)
     if c.horizon.fitted:
         horizon_features(c, s, f)
         level = horizon_level(c, s)

@@ -32,7 +32,23 @@ cdef extern from *:
 
         /* the largest transposition table: 2**MAX_TABLE_BITS entries (8.6 GB with the
            other tables: solver/model/table_memory.py) */
-        MAX_TABLE_BITS = 28
+        MAX_TABLE_BITS = 28,
+
+        /* The learned horizon evaluation's inputs (solver/engine/network.py): where each
+           card lies (7 places x 32 cards), the melds declared by the player to move and
+           by his opponent, the exchange still open, the talon tricks left (12 levels),
+           and in Briscan the tricks each has taken (0..16). */
+        NET_PLACES = 7,
+        NET_MELDS_ME = 7 * 32,
+        NET_MELDS_OPP = NET_MELDS_ME + N_MELDS,
+        NET_EXCHANGE = NET_MELDS_OPP + N_MELDS,
+        NET_LEVEL = NET_EXCHANGE + 1,
+        NET_LEVELS = 12,
+        NET_TRICKS_ME = NET_LEVEL + NET_LEVELS,
+        NET_TRICKS_OPP = NET_TRICKS_ME + 17,
+        NET_INPUTS = NET_TRICKS_OPP + 17,
+        NET_OUTPUTS = 3,      /* the margin, the logits of a game won and of a game lost */
+        NET_MAX_HIDDEN = 256  /* the widest hidden layer the engine evaluates */
     };
 
     /* card points by rank */
@@ -81,5 +97,16 @@ cdef extern from *:
         POINTS_A
         PACK_POINTS
         MAX_TABLE_BITS
+        NET_PLACES
+        NET_MELDS_ME
+        NET_MELDS_OPP
+        NET_EXCHANGE
+        NET_LEVEL
+        NET_LEVELS
+        NET_TRICKS_ME
+        NET_TRICKS_OPP
+        NET_INPUTS
+        NET_OUTPUTS
+        NET_MAX_HIDDEN
     const int brisque_rank_points[8]
     const int brisque_byte_points[256]

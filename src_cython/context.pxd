@@ -261,11 +261,28 @@ ctypedef struct Tables:
                               # below SCRATCH_GEN, whose bit marks a search kept apart
 
 
+ctypedef struct Network:
+    # the learned horizon evaluation (network.pxd; trained by training/train.py, shipped in
+    # solver/engine/networks/): rows of weights, input by input and unit by unit
+    int h1, h2                # the hidden layers' widths
+    double* w1                # NET_INPUTS rows of h1
+    double* b1
+    double* w2                # h1 rows of h2
+    double* b2
+    double* w3                # h2 rows of NET_OUTPUTS
+    double* b3
+    int meld_canon[4][N_MELDS]  # by trump: meld index -> the same meld, suits renumbered
+    double win_points         # what the chance of a game won (less that of one lost) adds
+
+
 ctypedef struct Horizon:
     # weights fitted by benchmarks/fit_horizon.py (solver/engine/horizon_weights.py);
-    # without them the hand-made heuristic of docs/solver.md
+    # without them the hand-made heuristic of docs/solver.md; a learned network, when set,
+    # comes before both
     int fitted
     double w[HORIZON_LEVELS][N_HFEATURES]
+    int learned
+    Network net
 
 
 ctypedef struct Budget:

@@ -25,21 +25,22 @@ functions compiled into this one module (so the split costs no speed):
 ``solver.engine`` is the public face of this module; solver/native/engine.pyi its types.
 """
 from libc.stdint cimport uint32_t, uint64_t
-from libc.stdlib cimport free
+from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 from libc.time cimport CLOCKS_PER_SEC, clock, clock_t
 
 from cards cimport __builtin_ctz, __builtin_popcount
 from constants cimport (MAX_TABLE_BITS, G_BRISCAN, G_BRISQUE, G_PETITE, K_MARRIAGE, K_QUARTET, K_SEQUENCE, N_MELDS,
-                        WIN_THRESHOLD)
+                        NET_INPUTS, NET_MAX_HIDDEN, NET_OUTPUTS, WIN_THRESHOLD)
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
 cdef extern from "pythread.h":
     unsigned long PyThread_get_thread_ident()
 
 from bounds cimport horizon_features, horizon_level
+from network cimport NET_MAX_ON, network_inputs, network_outputs
 from context cimport (HORIZON_LEVELS, SCRATCH_GEN, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_PV, MAX_TALON, MAX_THREADS, MAXMOVES, PLAIN_TABLE_BITS, SHORT_TABLE_BITS, Ctx, EngineRules,
-                      Entry, PlainEntry, Root, State, Tables, brisque_table_alloc, monotonic_seconds)
+                      Entry, Network, PlainEntry, Root, State, Tables, brisque_table_alloc, monotonic_seconds)
 from moves cimport apply_move, gen_moves, mark_declared, meld_declared
 from parallel cimport exact_child, exact_value
 from search cimport child_value, guess_depth, mtdf, reaches, search
@@ -208,6 +209,8 @@ cdef class Engine:
         self.c.budget.proven_lo = -INF
         self.c.budget.proven_hi = INF
         self.c.horizon.fitted = 0
+        self.c.horizon.learned = 0
+        self.c.horizon.net.w1 = NULL
         self.loaded = 0
 
     def __dealloc__(self):
@@ -221,6 +224,8 @@ cdef class Engine:
         if self.c.tables.ptable != NULL:
             free(self.c.tables.ptable)
             self.c.tables.ptable = NULL
+        free(self.c.horizon.net.w1)   # (one block holds every weight of the network)
+        self.c.horizon.net.w1 = NULL
         for i in range(MAX_THREADS - 1):
             free(self.c.tables.helper_ftable[i])
             free(self.c.tables.helper_ptable[i])
@@ -556,6 +561,89 @@ cdef class Engine:
             for j in range(N_HFEATURES):
                 self.c.horizon.w[i][j] = float(rows[i][j])
         self.c.horizon.fitted = 1
+
+    def set_network(self, network=None, meld_canon=None, double win_points=0.0):
+        """The learned horizon evaluation, which then comes before the fitted weights:
+        ``network`` holds ``w1`` (``NET_INPUTS`` rows of h1 numbers), ``b1``, ``w2`` (h1 rows
+        of h2), ``b2``, ``w3`` (h2 rows of ``NET_OUTPUTS``) and ``b3`` (solver.engine.network.
+        Network, or a dict of the same); ``meld_canon``: 4 rows (by trump) of ``N_MELDS``
+        meld indices with suits renumbered from the trump; ``win_points``: what the chance
+        of a game won, less that of one lost, adds to the margin.  ``None``: no network.
+        Call :meth:`clear` after changing it (the tables hold horizon values)."""
+        cdef int h1, h2, i, j, size
+        cdef double* block
+        cdef Network* n = &self.c.horizon.net
+        get = (lambda k: network[k]) if isinstance(network, dict) else (lambda k: getattr(network, k))
+        if network is None:
+            self.c.horizon.learned = 0
+            return
+        w1, b1, w2, b2, w3, b3 = (get(k) for k in ("w1", "b1", "w2", "b2", "w3", "b3"))
+        h1, h2 = len(b1), len(b2)
+        if not (0 < h1 <= NET_MAX_HIDDEN and 0 < h2 <= NET_MAX_HIDDEN) or len(w1) != NET_INPUTS \
+                or len(w2) != h1 or len(w3) != h2 or len(b3) != NET_OUTPUTS \
+                or any(len(r) != h1 for r in w1) or any(len(r) != h2 for r in w2) \
+                or any(len(r) != NET_OUTPUTS for r in w3):
+            raise ArgumentError(f"horizon network: expected {NET_INPUTS} rows of h1 weights, h1 rows of h2 "
+                                f"and h2 rows of {NET_OUTPUTS}, with h1 and h2 at most {NET_MAX_HIDDEN}")
+        canon = [list(r) for r in meld_canon] if meld_canon is not None else []
+        if len(canon) != 4 or any(len(r) != N_MELDS or any(not 0 <= m < N_MELDS for m in r) for r in canon):
+            raise ArgumentError(f"horizon network: expected 4 rows of {N_MELDS} meld indices")
+        size = NET_INPUTS * h1 + h1 + h1 * h2 + h2 + h2 * NET_OUTPUTS + NET_OUTPUTS
+        block = <double*> malloc(size * sizeof(double))
+        if block == NULL:
+            raise MemoryError("horizon network: out of memory")
+        self.c.horizon.learned = 0
+        free(n.w1)
+        n.w1 = block
+        n.b1 = n.w1 + NET_INPUTS * h1
+        n.w2 = n.b1 + h1
+        n.b2 = n.w2 + h1 * h2
+        n.w3 = n.b2 + h2
+        n.b3 = n.w3 + h2 * NET_OUTPUTS
+        n.h1 = h1
+        n.h2 = h2
+        for i in range(NET_INPUTS):
+            for j in range(h1):
+                n.w1[i * h1 + j] = float(w1[i][j])
+        for j in range(h1):
+            n.b1[j] = float(b1[j])
+            for i in range(h2):
+                n.w2[j * h2 + i] = float(w2[j][i])
+        for i in range(h2):
+            n.b2[i] = float(b2[i])
+            for j in range(NET_OUTPUTS):
+                n.w3[i * NET_OUTPUTS + j] = float(w3[i][j])
+        for j in range(NET_OUTPUTS):
+            n.b3[j] = float(b3[j])
+        for i in range(4):
+            for j in range(N_MELDS):
+                n.meld_canon[i][j] = canon[i][j]
+        n.win_points = win_points
+        self.c.horizon.learned = 1
+
+    def network_inputs(self):
+        """The learned evaluation's inputs that are on at the root, which must be at the
+        start of a turn, in increasing order (solver.engine.network.network_inputs' twin)."""
+        cdef int on[NET_MAX_ON]
+        cdef int n, i
+        self._check_network()
+        n = network_inputs(&self.c, &self.root, on)
+        return [on[i] for i in range(n)]
+
+    def network_outputs(self):
+        """(margin, win logit, loss logit) of the learned evaluation at the root, which must
+        be at the start of a turn, for the player to move there."""
+        cdef double out[NET_OUTPUTS]
+        self._check_network()
+        network_outputs(&self.c, &self.root, out)
+        return out[0], out[1], out[2]
+
+    def _check_network(self):
+        self._check()
+        if not self.c.horizon.learned:
+            raise ArgumentError("horizon network: none is set (Engine.set_network)")
+        if self.root.trick >= 0:
+            raise ArgumentError("horizon network: the root is in the middle of a trick")
 
     def horizon_features(self):
         """(level, features) of the root, which must be at the start of a turn: the inputs

@@ -5,7 +5,8 @@ from libc.stdint cimport int32_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 from libc.time cimport clock
 
-from bounds cimport bound_cutoff, horizon_value, talon_tricks_left
+from bounds cimport bound_cutoff, horizon_value
+from network cimport talon_tricks_left
 from cards cimport __builtin_popcount
 from constants cimport WIN_RAW, WIN_THRESHOLD
 from context cimport (ABDADA_MIN_TALON, ETC_MIN_TALON, EXACT_DEPTH, INF, KILLER_PLIES, MAXMOVES, SCRATCH_GEN, SIGNAL_INTERVAL, STOP_INTERVAL, Ctx, Entry,

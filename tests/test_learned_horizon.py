@@ -1,0 +1,126 @@
+"""The learned horizon evaluation: the compiled encoder and network against their plain
+Python twin (solver.engine.network), on thousands of seeded positions of both games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.engine import Solver
+from solver.engine.network import Network, canonical_melds, network_inputs, network_key, shipped_network
+from solver.errors import ArgumentError
+from solver.model.melds import MELD_BY_CODE
+from solver.model.position import Position
+from solver.model.rules import Rules
+from solver.native.constants import N_MELDS, NET_INPUTS
+from solver.play.dealing import random_position
+
+
+def turn_starts(game: str, count: int, first_seed: int = 0) -> list[Position]:
+    """Seeded positions at the start of a talon-phase trick (every level, melds and
+    exchanges as random play made them)."""
+    rules = Rules.parse(game)
+    rng = random.Random(first_seed)
+    out, seed = [], first_seed
+    while len(out) < count:
+        p = random_position(seed, rules, rng.randint(2, rules.talon_tricks))
+        seed += 1
+        if not p.is_over() and p.trick < 0 and not p.in_window and p.turnup >= 0:
+            out.append(p)
+    return out
+
+
+def random_network(seed: int, h1: int = 24, h2: int = 8) -> Network:
+    """A network of seeded random weights (not the shipped one: the twins must agree on any)."""
+    rng = random.Random(seed)
+
+    def rows(n: int, m: int, scale: float) -> list[list[float]]:
+        return [[rng.gauss(0.0, scale) for _ in range(m)] for _ in range(n)]
+
+    return Network.from_dict(
+        {
+            "key": "test",
+            "w1": rows(NET_INPUTS, h1, 0.3),
+            "b1": [rng.gauss(0.0, 0.1) for _ in range(h1)],
+            "w2": rows(h1, h2, 0.4),
+            "b2": [rng.gauss(0.0, 0.1) for _ in range(h2)],
+            "w3": rows(h2, 3, 5.0),
+            "b3": [rng.gauss(0.0, 1.0) for _ in range(3)],
+        }
+    )
+
+
+def melds_table() -> list[list[int]]:
+    return [list(canonical_melds(t)) for t in range(4)]
+
+
+@pytest.mark.parametrize("game", ["brisque", "briscan"])
+def test_the_compiled_network_gives_its_twins_numbers(game):
+    net = random_network(7)
+    solver = Solver(Rules.parse(game))
+    solver.engine.set_network(net, melds_table(), win_points=0.0)
+    positions = turn_starts(game, 1500)
+    assert sum(1 for p in positions if p.melds[0] or p.melds[1]) > 50  # melds are covered
+    assert sum(1 for p in positions if p.exchanged >= 0) > 20  # so are exchanges made
+    for p in positions:
+        solver.load(p)
+        on = network_inputs(p)
+        assert solver.engine.network_inputs() == on, p.bpn()
+        assert solver.engine.network_outputs() == net.outputs(on), p.bpn()
+
+
+def test_the_inputs_say_where_each_card_lies():
+    p = Position("brisque AJ.KQ..A8/T87.87..Q JC 7C KQ9.ATJ9.ATKQJ987.TK9 - b 53:21 tricks=7:2")
+    # b is to move; clubs are trump (suit 0 once renumbered), spades the suit after it (1)
+    on = network_inputs(p)
+    assert 0 * 32 + 1 * 8 + 6 in on  # b holds the ten of spades
+    assert 1 * 32 + 1 * 8 + 7 in on  # a holds the ace of spades
+    assert 2 * 32 + 0 in on and 6 * 32 + 3 in on  # the 7 of trumps drawn next, the jack turned up
+    assert len([i for i in on if i < 7 * 32]) == 14
+
+
+def test_a_suit_renumbered_meld_is_the_same_meld():
+    hearts_trump = canonical_melds(1)
+    assert hearts_trump[MELD_BY_CODE["mH"].index] == MELD_BY_CODE["mS"].index
+    assert hearts_trump[MELD_BY_CODE["3AS"].index] == MELD_BY_CODE["3AC"].index
+    assert hearts_trump[MELD_BY_CODE["kK"].index] == MELD_BY_CODE["kK"].index
+
+
+def test_the_horizon_scores_with_the_network():
+    # a depth-0 search at a turn's start is the horizon value itself
+    net = random_network(3)
+    solver = Solver(Rules.parse("brisque"))
+    solver.engine.set_network(net, melds_table(), win_points=40.0)
+    for p in turn_starts("brisque", 40, first_seed=500):
+        solver.load(p)
+        solver.engine.clear()
+        solver.engine.set_limits(depth=0)
+        margin, win, loss = net.evaluate(p)
+        v = margin + 40.0 * (win - loss)
+        assert solver.engine.value(-(10**6) + 1, 10**6 - 1) == (int(v + 0.5) if v >= 0 else -int(0.5 - v))
+        solver.engine.clear_limits()
+
+
+def test_a_misshapen_network_is_refused():
+    solver = Solver(Rules.parse("brisque"))
+    net = random_network(1)
+    with pytest.raises(ArgumentError, match="rows"):
+        solver.engine.set_network({**net.__dict__, "w1": net.w1[:-1]}, melds_table())
+    with pytest.raises(ArgumentError, match="meld indices"):
+        solver.engine.set_network(net, [[0] * (N_MELDS - 1)] * 4)
+    solver.load(turn_starts("brisque", 1)[0])
+    with pytest.raises(ArgumentError, match="none is set"):
+        solver.engine.network_outputs()
+
+
+@pytest.mark.parametrize("game", ["brisque", "briscan"])
+def test_the_shipped_network_matches_its_twin(game):
+    net = shipped_network(network_key(Rules.parse(game)))
+    if net is None:
+        pytest.skip(f"no network shipped for {game}")
+    solver = Solver(Rules.parse(game))
+    solver.engine.set_network(net, melds_table())
+    for p in turn_starts(game, 300, first_seed=9000):
+        solver.load(p)
+        assert solver.engine.network_outputs() == net.outputs(network_inputs(p))

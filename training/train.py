@@ -1,0 +1,217 @@
+"""Train the learned horizon evaluation on exact labels, and write it into the package.
+
+Reads the labels of ``training/labels.py`` (exact values of seeded positions), encodes each
+position with the package's own encoder (``solver.engine.network.network_inputs``), and fits
+a network of two hidden layers with numpy (Adam, mini-batches; the three plain suits
+permuted at random, which changes no value): the future margin by least squares over the
+deals no game-winning event ends, and the chances of a game won and lost by cross-entropy.
+The last tenth of each level (by seed) is held out: the error there is printed per level,
+beside the error of the linear evaluation shipped before it (``horizon_weights.py``), and
+written to ``training/data/report-<game>.json``.  The weights go to
+``solver/engine/networks/<game>-<objective>.json``.
+
+The same labels and ``--seed`` give the same weights (numpy's seeded generator, one thread).
+
+Run:  python training/train.py --game brisque [--levels 1,2,3,4,5] [--hidden 128,32]
+      [--epochs 40] [--seed 1]                      (needs numpy: pip install '.[train]')
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from itertools import permutations
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+from labels import DATA, read_labels, slug  # noqa: E402  (a script beside this one)
+
+from solver.engine.network import canonical_melds, network_inputs, network_key  # noqa: E402
+from solver.model.melds import MELDS  # noqa: E402
+from solver.model.position import Position  # noqa: E402
+from solver.model.rules import Rules  # noqa: E402
+from solver.native.constants import NET_INPUTS, NET_MELDS_ME, NET_MELDS_OPP, NET_PLACES, WIN_THRESHOLD  # noqa: E402
+
+NETWORKS = Path(__file__).parent.parent / "solver" / "engine" / "networks"
+SCALE = 50.0  # margins are fitted in units of 50 points (the weights are written in points)
+
+
+def suit_permutations() -> list[np.ndarray]:
+    """Input-index permutations that renumber the three plain suits (1, 2, 3) among
+    themselves: the six ways to write the same position."""
+    out = []
+    for perm in permutations((1, 2, 3)):
+        suit = [0, *perm]
+        p = np.arange(NET_INPUTS)
+        for place in range(NET_PLACES):
+            for c in range(32):
+                p[place * 32 + c] = place * 32 + suit[c // 8] * 8 + c % 8
+        # a suited meld goes to the same meld in its new suit: canonical_melds(t) maps suit s
+        # to s - t, so the meld of suit s is sent to suit suit[s] by composing two of them
+        for m in MELDS:
+            if m.suit < 0:
+                continue
+            target = next(
+                n.index
+                for n in MELDS
+                if n.kind == m.kind and n.code[:-1] == m.code[:-1] and n.suit == suit[m.suit]
+            )
+            p[NET_MELDS_ME + m.index] = NET_MELDS_ME + target
+            p[NET_MELDS_OPP + m.index] = NET_MELDS_OPP + target
+        out.append(p)
+    assert canonical_melds(0) == tuple(range(len(MELDS)))
+    return out
+
+
+def encode(game: str, levels: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(inputs, raw values, levels, held-out mask) of every label of ``levels``."""
+    rows, values, lv, held = [], [], [], []
+    for level in levels:
+        labels = read_labels(game, level)
+        cut = len(labels) * 9 // 10
+        for k, r in enumerate(labels):
+            x = np.zeros(NET_INPUTS, dtype=np.float32)
+            x[network_inputs(Position(r["bpn"]))] = 1.0
+            rows.append(x)
+            values.append(r["raw"])
+            lv.append(level)
+            held.append(k >= cut)
+        print(f"{game} level {level}: {len(labels)} labels encoded", file=sys.stderr)
+    return np.array(rows), np.array(values, dtype=np.float64), np.array(lv), np.array(held)
+
+
+class Adam:
+    def __init__(self, params: list[np.ndarray], lr: float):
+        self.params, self.lr, self.t = params, lr, 0
+        self.m = [np.zeros_like(p) for p in params]
+        self.v = [np.zeros_like(p) for p in params]
+
+    def step(self, grads: list[np.ndarray]) -> None:
+        self.t += 1
+        b1, b2 = 0.9, 0.999
+        for p, g, m, v in zip(self.params, grads, self.m, self.v):
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            mh = m / (1 - b1**self.t)
+            vh = v / (1 - b2**self.t)
+            p -= self.lr * mh / (np.sqrt(vh) + 1e-8)
+
+
+def forward(params: list[np.ndarray], x: np.ndarray) -> tuple[np.ndarray, ...]:
+    w1, b1, w2, b2, w3, b3 = params
+    z1 = x @ w1 + b1
+    h1 = np.maximum(z1, 0)
+    z2 = h1 @ w2 + b2
+    h2 = np.maximum(z2, 0)
+    return h1, h2, h2 @ w3 + b3
+
+
+def train(
+    x: np.ndarray, y: np.ndarray, hidden: tuple[int, int], epochs: int, seed: int, lr: float
+) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    n_in = x.shape[1]
+    h1n, h2n = hidden
+    params = [
+        rng.normal(0, np.sqrt(2 / 40), (n_in, h1n)),  # about 40 inputs are on
+        np.zeros(h1n),
+        rng.normal(0, np.sqrt(2 / h1n), (h1n, h2n)),
+        np.zeros(h2n),
+        rng.normal(0, np.sqrt(1 / h2n), (h2n, 3)),
+        np.zeros(3),
+    ]
+    opt = Adam(params, lr)
+    perms = suit_permutations()
+    win = (y >= WIN_THRESHOLD).astype(np.float64)
+    loss_ = (y <= -WIN_THRESHOLD).astype(np.float64)
+    plain = 1.0 - win - loss_
+    margin = np.where(plain > 0, y, 0.0) / SCALE
+    n, batch = len(y), 256
+    for epoch in range(epochs):
+        opt.lr = lr * (0.5 * (1 + np.cos(np.pi * epoch / epochs)))  # cosine decay
+        order = rng.permutation(n)
+        total = 0.0
+        for s in range(0, n, batch):
+            idx = order[s : s + batch]
+            xb = x[idx][:, perms[rng.integers(6)]]
+            h1, h2, out = forward(params, xb)
+            # margin: squared error over the plain deals; wins: cross-entropy
+            d = np.zeros_like(out)
+            err = (out[:, 0] - margin[idx]) * plain[idx]
+            d[:, 0] = err
+            for o, t in ((1, win[idx]), (2, loss_[idx])):
+                pr = 1 / (1 + np.exp(-out[:, o]))
+                d[:, o] = 0.1 * (pr - t)
+            total += float(np.sum(err**2))
+            d /= len(idx)
+            w1, b1, w2, b2, w3, b3 = params
+            g_w3 = h2.T @ d
+            g_b3 = d.sum(0)
+            dh2 = (d @ w3.T) * (h2 > 0)
+            g_w2 = h1.T @ dh2
+            g_b2 = dh2.sum(0)
+            dh1 = (dh2 @ w2.T) * (h1 > 0)
+            g_w1 = xb.T @ dh1
+            g_b1 = dh1.sum(0)
+            opt.step([g_w1, g_b1, g_w2, g_b2, g_w3, g_b3])
+        print(
+            f"epoch {epoch + 1}/{epochs}: training rmse {SCALE * np.sqrt(total / max(plain.sum(), 1)):.2f}",
+            file=sys.stderr,
+        )
+    return params
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", default="brisque")
+    ap.add_argument("--levels", default="1,2,3,4")
+    ap.add_argument("--hidden", default="128,32")
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-write", action="store_true", help="report the held-out error only")
+    args = ap.parse_args()
+    levels = [int(v) for v in args.levels.split(",")]
+    h1, h2 = (int(v) for v in args.hidden.split(","))
+    t0 = time.time()
+    x, y, lv, held = encode(args.game, levels)
+    print(f"encoded in {time.time() - t0:.0f} s", file=sys.stderr)
+    params = train(x[~held], y[~held], (h1, h2), args.epochs, args.seed, args.lr)
+    _, _, out = forward(params, x[held])
+    yh, lvh = y[held], lv[held]
+    plain = np.abs(yh) < WIN_THRESHOLD
+    report = {"game": args.game, "levels": {}}
+    for level in levels:
+        sel = plain & (lvh == level)
+        rmse = float(SCALE * np.sqrt(np.mean((out[sel, 0] - yh[sel] / SCALE) ** 2)))
+        report["levels"][level] = {"held_out": int(sel.sum()), "sd": float(yh[sel].std()), "rmse": rmse}
+        print(
+            f"level {level}: held-out {sel.sum()}, sd {yh[sel].std():.1f}, rmse {rmse:.2f}", file=sys.stderr
+        )
+    DATA.mkdir(parents=True, exist_ok=True)
+    (DATA / f"report-{slug(args.game)}.json").write_text(json.dumps(report, indent=1))
+    if args.no_write:
+        return
+    w1, b1, w2, b2, w3, b3 = params
+    w3 = w3 * np.array([SCALE, 1, 1])
+    b3 = b3 * np.array([SCALE, 1, 1])
+    key = network_key(Rules.parse(args.game))
+
+    def r(a: np.ndarray) -> list:
+        return np.round(a.astype(np.float32).astype(np.float64), 6).tolist()
+
+    NETWORKS.mkdir(parents=True, exist_ok=True)
+    (NETWORKS / f"{key}.json").write_text(
+        json.dumps({"key": key, "w1": r(w1), "b1": r(b1), "w2": r(w2), "b2": r(b2), "w3": r(w3), "b3": r(b3)})
+    )
+    print(f"wrote {NETWORKS / (key + '.json')}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

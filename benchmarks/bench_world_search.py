@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from solver.engine import Solver
-from solver.engine.horizon_weights import HORIZON_WEIGHTS
+from solver.engine.api import shared_solver
 from solver.engine.quick import WorldSearch
 from solver.model.moves import Move
 from solver.model.outright import game_win_possible
@@ -47,26 +47,20 @@ FIRST_SEED = 0  # test positions: seeds 0, 1, ...; fitted evaluations train on o
 
 
 # The candidates (solver.engine.quick.WorldSearch): "quick" (the default world search),
-# "depth:N" (N tricks to the fitted horizon evaluation, with the game-win guard),
+# "learned" and "linear" (the same with the learned network, the fitted linear weights),
+# "depth:N" (N tricks to the learned horizon evaluation, with the game-win guard),
 # "handmade:N" (N tricks to the hand-made heuristic, no guard: the world search before
 # the fitted evaluation, but for the exact final phase) and "exact".
-WORLD_SEARCHES = ["quick", "handmade:3", "handmade:4", "depth:3", "depth:4", "depth:5"]
+WORLD_SEARCHES = ["quick", "learned", "linear", "handmade:3", "handmade:4", "depth:3", "depth:4", "depth:5"]
 
 
-def run_world_search(solver: Solver, p: Position, name: str) -> Move:
-    """The move that the named world search picks on the perfect-information ``p``."""
+def run_world_search(p: Position, name: str) -> Move:
+    """The move that the named world search picks on the perfect-information ``p`` (with the
+    horizon evaluation the search names, on a table cleared as each sampled world's is)."""
     search = WorldSearch.parse(name)
-    limit = search.limit(p)
-    kind = search.kind
-    if kind == "handmade":
-        solver.engine.set_horizon(None)
-    solver.engine.clear()  # each position on its own, as each sampled world
-    try:
-        return solver.solve(p, pv=False, limit=limit).best[0]
-    finally:
-        if kind == "handmade":
-            solver.engine.set_horizon(HORIZON_WEIGHTS.get(p.rules.game))
-            solver.engine.clear()
+    solver = shared_solver(p.rules, horizon=search.horizon)
+    solver.engine.clear()
+    return solver.solve(p, pv=False, limit=search.limit(p)).best[0]
 
 
 def test_positions(rules: Rules, k: int, count: int) -> list[Position]:
@@ -95,10 +89,10 @@ def win_positions(rules: Rules, levels: list[int], count: int) -> list[Position]
 
 def score_wins(name: str, positions: list[Position]) -> dict:
     """Whether the search's pick keeps the forced game win, on every position of the set."""
-    solver, judge = Solver(positions[0].rules), Solver(positions[0].rules)
+    judge = Solver(positions[0].rules)
     kept = 0
     for p in positions:
-        pick = run_world_search(solver, p, name)
+        pick = run_world_search(p, name)
         judge.load(p)
         judge.engine.clear_limits()
         kept += judge.engine.child_search(int(pick), WIN_THRESHOLD - 1, WIN_THRESHOLD) >= WIN_THRESHOLD
@@ -142,7 +136,7 @@ def ensure_exact(positions: list[Position], path: Path) -> dict[str, dict[str, i
 
 def score(name: str, positions: list[Position], exact: dict[str, dict[str, int]]) -> dict:
     """One candidate search on every position: the figures of the module docstring."""
-    solver = Solver(positions[0].rules)
+    run_world_search(positions[0], name)  # (the solver made, the network loaded: not timed)
     best = loss_n = missed = walked = 0
     losses: list[int] = []
     times: list[float] = []
@@ -150,7 +144,7 @@ def score(name: str, positions: list[Position], exact: dict[str, dict[str, int]]
         values = exact[p.bpn()]
         top = max(values.values())
         t = time.process_time()
-        pick = str(run_world_search(solver, p, name))
+        pick = str(run_world_search(p, name))
         times.append(time.process_time() - t)
         got = values[pick]
         best += got == top

@@ -5,9 +5,10 @@ from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 from cards cimport __builtin_clz, __builtin_popcount, points_of, suit_bits
 from constants cimport K_QUARTET, NET_OUTPUTS, WIN_RAW
-from context cimport HORIZON_LEVELS, INF, MAX_TALON, N_HFEATURES, Ctx, State
+from context cimport HORIZON_LEVELS, INF, MAX_TALON, N_HFEATURES, Ctx, EvalEntry, State
 from moves cimport meld_declared
 from network cimport network_outputs, talon_tricks_left
+from tables cimport make_key, mix64
 
 
 cdef inline int bit_of(uint32_t cards, int card) noexcept nogil:
@@ -95,16 +96,26 @@ cdef inline int horizon_value(Ctx* c, State* s) noexcept nogil:
     Documented in docs/solver.md."""
     cdef int me = s.turn, other = 1 - me, h, i, level
     cdef double f[N_HFEATURES]
-    cdef double out[NET_OUTPUTS]
+    cdef float out[NET_OUTPUTS]
+    cdef uint64_t k1, k2
+    cdef EvalEntry* e
     cdef double v = 0.0
     cdef uint32_t trumps = suit_bits(c.root.trump)
     cdef uint32_t rest = c.root.talon_rest[s.talon_idx]
     if s.turnup >= 0:
         rest |= (<uint32_t>1) << s.turnup
     if c.horizon.learned:
+        make_key(c, s, &k1, &k2)
+        e = c.horizon.cache + (mix64(k1 ^ k2) & c.horizon.cache_mask)
+        if e.gen == c.horizon.cache_gen and e.k1 == k1 and e.k2 == k2:
+            return e.value
         network_outputs(c, s, out)
         v = out[0] + c.horizon.net.win_points * (sigmoid(out[1]) - sigmoid(out[2]))
-        return <int>(v + 0.5) if v >= 0 else -<int>(0.5 - v)
+        e.k1 = k1
+        e.k2 = k2
+        e.gen = c.horizon.cache_gen
+        e.value = <int>(v + 0.5) if v >= 0 else -<int>(0.5 - v)
+        return e.value
     if c.horizon.fitted:
         horizon_features(c, s, f)
         level = horizon_level(c, s)

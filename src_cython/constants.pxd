@@ -48,7 +48,10 @@ cdef extern from *:
         NET_TRICKS_OPP = NET_TRICKS_ME + 17,
         NET_INPUTS = NET_TRICKS_OPP + 17,
         NET_OUTPUTS = 3,      /* the margin, the logits of a game won and of a game lost */
-        NET_MAX_HIDDEN = 256  /* the widest hidden layer the engine evaluates */
+        /* the hidden layers' widths: fixed, so that the compiler unrolls and vectorizes
+           the layers' loops (training/train.py trains networks of this shape) */
+        NET_H1 = 128,
+        NET_H2 = 32
     };
 
     /* card points by rank */
@@ -107,6 +110,7 @@ cdef extern from *:
         NET_TRICKS_OPP
         NET_INPUTS
         NET_OUTPUTS
-        NET_MAX_HIDDEN
+        NET_H1
+        NET_H2
     const int brisque_rank_points[8]
     const int brisque_byte_points[256]

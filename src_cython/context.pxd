@@ -114,6 +114,7 @@ cdef enum:
     # at the start of a turn, weighted by the number of talon tricks left there
     N_HFEATURES = 14
     HORIZON_LEVELS = 12
+    NET_CACHE_ENTRIES = 1 << 16   # the learned evaluation's values kept (24 bytes each)
 
 cdef enum:
     COURT_MASK = 0x38383838   # J Q K of every suit (ranks 3, 4, 5)
@@ -264,15 +265,23 @@ ctypedef struct Tables:
 ctypedef struct Network:
     # the learned horizon evaluation (network.pxd; trained by training/train.py, shipped in
     # solver/engine/networks/): rows of weights, input by input and unit by unit
-    int h1, h2                # the hidden layers' widths
-    double* w1                # NET_INPUTS rows of h1
-    double* b1
-    double* w2                # h1 rows of h2
-    double* b2
-    double* w3                # h2 rows of NET_OUTPUTS
-    double* b3
+    # single precision: four units an SSE instruction (the twin rounds as the engine does)
+    float* w1                 # NET_INPUTS rows of NET_H1
+    float* b1
+    float* w2                 # NET_H1 rows of NET_H2
+    float* b2
+    float* w3                 # NET_H2 rows of NET_OUTPUTS
+    float* b3
     int meld_canon[4][N_MELDS]  # by trump: meld index -> the same meld, suits renumbered
     double win_points         # what the chance of a game won (less that of one lost) adds
+
+
+ctypedef struct EvalEntry:
+    # a learned evaluation kept: the table key of the position (tables.pxd make_key)
+    uint64_t k1
+    uint64_t k2
+    int32_t value
+    uint32_t gen              # Horizon.cache_gen when kept: older entries count as empty
 
 
 ctypedef struct Horizon:
@@ -283,6 +292,12 @@ ctypedef struct Horizon:
     double w[HORIZON_LEVELS][N_HFEATURES]
     int learned
     Network net
+    # the network's values kept by position: MTD(f)'s passes and the deepening iterations
+    # reach the same horizon positions again and again (one root's: the key holds the
+    # talon by a hash of the cards still to draw, so a new root starts a new generation)
+    EvalEntry* cache
+    uint64_t cache_mask
+    uint32_t cache_gen
 
 
 ctypedef struct Budget:

@@ -25,13 +25,16 @@ functions compiled into this one module (so the split costs no speed):
 ``solver.engine`` is the public face of this module; solver/native/engine.pyi its types.
 """
 from libc.stdint cimport uint32_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free
+
+cdef extern from "<stdlib.h>" nogil:
+    void* aligned_alloc(size_t alignment, size_t size)
 from libc.string cimport memset
 from libc.time cimport CLOCKS_PER_SEC, clock, clock_t
 
 from cards cimport __builtin_ctz, __builtin_popcount
 from constants cimport (MAX_TABLE_BITS, G_BRISCAN, G_BRISQUE, G_PETITE, K_MARRIAGE, K_QUARTET, K_SEQUENCE, N_MELDS,
-                        NET_INPUTS, NET_MAX_HIDDEN, NET_OUTPUTS, WIN_THRESHOLD)
+                        NET_H1, NET_H2, NET_INPUTS, NET_OUTPUTS, WIN_THRESHOLD)
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
 cdef extern from "pythread.h":
@@ -39,8 +42,8 @@ cdef extern from "pythread.h":
 
 from bounds cimport horizon_features, horizon_level
 from network cimport NET_MAX_ON, network_inputs, network_outputs
-from context cimport (HORIZON_LEVELS, SCRATCH_GEN, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_PV, MAX_TALON, MAX_THREADS, MAXMOVES, PLAIN_TABLE_BITS, SHORT_TABLE_BITS, Ctx, EngineRules,
-                      Entry, Network, PlainEntry, Root, State, Tables, brisque_table_alloc, monotonic_seconds)
+from context cimport (NET_CACHE_ENTRIES, HORIZON_LEVELS, SCRATCH_GEN, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_PV, MAX_TALON, MAX_THREADS, MAXMOVES, PLAIN_TABLE_BITS, SHORT_TABLE_BITS, Ctx, EngineRules,
+                      Entry, EvalEntry, Network, PlainEntry, Root, State, Tables, brisque_table_alloc, monotonic_seconds)
 from moves cimport apply_move, gen_moves, mark_declared, meld_declared
 from parallel cimport exact_child, exact_value
 from search cimport child_value, guess_depth, mtdf, reaches, search
@@ -211,6 +214,8 @@ cdef class Engine:
         self.c.horizon.fitted = 0
         self.c.horizon.learned = 0
         self.c.horizon.net.w1 = NULL
+        self.c.horizon.cache = NULL
+        self.c.horizon.cache_gen = 1
         self.loaded = 0
 
     def __dealloc__(self):
@@ -226,6 +231,8 @@ cdef class Engine:
             self.c.tables.ptable = NULL
         free(self.c.horizon.net.w1)   # (one block holds every weight of the network)
         self.c.horizon.net.w1 = NULL
+        free(self.c.horizon.cache)
+        self.c.horizon.cache = NULL
         for i in range(MAX_THREADS - 1):
             free(self.c.tables.helper_ftable[i])
             free(self.c.tables.helper_ptable[i])
@@ -378,6 +385,8 @@ cdef class Engine:
         cdef int i, m, p
         cdef uint64_t h = 0, lo
         cdef uint32_t hi
+        # the learned evaluation's kept values are this root's only (context.pxd Horizon)
+        self.c.horizon.cache_gen = self.c.horizon.cache_gen + 1 if self.c.horizon.cache_gen < 0xFFFFFFFF else 1
         if not 0 <= r.talon_len <= MAX_TALON:
             raise ArgumentError(f"talon_len={r.talon_len}: expected 0..{MAX_TALON}")
         if not 0 <= r.trump < 4 or not 0 <= r.turn < 2:
@@ -564,34 +573,40 @@ cdef class Engine:
 
     def set_network(self, network=None, meld_canon=None, double win_points=0.0):
         """The learned horizon evaluation, which then comes before the fitted weights:
-        ``network`` holds ``w1`` (``NET_INPUTS`` rows of h1 numbers), ``b1``, ``w2`` (h1 rows
-        of h2), ``b2``, ``w3`` (h2 rows of ``NET_OUTPUTS``) and ``b3`` (solver.engine.network.
+        ``network`` holds ``w1`` (``NET_INPUTS`` rows of ``NET_H1`` numbers), ``b1``, ``w2``
+        (``NET_H1`` rows of ``NET_H2``), ``b2``, ``w3`` (``NET_H2`` rows of ``NET_OUTPUTS``) and ``b3`` (solver.engine.network.
         Network, or a dict of the same); ``meld_canon``: 4 rows (by trump) of ``N_MELDS``
         meld indices with suits renumbered from the trump; ``win_points``: what the chance
         of a game won, less that of one lost, adds to the margin.  ``None``: no network.
         Call :meth:`clear` after changing it (the tables hold horizon values)."""
-        cdef int h1, h2, i, j, size
-        cdef double* block
+        cdef int h1 = NET_H1, h2 = NET_H2, i, j, size
+        cdef float* block
         cdef Network* n = &self.c.horizon.net
         get = (lambda k: network[k]) if isinstance(network, dict) else (lambda k: getattr(network, k))
         if network is None:
             self.c.horizon.learned = 0
             return
         w1, b1, w2, b2, w3, b3 = (get(k) for k in ("w1", "b1", "w2", "b2", "w3", "b3"))
-        h1, h2 = len(b1), len(b2)
-        if not (0 < h1 <= NET_MAX_HIDDEN and 0 < h2 <= NET_MAX_HIDDEN) or len(w1) != NET_INPUTS \
+        if len(b1) != h1 or len(b2) != h2 or len(w1) != NET_INPUTS \
                 or len(w2) != h1 or len(w3) != h2 or len(b3) != NET_OUTPUTS \
                 or any(len(r) != h1 for r in w1) or any(len(r) != h2 for r in w2) \
                 or any(len(r) != NET_OUTPUTS for r in w3):
-            raise ArgumentError(f"horizon network: expected {NET_INPUTS} rows of h1 weights, h1 rows of h2 "
-                                f"and h2 rows of {NET_OUTPUTS}, with h1 and h2 at most {NET_MAX_HIDDEN}")
+            raise ArgumentError(f"horizon network: expected {NET_INPUTS} rows of {h1} weights, {h1} rows "
+                                f"of {h2} and {h2} rows of {NET_OUTPUTS}")
         canon = [list(r) for r in meld_canon] if meld_canon is not None else []
         if len(canon) != 4 or any(len(r) != N_MELDS or any(not 0 <= m < N_MELDS for m in r) for r in canon):
             raise ArgumentError(f"horizon network: expected 4 rows of {N_MELDS} meld indices")
         size = NET_INPUTS * h1 + h1 + h1 * h2 + h2 + h2 * NET_OUTPUTS + NET_OUTPUTS
-        block = <double*> malloc(size * sizeof(double))
+        block = <float*> aligned_alloc(64, ((size * sizeof(float) + 63) // 64) * 64)   # (network.pxd)
         if block == NULL:
             raise MemoryError("horizon network: out of memory")
+        if self.c.horizon.cache == NULL:
+            self.c.horizon.cache = <EvalEntry*> calloc(NET_CACHE_ENTRIES, sizeof(EvalEntry))
+            if self.c.horizon.cache == NULL:
+                free(block)
+                raise MemoryError("horizon network: out of memory")
+            self.c.horizon.cache_mask = NET_CACHE_ENTRIES - 1
+        self.c.horizon.cache_gen += 1    # (values of the network before are not this one's)
         self.c.horizon.learned = 0
         free(n.w1)
         n.w1 = block
@@ -600,8 +615,6 @@ cdef class Engine:
         n.b2 = n.w2 + h1 * h2
         n.w3 = n.b2 + h2
         n.b3 = n.w3 + h2 * NET_OUTPUTS
-        n.h1 = h1
-        n.h2 = h2
         for i in range(NET_INPUTS):
             for j in range(h1):
                 n.w1[i * h1 + j] = float(w1[i][j])
@@ -633,7 +646,7 @@ cdef class Engine:
     def network_outputs(self):
         """(margin, win logit, loss logit) of the learned evaluation at the root, which must
         be at the start of a turn, for the player to move there."""
-        cdef double out[NET_OUTPUTS]
+        cdef float out[NET_OUTPUTS]
         self._check_network()
         network_outputs(&self.c, &self.root, out)
         return out[0], out[1], out[2]

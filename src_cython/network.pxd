@@ -6,10 +6,53 @@
 from libc.stdint cimport uint32_t
 
 from cards cimport __builtin_ctz
-from constants cimport (G_BRISCAN, N_MELDS, NET_EXCHANGE, NET_LEVEL, NET_LEVELS, NET_MAX_HIDDEN,
+from constants cimport (G_BRISCAN, N_MELDS, NET_EXCHANGE, NET_H1, NET_H2, NET_LEVEL, NET_LEVELS,
     NET_MELDS_ME, NET_MELDS_OPP, NET_OUTPUTS, NET_TRICKS_ME, NET_TRICKS_OPP)
 from context cimport Ctx, State
 from moves cimport meld_declared
+
+cdef extern from *:
+    """
+    /* The two hidden layers, in C with the compiler's vectors of eight floats (GCC and
+       Clang; two SSE registers each without AVX), since the compiler would not vectorize
+       the plain loops: each lane adds exactly what the Python twin adds, in its order
+       (input rows in the order given; then for each unit of the first layer above 0, its
+       row of the second).  The weights are 64-byte aligned (Engine.set_network), their
+       rows multiples of 8 floats. */
+    typedef float brisque_v8 __attribute__((vector_size(32), may_alias));
+    _Static_assert(NET_H1 % 8 == 0 && NET_H2 % 8 == 0, "hidden widths: multiples of 8");
+    /* a processor with AVX2 runs a copy compiled for it (GCC picks it at load time): the
+       same operations in the same order, eight lanes at once (and no multiply-add:
+       setup.py's -ffp-contract=off) */
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+    __attribute__((target_clones("avx2", "default")))
+    #endif
+    static void brisque_net_hidden(const float* w1, const float* b1, const float* w2,
+                                          const float* b2, const int* on, int n, float* out) {
+        brisque_v8 h[NET_H1 / 8], g[NET_H2 / 8];
+        const brisque_v8* row;
+        const float* hf = (const float*) h;
+        int i, j, k;
+        for (j = 0; j < NET_H1 / 8; j++) h[j] = ((const brisque_v8*) b1)[j];
+        for (i = 0; i < n; i++) {
+            row = (const brisque_v8*) (w1 + (long) on[i] * NET_H1);
+            for (j = 0; j < NET_H1 / 8; j++) h[j] += row[j];
+        }
+        for (k = 0; k < NET_H2 / 8; k++) g[k] = ((const brisque_v8*) b2)[k];
+        for (j = 0; j < NET_H1; j++) {
+            float v = hf[j];
+            if (v > 0.0f) {   /* a rectified unit at 0 adds nothing */
+                brisque_v8 vv = {v, v, v, v, v, v, v, v};
+                row = (const brisque_v8*) (w2 + (long) j * NET_H2);
+                for (k = 0; k < NET_H2 / 8; k++) g[k] += vv * row[k];
+            }
+        }
+        for (k = 0; k < NET_H2 / 8; k++) ((brisque_v8*) out)[k] = g[k];
+    }
+    """
+    void brisque_net_hidden(const float* w1, const float* b1, const float* w2, const float* b2,
+                            const int* on, int n, float* out) noexcept nogil
+
 
 cdef enum:
     NET_MAX_ON = 64     # inputs on at once: 32 cards, the melds (a few), exchange, level, tricks
@@ -74,32 +117,17 @@ cdef inline int network_inputs(Ctx* c, State* s, int* on) noexcept nogil:
     return n
 
 
-cdef inline void network_outputs(Ctx* c, State* s, double* out) noexcept nogil:
+cdef inline void network_outputs(Ctx* c, State* s, float* out) noexcept nogil:
     """The network's three outputs (margin, win logit, loss logit) for the player to move."""
     cdef int on[NET_MAX_ON]
-    cdef double h[NET_MAX_HIDDEN]
-    cdef double g[NET_MAX_HIDDEN]
+    cdef float g[NET_H2]
     cdef int n = network_inputs(c, s, on), i, j, k, o
-    cdef int h1 = c.horizon.net.h1, h2 = c.horizon.net.h2
-    cdef double* row
-    cdef double v
-    for j in range(h1):
-        h[j] = c.horizon.net.b1[j]
-    for i in range(n):
-        row = c.horizon.net.w1 + on[i] * h1
-        for j in range(h1):
-            h[j] += row[j]
-    for k in range(h2):
-        g[k] = c.horizon.net.b2[k]
-    for j in range(h1):
-        v = h[j]
-        if v > 0.0:
-            row = c.horizon.net.w2 + j * h2
-            for k in range(h2):
-                g[k] += v * row[k]
+    cdef float* row
+    cdef float v
+    brisque_net_hidden(c.horizon.net.w1, c.horizon.net.b1, c.horizon.net.w2, c.horizon.net.b2, on, n, g)
     for o in range(NET_OUTPUTS):
         out[o] = c.horizon.net.b3[o]
-    for k in range(h2):
+    for k in range(NET_H2):
         v = g[k]
         if v > 0.0:
             row = c.horizon.net.w3 + k * NET_OUTPUTS

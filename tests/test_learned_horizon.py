@@ -13,7 +13,7 @@ from solver.errors import ArgumentError
 from solver.model.melds import MELD_BY_CODE
 from solver.model.position import Position
 from solver.model.rules import Rules
-from solver.native.constants import N_MELDS, NET_INPUTS
+from solver.native.constants import N_MELDS, NET_H1, NET_H2, NET_INPUTS
 from solver.play.dealing import random_position
 
 
@@ -31,7 +31,7 @@ def turn_starts(game: str, count: int, first_seed: int = 0) -> list[Position]:
     return out
 
 
-def random_network(seed: int, h1: int = 24, h2: int = 8) -> Network:
+def random_network(seed: int, h1: int = NET_H1, h2: int = NET_H2) -> Network:
     """A network of seeded random weights (not the shipped one: the twins must agree on any)."""
     rng = random.Random(seed)
 
@@ -103,7 +103,7 @@ def test_the_horizon_scores_with_the_network():
 
 
 def test_a_misshapen_network_is_refused():
-    solver = Solver(Rules.parse("brisque"))
+    solver = Solver(Rules.parse("brisque"), horizon="linear")
     net = random_network(1)
     with pytest.raises(ArgumentError, match="rows"):
         solver.engine.set_network({**net.__dict__, "w1": net.w1[:-1]}, melds_table())
@@ -124,3 +124,21 @@ def test_the_shipped_network_matches_its_twin(game):
     for p in turn_starts(game, 300, first_seed=9000):
         solver.load(p)
         assert solver.engine.network_outputs() == net.outputs(network_inputs(p))
+
+
+def test_the_weights_file_keeps_every_weight_exactly():
+    net = random_network(5)
+    assert Network.from_file_text(net.file_text()) == net
+    with pytest.raises(ValueError, match="w1 (holds|is not base64)"):
+        Network.from_file_text(net.file_text().replace('"w1": "', '"w1": "AAAA'))
+
+
+def test_a_world_search_names_the_horizon_it_scores_with():
+    from solver.engine.quick import WorldSearch
+    from solver.engine.seam import DEFAULT_HORIZON
+
+    assert WorldSearch.parse("learned:3").horizon == "learned"
+    assert WorldSearch.parse("linear").horizon == "linear"
+    assert WorldSearch.parse("quick").horizon == WorldSearch.parse("depth:2").horizon == DEFAULT_HORIZON
+    p = turn_starts("brisque", 1, first_seed=77)[0]
+    assert WorldSearch.parse("learned").limit(p) == WorldSearch.parse("quick").limit(p)

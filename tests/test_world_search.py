@@ -188,10 +188,10 @@ def test_each_world_gets_the_limit_of_its_search(monkeypatch):
 
     # a world solved with the guard finds b's four queens beyond a one-trick horizon; without it not
     p = Position(QUARTET_AHEAD)
-    with_guard = sampling._solve_worlds((str(p.rules), [QUARTET_AHEAD], Limit(depth=1), True, None))[0][0]
-    blind = sampling._solve_worlds((str(p.rules), [QUARTET_AHEAD], Limit(depth=1, guard=False), True, None))[
-        0
-    ][0]
+    with_guard = sampling._solve_worlds((str(p.rules), [QUARTET_AHEAD], Limit(depth=1), "linear", None))[0][0]
+    blind = sampling._solve_worlds(
+        (str(p.rules), [QUARTET_AHEAD], Limit(depth=1, guard=False), "linear", None)
+    )[0][0]
     assert sum(v.won for v in with_guard.values()) == 3 and not any(v.won for v in blind.values())
     # and analyse hands every world the limit of the search it was asked for
     seen = []
@@ -205,5 +205,5 @@ def test_each_world_gets_the_limit_of_its_search(monkeypatch):
     view = p.view(1)
     analyse(view, worlds=3, seed=1, world_search="handmade:2")
     analyse(view, worlds=3, seed=1)
-    assert seen[0] == (Limit(depth=2, guard=False), False)
-    assert seen[-1] == (Limit(depth=4), True)
+    assert seen[0] == (Limit(depth=2, guard=False), "handmade")
+    assert seen[-1] == (Limit(depth=4), "linear")

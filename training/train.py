@@ -12,8 +12,7 @@ written to ``training/data/report-<game>.json``.  The weights go to
 
 The same labels and ``--seed`` give the same weights (numpy's seeded generator, one thread).
 
-Run:  python training/train.py --game brisque [--levels 1,2,3,4,5] [--hidden 128,32]
-      [--epochs 40] [--seed 1]                      (needs numpy: pip install '.[train]')
+Run:  python training/train.py --game brisque [--levels 1,2,3,4,5] [--epochs 40] [--seed 1]                      (needs numpy: pip install '.[train]')
 """
 
 from __future__ import annotations
@@ -30,11 +29,19 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from labels import DATA, read_labels, slug  # noqa: E402  (a script beside this one)
 
-from solver.engine.network import canonical_melds, network_inputs, network_key  # noqa: E402
+from solver.engine.network import Network, canonical_melds, network_inputs, network_key  # noqa: E402
 from solver.model.melds import MELDS  # noqa: E402
 from solver.model.position import Position  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
-from solver.native.constants import NET_INPUTS, NET_MELDS_ME, NET_MELDS_OPP, NET_PLACES, WIN_THRESHOLD  # noqa: E402
+from solver.native.constants import (
+    NET_H1,
+    NET_H2,
+    NET_INPUTS,
+    NET_MELDS_ME,
+    NET_MELDS_OPP,
+    NET_PLACES,
+    WIN_THRESHOLD,
+)  # noqa: E402
 
 NETWORKS = Path(__file__).parent.parent / "solver" / "engine" / "networks"
 SCALE = 50.0  # margins are fitted in units of 50 points (the weights are written in points)
@@ -171,18 +178,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", default="brisque")
     ap.add_argument("--levels", default="1,2,3,4")
-    ap.add_argument("--hidden", default="128,32")
+
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-write", action="store_true", help="report the held-out error only")
     args = ap.parse_args()
     levels = [int(v) for v in args.levels.split(",")]
-    h1, h2 = (int(v) for v in args.hidden.split(","))
     t0 = time.time()
     x, y, lv, held = encode(args.game, levels)
     print(f"encoded in {time.time() - t0:.0f} s", file=sys.stderr)
-    params = train(x[~held], y[~held], (h1, h2), args.epochs, args.seed, args.lr)
+    params = train(x[~held], y[~held], (NET_H1, NET_H2), args.epochs, args.seed, args.lr)
     _, _, out = forward(params, x[held])
     yh, lvh = y[held], lv[held]
     plain = np.abs(yh) < WIN_THRESHOLD
@@ -203,13 +209,17 @@ def main() -> None:
     b3 = b3 * np.array([SCALE, 1, 1])
     key = network_key(Rules.parse(args.game))
 
-    def r(a: np.ndarray) -> list:
-        return np.round(a.astype(np.float32).astype(np.float64), 6).tolist()
-
-    NETWORKS.mkdir(parents=True, exist_ok=True)
-    (NETWORKS / f"{key}.json").write_text(
-        json.dumps({"key": key, "w1": r(w1), "b1": r(b1), "w2": r(w2), "b2": r(b2), "w3": r(w3), "b3": r(b3)})
+    net = Network.from_dict(
+        {
+            "key": key,
+            **{
+                n: a.astype(np.float32).tolist()
+                for n, a in zip(("w1", "b1", "w2", "b2", "w3", "b3"), (w1, b1, w2, b2, w3, b3))
+            },
+        }
     )
+    NETWORKS.mkdir(parents=True, exist_ok=True)
+    (NETWORKS / f"{key}.json").write_text(net.file_text())
     print(f"wrote {NETWORKS / (key + '.json')}", file=sys.stderr)
 
 

@@ -237,26 +237,26 @@ MAX_TASK_WORLDS = 100  # worlds per task sent to a worker (of a cluster)
 OWN_TASK_WORLDS = 20
 
 
-WorldTask = tuple[str, list[str], Limit | None, bool, float | None]
-"""The worlds one task solves: the rules, the worlds' BPNs, the search's limit, whether its
-horizon is the fitted evaluation, and the seconds left to the analysis's time limit (None:
+WorldTask = tuple[str, list[str], Limit | None, str, float | None]
+"""The worlds one task solves: the rules, the worlds' BPNs, the search's limit, the
+evaluation of its horizon (solver.engine.seam.HORIZONS), and the seconds left to the analysis's time limit (None:
 no time limit)."""
 
 
 def _solve_worlds(task: WorldTask, out: list[WorldResult] | None = None) -> list[WorldResult]:
     """Worker: solve each world (BPN) for every root move (within ``limit``, with the
-    fitted or the hand-made horizon); returns ({move: value}, nodes) for each world solved,
+    horizon evaluation named); returns ({move: value}, nodes) for each world solved,
     appended to ``out`` as each is (so that a caller interrupted keeps those solved).
 
     Under a time limit every world's search, whatever its kind, stops at the deadline
     (``seconds`` left, counted from when the task starts: clocks differ between machines);
     a world so stopped is left out: its values are not what the search stands for."""
-    rules_text, bpns, limit, fitted, seconds = task
+    rules_text, bpns, limit, horizon, seconds = task
     from solver.model.rules import Rules
 
     deadline = None if seconds is None else time.perf_counter() + max(seconds, MIN_WORLD_SECONDS)
     rules = Rules.parse(rules_text)
-    solver = shared_solver(rules, WORLD_TABLE_BITS, fitted)
+    solver = shared_solver(rules, WORLD_TABLE_BITS, horizon)
     out = [] if out is None else out
     for bpn in bpns:
         solver.engine.clear()
@@ -465,7 +465,7 @@ def analyse(
                 round_worlds = list(itertools.islice(source, min(step, wanted - len(results))))
                 drawn += len(round_worlds)
                 # (into results as each world is solved: Ctrl-C keeps those of the round)
-                task = (rules_text, [w.bpn() for w in round_worlds], lim, ws.fitted, _seconds_left(deadline))
+                task = (rules_text, [w.bpn() for w in round_worlds], lim, ws.horizon, _seconds_left(deadline))
                 _solve_worlds(task, results)
             else:
                 # a task per worker and round (all of them without a stopping rule)
@@ -474,7 +474,7 @@ def analyse(
                 round_worlds = list(itertools.islice(source, min(width * task_size, wanted - len(results))))
                 chunks = [round_worlds[i : i + task_size] for i in range(0, len(round_worlds), task_size)]
                 left = _seconds_left(deadline)  # (counted from when a worker starts a task)
-                tasks = [(rules_text, [w.bpn() for w in ch], lim, ws.fitted, left) for ch in chunks]
+                tasks = [(rules_text, [w.bpn() for w in ch], lim, ws.horizon, left) for ch in chunks]
                 from solver.analysis.pool import InOrder
 
                 in_order = InOrder(executor, _solve_worlds, tasks)

@@ -27,7 +27,7 @@ from solver.engine.results import (
     final_value,
     turn_of,
 )
-from solver.engine.seam import DEFAULT_TABLE_BITS, engine_key, engine_root, new_engine
+from solver.engine.seam import DEFAULT_HORIZON, DEFAULT_TABLE_BITS, engine_key, engine_root, new_engine
 from solver.errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -141,12 +141,15 @@ class Solver:
     """
 
     def __init__(
-        self, rules: Rules | str | None = None, table_bits: int = DEFAULT_TABLE_BITS, fitted: bool = True
+        self,
+        rules: Rules | str | None = None,
+        table_bits: int = DEFAULT_TABLE_BITS,
+        horizon: str = DEFAULT_HORIZON,
     ):
         self.rules = as_rules(rules)
         # (the range, and whether the table fits in the memory left: before it is allocated)
         table_bits = table_bits_argument(table_bits)
-        self.engine = new_engine(self.rules, table_bits, fitted)
+        self.engine = new_engine(self.rules, table_bits, horizon)
         self.key = engine_key(self.rules)
 
     def load(self, p: Position | str) -> None:
@@ -407,7 +410,7 @@ class _Kept(threading.local):
     several threads did with the worlds of one analysis.  So each thread keeps its own."""
 
     def __init__(self) -> None:
-        self.solvers: OrderedDict[tuple[str, int, bool], Solver] = OrderedDict()
+        self.solvers: OrderedDict[tuple[str, int, str], Solver] = OrderedDict()
 
 
 _SHARED = _Kept()
@@ -419,7 +422,9 @@ def forget_shared_solvers() -> None:
     _SHARED.solvers.clear()
 
 
-def shared_solver(rules: Rules, table_bits: int = DEFAULT_TABLE_BITS, fitted: bool = True) -> Solver:
+def shared_solver(
+    rules: Rules, table_bits: int = DEFAULT_TABLE_BITS, horizon: str = DEFAULT_HORIZON
+) -> Solver:
     """A solver for ``rules`` kept for reuse in this thread (its table stays warm), by
     :func:`solve`, the players and the sampling workers.
 
@@ -432,12 +437,12 @@ def shared_solver(rules: Rules, table_bits: int = DEFAULT_TABLE_BITS, fitted: bo
     True
     """
     kept = _SHARED.solvers  # (this thread's: see _Kept)
-    key = (engine_key(rules), table_bits, fitted)
+    key = (engine_key(rules), table_bits, horizon)
     solver = kept.get(key)
     if solver is None:
         while len(kept) >= SHARED_SOLVERS:
             kept.popitem(last=False)
-        solver = kept[key] = Solver(rules, table_bits, fitted)
+        solver = kept[key] = Solver(rules, table_bits, horizon)
     kept.move_to_end(key)
     return solver
 

@@ -33,11 +33,15 @@ The input layout (its sizes are the engine's, ``solver.native.constants``):
 
 from __future__ import annotations
 
+import base64
 import json
 import math
+import sys
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from operator import add
 from typing import Any
 
 from solver.model.cards import SUITS
@@ -47,11 +51,14 @@ from solver.model.rules import GAMES, Rules
 from solver.native.constants import (
     G_BRISCAN,
     NET_EXCHANGE,
+    NET_H1,
+    NET_H2,
     NET_INPUTS,
     NET_LEVEL,
     NET_LEVELS,
     NET_MELDS_ME,
     NET_MELDS_OPP,
+    NET_OUTPUTS,
     NET_TRICKS_ME,
     NET_TRICKS_OPP,
 )
@@ -124,8 +131,9 @@ def network_inputs(p: Position) -> list[int]:
 
 @dataclass(frozen=True)
 class Network:
-    """The weights of one learned evaluation: ``w1`` is ``NET_INPUTS`` rows of ``h1``
-    numbers, ``w2`` ``h1`` rows of ``h2``, ``w3`` ``h2`` rows of 3 (margin, win, loss)."""
+    """The weights of one learned evaluation: ``w1`` is ``NET_INPUTS`` rows of ``NET_H1``
+    numbers, ``w2`` ``NET_H1`` rows of ``NET_H2``, ``w3`` ``NET_H2`` rows of 3 (margin,
+    win, loss)."""
 
     key: str
     w1: tuple[tuple[float, ...], ...]
@@ -137,56 +145,87 @@ class Network:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Network:
-        def rows(x: list[list[float]]) -> tuple[tuple[float, ...], ...]:
-            return tuple(tuple(float(v) for v in r) for r in x)
+        """The network of lists of rows (``w1`` ... ``b3``), each weight rounded to single
+        precision (the engine's)."""
+
+        def vec(x: Any) -> tuple[float, ...]:
+            return tuple(array("f", x))
+
+        def rows(x: Any) -> tuple[tuple[float, ...], ...]:
+            return tuple(vec(r) for r in x)
 
         net = cls(
-            d["key"],
-            rows(d["w1"]),
-            tuple(d["b1"]),
-            rows(d["w2"]),
-            tuple(d["b2"]),
-            rows(d["w3"]),
-            tuple(d["b3"]),
+            d["key"], rows(d["w1"]), vec(d["b1"]), rows(d["w2"]), vec(d["b2"]), rows(d["w3"]), vec(d["b3"])
         )
-        h1, h2 = len(net.b1), len(net.b2)
-        shapes = [
-            (len(net.w1), NET_INPUTS),
-            (len(net.w2), h1),
-            (len(net.w3), h2),
-            (len(net.b3), 3),
-        ]
+        return net.checked()
+
+    @classmethod
+    def from_file_text(cls, text: str) -> Network:
+        """The network of a weights file (``solver/engine/networks/``): JSON whose ``w1`` ...
+        ``b3`` are little-endian single-precision numbers in base64, row after row."""
+        d = json.loads(text)
+        shapes = {"w1": (NET_INPUTS, NET_H1), "b1": (1, NET_H1), "w2": (NET_H1, NET_H2), "b2": (1, NET_H2),
+                  "w3": (NET_H2, NET_OUTPUTS), "b3": (1, NET_OUTPUTS)}  # fmt: skip
+        parts: dict[str, Any] = {"key": d["key"]}
+        for name, (n, m) in shapes.items():
+            flat = array("f")
+            try:
+                flat.frombytes(base64.b64decode(d[name], validate=True))
+            except (ValueError, TypeError) as exc:  # (binascii.Error is a ValueError)
+                raise ValueError(
+                    f"network {d['key']}: {name} is not base64 of single-precision numbers ({exc})"
+                ) from None
+            if sys.byteorder == "big":
+                flat.byteswap()
+            if len(flat) != n * m:
+                raise ValueError(f"network {d['key']}: {name} holds {len(flat)} numbers, expected {n * m}")
+            rows = [tuple(flat[i * m : (i + 1) * m]) for i in range(n)]
+            parts[name] = rows[0] if n == 1 else rows
+        return cls.from_dict(parts)
+
+    def file_text(self) -> str:
+        """The weights file of this network (what :meth:`from_file_text` reads)."""
+
+        def b64(rows: Any) -> str:
+            flat = array("f", [v for r in rows for v in r] if rows and isinstance(rows[0], tuple) else rows)
+            if sys.byteorder == "big":
+                flat.byteswap()
+            return base64.b64encode(flat.tobytes()).decode("ascii")
+
+        parts = {name: b64(getattr(self, name)) for name in ("w1", "b1", "w2", "b2", "w3", "b3")}
+        return json.dumps({"key": self.key, "inputs": NET_INPUTS, "hidden": [NET_H1, NET_H2], **parts}) + "\n"
+
+    def checked(self) -> Network:
+        """This network, if its shapes are the engine's (else ValueError)."""
+        net = self
+        h1, h2 = NET_H1, NET_H2
         if (
-            any(a != b for a, b in shapes)
+            (len(net.b1), len(net.b2)) != (h1, h2)
+            or (len(net.w1), len(net.w2), len(net.w3), len(net.b3)) != (NET_INPUTS, h1, h2, NET_OUTPUTS)
             or any(len(r) != h1 for r in net.w1)
             or any(len(r) != h2 for r in net.w2)
-            or any(len(r) != 3 for r in net.w3)
+            or any(len(r) != NET_OUTPUTS for r in net.w3)
         ):
-            raise ValueError(f"network {net.key}: the weights' shapes do not fit {NET_INPUTS} inputs")
+            raise ValueError(
+                f"network {net.key}: expected weights of {NET_INPUTS} inputs, {h1} and {h2} hidden units"
+            )
         return net
 
     def outputs(self, on: list[int]) -> tuple[float, float, float]:
-        """(margin, win logit, loss logit) for the inputs ``on``, in the engine's order of
-        additions (so that the compiled evaluation gives the same numbers)."""
-        h = list(self.b1)
+        """(margin, win logit, loss logit) for the inputs ``on``, computed as the engine does:
+        in single precision (``array("f")`` rounds each sum and product as a float operation
+        does), in the same order."""
+        h = array("f", self.b1)
         for i in on:
-            row = self.w1[i]
-            for j in range(len(h)):
-                h[j] += row[j]
-        h = [v if v > 0.0 else 0.0 for v in h]
-        g = list(self.b2)
+            h = array("f", map(add, h, self.w1[i]))
+        g = array("f", self.b2)
         for j, v in enumerate(h):
-            if v != 0.0:
-                row = self.w2[j]
-                for k in range(len(g)):
-                    g[k] += v * row[k]
-        g = [v if v > 0.0 else 0.0 for v in g]
-        out = list(self.b3)
+            if v > 0.0:  # (a rectified unit at 0 adds nothing)
+                g = array("f", map(add, g, array("f", [v * w for w in self.w2[j]])))
+        out = array("f", self.b3)
         for k, v in enumerate(g):
-            if v != 0.0:
-                row = self.w3[k]
-                for o in range(3):
-                    out[o] += v * row[o]
+            if v > 0.0:
+                out = array("f", map(add, out, array("f", [v * w for w in self.w3[k]])))
         return out[0], out[1], out[2]
 
     def evaluate(self, p: Position) -> tuple[float, float, float]:
@@ -210,7 +249,7 @@ def shipped_network(key: str) -> Network | None:
     path = resources.files("solver.engine").joinpath("networks", f"{key}.json")
     if not path.is_file():
         return None
-    return Network.from_dict(json.loads(path.read_text()))
+    return Network.from_file_text(path.read_text())
 
 
 __all__ = ["Network", "canonical_card", "canonical_melds", "network_inputs", "network_key", "shipped_network"]

@@ -2,7 +2,7 @@
 
 Exact while that is affordable (at most ``EXACT_TALON_TRICKS`` talon tricks left: 100 worlds
 in about a second on the machine of BENCHMARKS.md), and earlier a search of
-``DEFAULT_DEPTH`` tricks to the fitted horizon evaluation of docs/solver.md, with the
+``DEFAULT_DEPTH`` tricks to the learned horizon evaluation of docs/solver.md, with the
 final phase exact and a guard that proves forced game wins and losses
 (benchmarks/bench_world_search.py measures it against the exact solve).  ``solve(p, quick=True)``
 and ``brisque solve --quick`` run exactly this search, so that it can be measured against the
@@ -19,12 +19,13 @@ import re
 from dataclasses import dataclass
 
 from solver.engine.results import Limit
+from solver.engine.seam import DEFAULT_HORIZON, HORIZONS
 from solver.errors import ArgumentError, ArgumentTypeError
 from solver.model.limits import MAX_DEPTH, short, short_value
 from solver.model.position import Position
 
 EXACT_TALON_TRICKS = 4  # worlds with at most this many talon tricks left are solved exactly
-DEFAULT_DEPTH = 4  # tricks of look-ahead before that, to the fitted horizon evaluation
+DEFAULT_DEPTH = 4  # tricks of look-ahead before that, to the learned horizon evaluation
 
 
 def talon_tricks_left(p: Position) -> int:
@@ -51,10 +52,13 @@ def quick_description(limit: Limit | None) -> str:
 class WorldSearch:
     """Which search each sampled world gets, by a short spec (for comparing them):
 
-    * ``quick``: the default above (exact late, ``DEFAULT_DEPTH`` tricks to the fitted
-      horizon evaluation before);
+    * ``quick``: the default above (exact late, ``DEFAULT_DEPTH`` tricks before to the
+      default horizon evaluation, ``solver.engine.seam.DEFAULT_HORIZON``);
     * ``exact``: every world solved exactly, however early (slow);
-    * ``depth:N``: N tricks to the fitted evaluation, exact only where the search ends;
+    * ``depth:N``: N tricks to the default evaluation, exact only where the search ends;
+    * ``learned`` and ``learned:N``: ``quick`` and ``depth:N`` with the learned network at
+      the horizon (the linear weights where no network is shipped for the game);
+    * ``linear`` and ``linear:N``: the same with the fitted linear evaluation;
     * ``handmade:N``: N tricks to the hand-made heuristic without the game-win guard (the
       world search before the fitted evaluation: ``handmade:3`` was the default).
 
@@ -77,34 +81,41 @@ class WorldSearch:
                 f"quick, exact, depth:N or handmade:N, not {type(text).__name__}"
             )
         kind, sep, arg = text.strip().lower().partition(":")
-        if kind in ("quick", "exact") and not sep:
+        if kind in ("quick", "exact", "learned", "linear") and not sep:
             return cls(kind)
-        if kind in ("depth", "handmade") and re.fullmatch("[0-9]{1,2}", arg) and 1 <= int(arg) <= MAX_DEPTH:
+        if (
+            kind in ("depth", "handmade", "learned", "linear")
+            and re.fullmatch("[0-9]{1,2}", arg)
+            and 1 <= int(arg) <= MAX_DEPTH
+        ):
             return cls(kind, int(arg))
         raise ArgumentError(
-            f"world search {short(text)}: expected quick, exact, depth:N or handmade:N (N from 1 to {MAX_DEPTH} tricks)"
+            f"world search {short(text)}: expected quick, exact, depth:N, learned, learned:N, linear, "
+            f"linear:N or handmade:N (N from 1 to {MAX_DEPTH} tricks)"
         )
 
     def __str__(self) -> str:
         return self.kind if self.depth is None else f"{self.kind}:{self.depth}"
 
     @property
-    def fitted(self) -> bool:
-        """Whether the horizon is scored by the fitted evaluation (else the hand-made one)."""
-        return self.kind != "handmade"
+    def horizon(self) -> str:
+        """The evaluation its horizon is scored with (solver.engine.seam.HORIZONS)."""
+        return self.kind if self.kind in HORIZONS else DEFAULT_HORIZON
 
     def limit(self, p: Position) -> Limit | None:
         """The limit of this search on ``p``."""
         if self.kind == "exact":
             return None
-        if self.kind == "quick":
+        if self.kind == "quick" or (self.kind in ("learned", "linear") and self.depth is None):
             return quick_limit(p)
         return Limit(depth=self.depth, guard=self.kind != "handmade")
 
     def describe(self, limit: Limit | None) -> str:
         """The answers' ``world_search`` for a search run with ``limit``."""
         text = quick_description(limit)
-        return text + " hand-made" if limit is not None and not self.fitted else text
+        if limit is None or self.horizon == DEFAULT_HORIZON:
+            return text
+        return text + {"handmade": " hand-made", "linear": " linear", "learned": " learned"}[self.horizon]
 
 
 __all__ = [

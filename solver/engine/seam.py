@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from solver.engine.horizon_weights import HORIZON_WEIGHTS
+from solver.engine.network import Network, canonical_melds, network_key, shipped_network
 from solver.model.melds import MELDS, game_melds
 from solver.model.position import Position
 from solver.model.rules import GAMES, Rules
@@ -64,16 +65,41 @@ def engine_key(r: Rules) -> str:
     >>> engine_key(Rules.parse("brisque(target=1000)")) == engine_key(Rules.parse("brisque"))
     True
     """
-    return json.dumps([engine_rules(r), horizon_weights(r)], sort_keys=True)
+    return json.dumps(
+        [engine_rules(r), horizon_weights(r), network_key(r) if horizon_network(r) else None], sort_keys=True
+    )
 
 
-def new_engine(rules: Rules, table_bits: int = DEFAULT_TABLE_BITS, fitted: bool = True) -> Engine:
-    """A compiled engine for ``rules`` with a table of ``2**table_bits`` entries, and (with
-    ``fitted``) the fitted horizon weights of its game for depth-limited searches (else,
-    and for a game without them, the hand-made heuristic)."""
+# The evaluations a depth-limited search can score its horizon with (docs/solver.md):
+# the learned network, the fitted linear weights, the hand-made heuristic.  A game without
+# a network falls back on its linear weights, one without weights on the heuristic.
+HORIZONS = ("learned", "linear", "handmade")
+# the default: the fitted linear weights, until the learned network is proven the stronger
+# player at equal thinking time (BENCHMARKS.md, duplicate matches)
+DEFAULT_HORIZON = "linear"
+# what a game won at the horizon (its chance less that of a game lost) adds to the margin
+NETWORK_WIN_POINTS = 100.0
+
+
+def new_engine(rules: Rules, table_bits: int = DEFAULT_TABLE_BITS, horizon: str = DEFAULT_HORIZON) -> Engine:
+    """A compiled engine for ``rules`` with a table of ``2**table_bits`` entries, and the
+    ``horizon`` evaluation of its game for depth-limited searches (one of ``HORIZONS``)."""
+    if horizon not in HORIZONS:
+        raise ValueError(f"horizon={horizon!r}: expected one of {', '.join(HORIZONS)}")
     eng = Engine(engine_rules(rules), table_bits)
-    eng.set_horizon(horizon_weights(rules) if fitted else None)
+    eng.set_horizon(horizon_weights(rules) if horizon != "handmade" else None)
+    network = horizon_network(rules) if horizon == "learned" else None
+    if network is not None:
+        eng.set_network(network, [list(canonical_melds(t)) for t in range(4)], NETWORK_WIN_POINTS)
     return eng
+
+
+def horizon_network(rules: Rules) -> Network | None:
+    """The learned horizon evaluation shipped for ``rules`` (its game and objective, with a
+    talon), or ``None``."""
+    if not rules.draws:
+        return None
+    return shipped_network(network_key(rules))
 
 
 def horizon_key(rules: Rules) -> str:
@@ -137,7 +163,10 @@ __all__ = [
     "engine_root",
     "engine_roots",
     "engine_rules",
+    "DEFAULT_HORIZON",
+    "HORIZONS",
     "horizon_key",
+    "horizon_network",
     "horizon_weights",
     "new_engine",
 ]

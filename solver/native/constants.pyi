@@ -34,4 +34,5 @@ NET_TRICKS_ME: int
 NET_TRICKS_OPP: int
 NET_INPUTS: int
 NET_OUTPUTS: int
-NET_MAX_HIDDEN: int
+NET_H1: int
+NET_H2: int

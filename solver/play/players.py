@@ -121,7 +121,7 @@ class ClairvoyantPlayer:
         moves = position.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        solver = shared_solver(position.rules, fitted=self.search.fitted)  # (a table is costly to allocate)
+        solver = shared_solver(position.rules, horizon=self.search.horizon)  # (a table is costly to allocate)
         solver.engine.clear()  # (estimates depend on the table: the same choices every run)
         a = solver.solve(position, pv=False, limit=self.search.limit(position))
         # an unfinished answer's line starts with the best proven of its best estimates

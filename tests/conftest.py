@@ -8,6 +8,7 @@ shared by the test modules are in helpers.py (``from helpers import make``).
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 from click.testing import CliRunner, Result
@@ -16,6 +17,14 @@ from hypothesis import HealthCheck, settings
 
 from solver import Position
 from solver.cli import main
+
+# The Ctrl-C tests send SIGINT to the commands they start.  A suite started in the
+# background by a shell without job control (nohup, some CI runners) inherits SIGINT
+# ignored, and an ignored signal stays ignored across exec: Python would then install no
+# KeyboardInterrupt handler in those commands.  A handler here (before xdist starts its
+# workers) gives every process started from now on SIGINT at its default.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # HYPOTHESIS_PROFILE=deep runs the property tests with many more examples.
 _HEALTH = [HealthCheck.too_slow, HealthCheck.filter_too_much]

@@ -29,7 +29,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from labels import DATA, read_labels, slug  # noqa: E402  (a script beside this one)
 
+from solver.engine import Solver  # noqa: E402
 from solver.engine.network import Network, canonical_melds, network_inputs, network_key  # noqa: E402
+from solver.engine.seam import horizon_weights  # noqa: E402
 from solver.model.melds import MELDS  # noqa: E402
 from solver.model.position import Position  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
@@ -89,6 +91,22 @@ def encode(game: str, levels: list[int]) -> tuple[np.ndarray, np.ndarray, np.nda
             held.append(k >= cut)
         print(f"{game} level {level}: {len(labels)} labels encoded", file=sys.stderr)
     return np.array(rows), np.array(values, dtype=np.float64), np.array(lv), np.array(held)
+
+
+def linear_values(game: str, levels: list[int]) -> np.ndarray:
+    """The shipped linear evaluation of each held-out label (in ``encode``'s order), for the
+    report's comparison: its weighted features (``Engine.horizon_features``)."""
+    rules = Rules.parse(game)
+    weights = horizon_weights(rules)
+    solver = Solver(rules, horizon="linear")
+    out = []
+    for level in levels:
+        labels = read_labels(game, level)
+        for r in labels[len(labels) * 9 // 10 :]:
+            solver.load(Position(r["bpn"]))
+            row, feats = solver.engine.horizon_features()
+            out.append(sum(w * f for w, f in zip(weights[row], feats)) if weights else 0.0)
+    return np.array(out)
 
 
 class Adam:
@@ -191,14 +209,23 @@ def main() -> None:
     params = train(x[~held], y[~held], (NET_H1, NET_H2), args.epochs, args.seed, args.lr)
     _, _, out = forward(params, x[held])
     yh, lvh = y[held], lv[held]
+    linear = linear_values(args.game, levels)
     plain = np.abs(yh) < WIN_THRESHOLD
-    report = {"game": args.game, "levels": {}}
+    report: dict = {"game": args.game, "epochs": args.epochs, "seed": args.seed, "levels": {}}
     for level in levels:
         sel = plain & (lvh == level)
         rmse = float(SCALE * np.sqrt(np.mean((out[sel, 0] - yh[sel] / SCALE) ** 2)))
-        report["levels"][level] = {"held_out": int(sel.sum()), "sd": float(yh[sel].std()), "rmse": rmse}
+        lin = float(np.sqrt(np.mean((linear[sel] - yh[sel]) ** 2)))
+        report["levels"][level] = {
+            "train": int(((lv == level) & ~held).sum()),
+            "held_out": int(sel.sum()),
+            "sd": float(yh[sel].std()),
+            "rmse": rmse,
+            "rmse_linear": lin,
+        }
         print(
-            f"level {level}: held-out {sel.sum()}, sd {yh[sel].std():.1f}, rmse {rmse:.2f}", file=sys.stderr
+            f"level {level}: held-out {sel.sum()}, sd {yh[sel].std():.1f}, rmse {rmse:.2f} (linear {lin:.2f})",
+            file=sys.stderr,
         )
     DATA.mkdir(parents=True, exist_ok=True)
     (DATA / f"report-{slug(args.game)}.json").write_text(json.dumps(report, indent=1))

@@ -65,8 +65,10 @@ from solver.model.position import Position
     default="quick",
     show_default=True,
     help="The search each world gets: quick (the default rule), exact (every world solved "
-    "exactly: slow early), depth:N (N tricks to the fitted horizon evaluation) or handmade:N "
-    "(N tricks to the hand-made heuristic, the old default being handmade:3).",
+    "exactly: slow early), depth:N (N tricks to the default horizon evaluation), learned or "
+    "learned:N (quick or N tricks with the learned network at the horizon), linear or linear:N "
+    "(the same with the fitted linear evaluation, the default), or handmade:N (N tricks to the "
+    "hand-made heuristic, the old default being handmade:3).",
 )
 @click.option(
     "--win-worth",

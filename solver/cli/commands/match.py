@@ -71,7 +71,8 @@ def match_cmd(
     """Duplicate match between two players: FIRST and SECOND are random, greedy,
     pimc (100 worlds) or pimc:N, or clairvoyant (sees every card).  PIMC and
     clairvoyant take @SEARCH, the search each world gets: quick (the default),
-    exact, depth:N or handmade:N (the old default was handmade:3).
+    exact, depth:N, learned[:N] (the learned horizon network), linear[:N] (the fitted
+    linear horizon, today's default) or handmade:N (the old default was handmade:3).
 
     Reports, for FIRST, the mean margin per deal over the deal pairs without a
     game-winning event with its 95% confidence interval (Student's t from the pair means), the

@@ -110,6 +110,7 @@ cdef inline int horizon_value(Ctx* c, State* s) noexcept nogil:
         if e.gen == c.horizon.cache_gen and e.k1 == k1 and e.k2 == k2:
             return e.value
         network_outputs(c, s, out)
+        c.horizon.evaluations += 1
         v = out[0] + c.horizon.net.win_points * (sigmoid(out[1]) - sigmoid(out[2]))
         e.k1 = k1
         e.k2 = k2

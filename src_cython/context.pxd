@@ -298,6 +298,7 @@ ctypedef struct Horizon:
     EvalEntry* cache
     uint64_t cache_mask
     uint32_t cache_gen
+    uint64_t evaluations      # the network's evaluations so far (values not found kept)
 
 
 ctypedef struct Budget:

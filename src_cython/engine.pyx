@@ -216,6 +216,7 @@ cdef class Engine:
         self.c.horizon.net.w1 = NULL
         self.c.horizon.cache = NULL
         self.c.horizon.cache_gen = 1
+        self.c.horizon.evaluations = 0
         self.loaded = 0
 
     def __dealloc__(self):
@@ -633,6 +634,12 @@ cdef class Engine:
                 n.meld_canon[i][j] = canon[i][j]
         n.win_points = win_points
         self.c.horizon.learned = 1
+
+    @property
+    def network_evaluations(self):
+        """The learned evaluation's evaluations since the engine was made (the values it
+        found kept not counted): with :attr:`nodes`, what a search cost."""
+        return self.c.horizon.evaluations
 
     def network_inputs(self):
         """The learned evaluation's inputs that are on at the root, which must be at the

@@ -93,8 +93,9 @@ def canonical_melds(trump: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def talon_tricks_left(p: Position) -> int:
-    """Talon tricks still to play at the start of a trick (the engine's level)."""
+def network_level(p: Position) -> int:
+    """Talon tricks still to play at the start of a trick, as the engine counts them for
+    the network (network.pxd's talon_tricks_left: the turnup counts while it lies)."""
     cards = len(p.talon or []) + (1 if p.turnup >= 0 else 0)
     return (cards + 1) // 2
 
@@ -122,7 +123,7 @@ def network_inputs(p: Position) -> list[int]:
     rules = p.rules
     if rules.exchange and p.turnup >= 0 and p.turnup != seven and p.exchanged < 0:
         on.append(NET_EXCHANGE)
-    on.append(NET_LEVEL + min(talon_tricks_left(p), NET_LEVELS - 1))
+    on.append(NET_LEVEL + min(network_level(p), NET_LEVELS - 1))
     if GAMES.index(rules.game) == G_BRISCAN:
         on.append(NET_TRICKS_ME + p.tricks[me])
         on.append(NET_TRICKS_OPP + p.tricks[1 - me])

@@ -246,3 +246,15 @@ def interrupt_after(args: list[str], after: float, stdin: str | None = None, wit
         proc.communicate()
         pytest.fail(f"brisque {' '.join(args)} still ran {within} s after Ctrl-C")
     return proc.returncode, out, err, time.monotonic() - t0
+
+
+def communicate_or_kill(proc: subprocess.Popen[Any], timeout: float) -> tuple[Any, Any]:
+    """``proc.communicate(timeout)``; a command still running then is killed (its workers
+    end with it) and fails the test, rather than run on for hours after the suite."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        command = proc.args if isinstance(proc.args, str) else " ".join(map(str, proc.args))
+        pytest.fail(f"{command[:200]} still ran {timeout} s after the signal")

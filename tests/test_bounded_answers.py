@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 import pytest
-from helpers import BRISQUE, OUTSIDE
+from helpers import BRISQUE, OUTSIDE, communicate_or_kill
 
 from solver.analysis.line import analyse_line
 from solver.analysis.report import format_analysis
@@ -237,7 +237,7 @@ def _interrupted_cli(seed: int, delay: float, *args: str) -> tuple[int, str, str
     )
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
+    out, err = communicate_or_kill(proc, 120)
     return proc.returncode, out, err
 
 
@@ -319,7 +319,7 @@ def test_ctrl_c_in_solve_dash_answers_the_line_being_solved() -> None:
         proc.stdin.flush()
         time.sleep(delay)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
+        out, err = communicate_or_kill(proc, 120)
         assert proc.returncode == 130 and "Traceback" not in err, err
         answers = [json.loads(line) for line in out.splitlines()]
         assert answers[0]["value"] == 44

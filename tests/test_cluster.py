@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import communicate_or_kill
 
 pytest.importorskip("distributed")
 
@@ -211,7 +212,7 @@ def test_a_worker_killed_mid_match_loses_no_record(processes, tmp_path):
     workers = processes["workers"]
     assert isinstance(workers, list)
     workers[0].send_signal(signal.SIGKILL)  # mid-match: records have begun, others are running
-    out, err = run.communicate(timeout=300)
+    out, err = communicate_or_kill(run, 300)
     assert run.returncode == 0, err
     here = brisque(*args, "--records", str(tmp_path / "here.jsonl"))
     assert here.returncode == 0, here.stderr
@@ -345,7 +346,7 @@ def test_a_scheduler_without_workers_is_said_to_have_none_and_the_work_waits_for
                 **quiet,
             )
         )
-        out, err = run.communicate(timeout=180)
+        out, err = communicate_or_kill(run, 180)
         assert run.returncode == 0, err
         assert without_times(out.splitlines()) == without_times(
             brisque("solve", "-", stdin=lines).stdout.splitlines()

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import BRISQUE, OUTSIDE, interrupt_after
+from helpers import BRISQUE, OUTSIDE, communicate_or_kill, interrupt_after
 
 from solver.formats.bpd import parse_record
 
@@ -372,7 +372,7 @@ def test_workers_end_with_their_parent_on_sigterm(tmp_path, command):
             break
         time.sleep(0.1)
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=30)
+    out, err = communicate_or_kill(proc, 30)
     assert proc.returncode == 128 + signal.SIGTERM and b"Traceback" not in err
     deadline = time.time() + 5
     while _stray(seed) and time.time() < deadline:
@@ -399,6 +399,6 @@ def test_ctrl_c_ends_a_sampling_run_with_workers_at_once(tmp_path):
     time.sleep(4)
     sent = time.time()
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    out, err = communicate_or_kill(proc, 60)
     assert time.time() - sent < 5  # (it took 6 to 9 s, waiting for the workers' tasks)
     assert proc.returncode == 130 and b"Traceback" not in err and b"worlds" in out

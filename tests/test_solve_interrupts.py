@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from helpers import BRISQUE, OUTSIDE, interrupt_after
+from helpers import BRISQUE, OUTSIDE, communicate_or_kill, interrupt_after
 
 import solver
 from solver.engine import Analysis, SolveInterrupted, Solver, solve
@@ -126,7 +126,7 @@ def test_ctrl_c_on_brisque_solve_prints_what_was_proven(position, truth):
         )
         time.sleep(delay + 0.3)  # (the start of the process)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, err = communicate_or_kill(proc, 60)
         if proc.returncode == 0:
             pytest.skip("the solve ended before the interrupt")
         assert proc.returncode == 130 and "Traceback" not in err and "interrupted" in err
@@ -248,7 +248,7 @@ def test_an_interrupted_solve_with_json_answers_a_json_object(brisque):
     )
     time.sleep(2.0)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    out, err = communicate_or_kill(proc, 60)
     if proc.returncode == 0:
         pytest.skip("the solve ended before the interrupt")
     assert proc.returncode == 130 and "Traceback" not in err, err
@@ -299,7 +299,7 @@ def test_ctrl_c_ends_a_long_exact_solve_at_once(tmp_path, workers):
     time.sleep(1.5)  # deep in the search by now
     sent = time.time()
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    out, err = communicate_or_kill(proc, 60)
     # the search used to run on to its end, a minute later; now it stops within milliseconds
     # (benchmarks/bench_interrupt.py), and 10 s leaves room for a loaded machine
     assert time.time() - sent < 10

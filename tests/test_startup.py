@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import communicate_or_kill
 
 # what the start of the command line must not import (each costs milliseconds: the
 # analyses, formats and players import more of their own, multiprocessing 20 ms)
@@ -190,7 +191,7 @@ def test_ctrl_c_while_the_command_starts_is_no_traceback(form: str, tmp_path: Pa
         proc = _start(_command(form, tmp_path), tmp_path)
         time.sleep(delay)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, err = communicate_or_kill(proc, 60)
         assert "Traceback" not in err, f"SIGINT {delay} s into the start:\n{err}"
         # the status of a later Ctrl-C, or 0 when the solve ended first
         assert proc.returncode in (130, 0), (delay, proc.returncode, err)
@@ -210,7 +211,7 @@ def test_ctrl_c_ignored_at_the_start_stays_ignored(tmp_path: Path):
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # (a background job)
     )
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    out, err = communicate_or_kill(proc, 60)
     assert proc.returncode == 0, err
     assert "interrupted" not in err and "Value for b: +44 (exact)" in out
 

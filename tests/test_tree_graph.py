@@ -14,7 +14,7 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from helpers import NOTATION_EXAMPLES
+from helpers import NOTATION_EXAMPLES, communicate_or_kill
 
 import solver
 from solver.analysis.tree import TreeInterrupted, solution_tree, to_dot, write_tree
@@ -338,7 +338,7 @@ def test_brisque_tree_writes_the_tree_so_far_on_ctrl_c(tmp_path):
     time.sleep(3)
     assert proc.poll() is None, "the tree ended before the interrupt"
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    out, err = communicate_or_kill(proc, 60)
     assert proc.returncode == 130, err
     assert b"Traceback" not in err
     assert b"interrupted: the tree holds the" in err

@@ -19,12 +19,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from itertools import permutations
 from pathlib import Path
 
-import numpy as np
+# one BLAS thread: the same sums in the same order, so the same labels and seed give the
+# same weights (before numpy is imported)
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 from labels import DATA, read_labels, slug  # noqa: E402  (a script beside this one)
@@ -35,7 +41,7 @@ from solver.engine.seam import horizon_weights  # noqa: E402
 from solver.model.melds import MELDS  # noqa: E402
 from solver.model.position import Position  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
-from solver.native.constants import (
+from solver.native.constants import (  # noqa: E402
     NET_H1,
     NET_H2,
     NET_INPUTS,
@@ -43,7 +49,7 @@ from solver.native.constants import (
     NET_MELDS_OPP,
     NET_PLACES,
     WIN_THRESHOLD,
-)  # noqa: E402
+)
 
 NETWORKS = Path(__file__).parent.parent / "solver" / "engine" / "networks"
 SCALE = 50.0  # margins are fitted in units of 50 points (the weights are written in points)

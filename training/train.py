@@ -82,37 +82,30 @@ def suit_permutations() -> list[np.ndarray]:
     return out
 
 
-def encode(game: str, levels: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(inputs, raw values, levels, held-out mask) of every label of ``levels``."""
-    rows, values, lv, held = [], [], [], []
+def encode(game: str, levels: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(inputs, raw values, levels, held-out mask, the linear evaluation of each held-out
+    label) of every label of ``levels``; the last tenth of each level is held out."""
+    rules = Rules.parse(game)
+    weights = horizon_weights(rules)
+    solver = Solver(rules, horizon="linear")
+    rows, values, lv, held, linear = [], [], [], [], []
     for level in levels:
-        labels = read_labels(game, level)
+        labels = read_labels(game, level)  # (read once: a label run may be adding to the file)
         cut = len(labels) * 9 // 10
         for k, r in enumerate(labels):
+            p = Position(r["bpn"])
             x = np.zeros(NET_INPUTS, dtype=np.float32)
-            x[network_inputs(Position(r["bpn"]))] = 1.0
+            x[network_inputs(p)] = 1.0
             rows.append(x)
             values.append(r["raw"])
             lv.append(level)
             held.append(k >= cut)
+            if k >= cut:  # the linear evaluation, for the report's comparison
+                solver.load(p)
+                row, feats = solver.engine.horizon_features()
+                linear.append(sum(w * f for w, f in zip(weights[row], feats)) if weights else 0.0)
         print(f"{game} level {level}: {len(labels)} labels encoded", file=sys.stderr)
-    return np.array(rows), np.array(values, dtype=np.float64), np.array(lv), np.array(held)
-
-
-def linear_values(game: str, levels: list[int]) -> np.ndarray:
-    """The shipped linear evaluation of each held-out label (in ``encode``'s order), for the
-    report's comparison: its weighted features (``Engine.horizon_features``)."""
-    rules = Rules.parse(game)
-    weights = horizon_weights(rules)
-    solver = Solver(rules, horizon="linear")
-    out = []
-    for level in levels:
-        labels = read_labels(game, level)
-        for r in labels[len(labels) * 9 // 10 :]:
-            solver.load(Position(r["bpn"]))
-            row, feats = solver.engine.horizon_features()
-            out.append(sum(w * f for w, f in zip(weights[row], feats)) if weights else 0.0)
-    return np.array(out)
+    return np.array(rows), np.array(values, dtype=np.float64), np.array(lv), np.array(held), np.array(linear)
 
 
 class Adam:
@@ -210,12 +203,11 @@ def main() -> None:
     args = ap.parse_args()
     levels = [int(v) for v in args.levels.split(",")]
     t0 = time.time()
-    x, y, lv, held = encode(args.game, levels)
+    x, y, lv, held, linear = encode(args.game, levels)
     print(f"encoded in {time.time() - t0:.0f} s", file=sys.stderr)
     params = train(x[~held], y[~held], (NET_H1, NET_H2), args.epochs, args.seed, args.lr)
     _, _, out = forward(params, x[held])
     yh, lvh = y[held], lv[held]
-    linear = linear_values(args.game, levels)
     plain = np.abs(yh) < WIN_THRESHOLD
     report: dict = {"game": args.game, "epochs": args.epochs, "seed": args.seed, "levels": {}}
     for level in levels:

@@ -17,7 +17,8 @@ functions compiled into this one module (so the split costs no speed):
   entries and the search context;
 * moves.pxd: legal moves and their effects;
 * tables.pxd: the transposition tables;
-* bounds.pxd: cheap value bounds and the horizon evaluation (fitted or hand-made);
+* bounds.pxd: cheap value bounds and the horizon evaluation (learned, fitted or hand-made);
+* network.pxd: the learned horizon network (its plain Python twin: solver/engine/network.py);
 * plain.pxd: plain card play of the final phase;
 * search.pxd: the search driver;
 * parallel.pxd: one exact solve on several threads that share the tables.

@@ -116,9 +116,10 @@ class Report:
             ],
             [
                 "world search: exact best move, Brisque, 5-8 talon tricks left",
-                f"{ws['quick']['best']:.0%} (mean loss {ws['quick']['loss']:.2f} points)",
-                "Intel",
-                "2026-12-01",
+                f"{ws['quick']['best']:.0%} (mean loss {ws['quick']['loss']:.2f} points); "
+                f"learned horizon {ws['learned']['best']:.0%} ({ws['learned']['loss']:.2f})",
+                "AMD",
+                "2026-12-03",
             ],
             [
                 "equilibrium of the last talon trick, Brisque, median",
@@ -413,9 +414,12 @@ class Report:
         self.source(self.machines[m["machine"]], m["date"], m["command"], "world-search-<game>.json")
         self.add(
             "200 seeded positions a game with 5 to 8 talon tricks left, every move solved exactly. `quick` is "
-            "the default (exact from four talon tricks left, four tricks to the fitted evaluation before, with "
-            "the game-win guard); `handmade:3` is the search before it. Loss: points a decision against the "
-            "exact best move. Neither gave up a game win or walked into a loss.",
+            "the default (exact from four talon tricks left, four tricks to the fitted linear evaluation "
+            "before, with the game-win guard); `learned` and `learned:3` put the learned network at the "
+            "horizon, four and three tricks deep (docs/solver.md); `handmade:3` is the search before the "
+            "fitted evaluation, `depth:5` five tricks to the linear one. Loss: points a decision against the "
+            "exact best move; time: CPU ms a position, and its mean against `quick`'s. None gave up a game "
+            "win or walked into a loss.",
             "",
         )
         rows = []
@@ -424,21 +428,35 @@ class Report:
             kept = (
                 {w["search"]: w for w in d.get("win_set", [])} if isinstance(d.get("win_set"), list) else {}
             )
-            for r in d["rows"]:
-                if r["k"] == "all" and r["search"] in ("quick", "handmade:3", "depth:5"):
-                    w = kept.get(r["search"])
-                    rows.append(
-                        [
-                            game,
-                            r["search"],
-                            f"{r['best']:.1%}",
-                            f"{r['loss']:.2f}",
-                            f"{r['ms_median']:.2f}",
-                            f"{w['wins_kept']}/{w['positions']}" if w else "-",
-                        ]
-                    )
+            every = {r["search"]: r for r in d["rows"] if r["k"] == "all"}
+            for name in ("quick", "learned", "learned:3", "handmade:3", "depth:5"):
+                r = every.get(name)
+                if r is None:
+                    continue
+                w = kept.get(name)
+                rows.append(
+                    [
+                        game,
+                        name,
+                        f"{r['best']:.1%}",
+                        f"{r['loss']:.2f}",
+                        f"{r['ms_median']:.2f}",
+                        f"{r['ms_mean']:.2f}",
+                        f"{r['ms_mean'] / every['quick']['ms_mean']:.2f}x",
+                        f"{w['wins_kept']}/{w['positions']}" if w else "-",
+                    ]
+                )
         self.table(
-            ["game", "world search", "exact best move", "mean loss", "ms median", "forced game wins kept"],
+            [
+                "game",
+                "world search",
+                "exact best move",
+                "mean loss",
+                "ms median",
+                "ms mean",
+                "time / quick",
+                "forced game wins kept",
+            ],
             rows,
             left=2,
         )

@@ -198,8 +198,7 @@ class Network:
 
     def checked(self) -> Network:
         """This network, if its shapes are the engine's (else ValueError)."""
-        net = self
-        h1, h2 = NET_H1, NET_H2
+        net, h1, h2 = self, NET_H1, NET_H2
         if (
             (len(net.b1), len(net.b2)) != (h1, h2)
             or (len(net.w1), len(net.w2), len(net.w3), len(net.b3)) != (NET_INPUTS, h1, h2, NET_OUTPUTS)

@@ -65,9 +65,9 @@ def engine_key(r: Rules) -> str:
     >>> engine_key(Rules.parse("brisque(target=1000)")) == engine_key(Rules.parse("brisque"))
     True
     """
-    return json.dumps(
-        [engine_rules(r), horizon_weights(r), network_key(r) if horizon_network(r) else None], sort_keys=True
-    )
+    # (the learned network is chosen by the game and objective, which engine_rules holds:
+    # no need to load it here, on the way to every solver)
+    return json.dumps([engine_rules(r), horizon_weights(r)], sort_keys=True)
 
 
 # The evaluations a depth-limited search can score its horizon with (docs/solver.md):

@@ -10,7 +10,7 @@ from solver.play.match import run_match
 
 POSITIONS = Path(__file__).parent.parent / "positions"
 V = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
-SHARES = {"p_win", "p_loss", "probability", "exploitability", "seconds", "won_share_ci95"}
+SHARES = {"p_win", "p_loss", "probability", "exploitability", "seconds", "work_seconds", "won_share_ci95"}
 
 
 def floats(obj, key=None):

@@ -184,6 +184,7 @@ STOPPED_WORDS = {
     "worlds": "stopped after the {worlds} asked for",
     "enumerated": "every consistent world solved ({worlds})",
     "time": "stopped at the time limit, after {worlds}",
+    "think": "thought for its time, {worlds}",
     "separated": "stopped early, after {worlds}: the best move is separated from the others",
     "interrupted": "interrupted after {worlds}",
 }

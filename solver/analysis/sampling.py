@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.executors import as_executor, executor_width
 from solver.analysis.ranking import RankingRule, WinWorth
+from solver.analysis.thinking import Think, world_work
 from solver.analysis.worlds import all_worlds, iter_worlds, shuffled_worlds, world_count
 from solver.engine.api import shared_solver, solve
 from solver.engine.quick import DEFAULT_DEPTH, WorldSearch
@@ -46,18 +47,20 @@ from solver.model.value import Value
 if TYPE_CHECKING:
     from solver.analysis.pool import InOrder
 
+DEFAULT_WORLDS = 100  # worlds sampled when neither a number nor a budget of thinking is given
 MIN_WORLD_SECONDS = 1e-6  # the time left given to a world at the deadline (a Limit needs some)
 WORLD_TABLE_BITS = 16  # small enough to clear for every world (results then never
 # depend on which worker solved which world before)
 
 
-SampleStop = Literal["worlds", "enumerated", "time", "separated", "interrupted"]
+SampleStop = Literal["worlds", "enumerated", "time", "think", "separated", "interrupted"]
 """Why sampling stopped: the worlds asked for were solved, every consistent world was
-(``enumerated``), the time limit, the best move separated from the runner-up, or an
-interrupt (Ctrl-C: the answer so far)."""
+(``enumerated``), the time limit, the budget of thinking spent (solver.analysis.thinking),
+the best move separated from the runner-up, or an interrupt (Ctrl-C: the answer so far)."""
 
-WorldResult = tuple[dict[int, Value], int]
-"""One world solved: every root move's value (by move number), and the nodes searched."""
+WorldResult = tuple[dict[int, Value], int, int]
+"""One world solved: every root move's value (by move number), the nodes searched, and the
+learned evaluation's evaluations (with the nodes, the work a budget of thinking counts)."""
 
 
 @dataclass(kw_only=True)
@@ -139,6 +142,7 @@ class SampledAnalysis:
     world_method: str  # "exact" or "depth N" (the per-world search)
     stopped: SampleStop
     ranking: str = "match"  # the rule a game won outright is valued by (analysis/ranking.py)
+    work: float = 0.0  # the work seconds of the worlds counted (solver.analysis.thinking)
     method: Literal["pimc"] = "pimc"
     pv: list[Move] = field(default_factory=list)
     win: str | None = None
@@ -224,6 +228,7 @@ class SampledAnalysis:
             "stopped": self.stopped,
             "runner_up": None if (r := self.runner_up) is None else r.to_dict(),
             "nodes": self.nodes,
+            "work_seconds": json_share(self.work),
             "seconds": json_share(self.seconds),
         }
 
@@ -260,10 +265,11 @@ def _solve_worlds(task: WorldTask, out: list[WorldResult] | None = None) -> list
     out = [] if out is None else out
     for bpn in bpns:
         solver.engine.clear()
+        e0 = solver.engine.network_evaluations
         a = solver.solve(Position(bpn), every_move=True, pv=False, limit=limit, deadline=deadline)
         if a.stopped == "budget":
             continue
-        out.append(({int(m.move): m.value for m in a.moves}, a.nodes))
+        out.append(({int(m.move): m.value for m in a.moves}, a.nodes, solver.engine.network_evaluations - e0))
     return out
 
 
@@ -276,9 +282,10 @@ def _seconds_left(deadline: float | None) -> float | None:
 def analyse(
     position: Position | str,
     *,
-    worlds: int = 100,
+    worlds: int | None = None,
     seed: int = 0,
     time_limit: float | None = None,
+    think: Think | str | float | None = None,
     workers: int = 1,
     executor: Executor | Any = None,
     separation: float | None = None,
@@ -297,9 +304,10 @@ def analyse(
 def analyse(
     position: Position | str,
     *,
-    worlds: int = 100,
+    worlds: int | None = None,
     seed: int = 0,
     time_limit: float | None = None,
+    think: Think | str | float | None = None,
     workers: int = 1,
     executor: Executor | Any = None,
     separation: float | None = None,
@@ -317,9 +325,10 @@ def analyse(
 def analyse(
     position: Position | str,
     *,
-    worlds: int = 100,
+    worlds: int | None = None,
     seed: int = 0,
     time_limit: float | None = None,
+    think: Think | str | float | None = None,
     workers: int = 1,
     executor: Executor | Any = None,
     separation: float | None = None,
@@ -338,7 +347,11 @@ def analyse(
     >>> a.worlds, a.stopped, len(a.moves)
     (10, 'worlds', 6)
 
-    ``worlds``: how many worlds to sample (all are enumerated when there are no more).
+    ``worlds``: how many worlds to sample (all are enumerated when there are no more);
+    100 by default, and without a bound but the budget with ``think``.
+    ``think``: seconds of thinking, counted in work (:mod:`solver.analysis.thinking`): the
+    worlds, in their seeded order, up to the first at which the work reaches it; so the
+    same seed gives the same answer, whatever the machine's load and the workers.
     ``time_limit``: stop after this many seconds; the world being solved then, whatever
     its search, stops at the deadline too and is dropped (``worlds`` counts the worlds
     solved; none solved is an ArgumentError).
@@ -363,9 +376,10 @@ def analyse(
         # command line refuses --worlds with --method equilibrium, rather than answer as if
         # analyse(p, method="equilibrium", worlds=5, workers=8) had used them
         sampling = {
-            "worlds": (worlds, 100),
+            "worlds": (worlds, None),
             "seed": (seed, 0),
             "time_limit": (time_limit, None),
+            "think": (think, None),
             "workers": (workers, 1),
             "executor": (executor, None),
             "separation": (separation, None),
@@ -396,6 +410,9 @@ def analyse(
         if ws.kind != "quick":
             raise ArgumentError(f"depth={depth} and world_search={str(ws)!r}: give one of them")
         ws = WorldSearch("depth", depth)
+    budget = None if think is None else Think.parse(think).seconds
+    if worlds is None:
+        worlds = MAX_WORLDS if budget is not None else DEFAULT_WORLDS
     worlds = whole_argument(worlds, "worlds", 1, MAX_WORLDS, "worlds")
     batch = whole_argument(batch, "batch", 1, MAX_WORLDS, "worlds")
     workers = whole_argument(workers, "workers", 1, MAX_WORKERS, "worker processes")
@@ -439,7 +456,7 @@ def analyse(
     if executor is not None:  # (a cluster's or a pool's width: its tasks at once)
         workers = max(workers, executor_width(executor) or 1)
     size = batch
-    if time_limit is None and separation is None and (executor is not None or workers > 1):
+    if time_limit is None and separation is None and budget is None and (executor is not None or workers > 1):
         # nothing needs intermediate results: a few large tasks per worker cost less
         # (at most MAX_TASK_WORLDS, so that an interrupt keeps the worlds solved so far)
         cap = MAX_TASK_WORLDS if executor is not None else OWN_TASK_WORLDS
@@ -456,12 +473,16 @@ def analyse(
     last_update = t0
     numbers: list[dict[int, int]] = []  # the ranking numbers of the worlds, for the separation rule
     drawn = 0  # the worlds drawn: those solved, and those an exact search left at the deadline
+    game, exact = p.rules.game, lim is None
+    work = 0.0  # the work seconds of the worlds in results (solver.analysis.thinking)
+    counted = 0  # the worlds of results whose work is in ``work``
+    one_by_one = deadline is not None or budget is not None  # (a rule that stops at a world)
     in_order: InOrder[list[WorldResult]] | None = None  # (the tasks of a round on an executor)
     try:
         while len(results) < wanted:
             if executor is None:
                 # in process, one world at a time under a time limit (so that it holds)
-                step = 1 if deadline is not None else size
+                step = 1 if one_by_one else size
                 round_worlds = list(itertools.islice(source, min(step, wanted - len(results))))
                 drawn += len(round_worlds)
                 # (into results as each world is solved: Ctrl-C keeps those of the round)
@@ -469,8 +490,8 @@ def analyse(
                 _solve_worlds(task, results)
             else:
                 # a task per worker and round (all of them without a stopping rule)
-                width = 2 * max(workers, 2) if (deadline is None and separation is None) else workers
-                task_size = size if deadline is None else 1
+                width = 2 * max(workers, 2) if not (one_by_one or separation is not None) else workers
+                task_size = 1 if one_by_one else size
                 round_worlds = list(itertools.islice(source, min(width * task_size, wanted - len(results))))
                 chunks = [round_worlds[i : i + task_size] for i in range(0, len(round_worlds), task_size)]
                 left = _seconds_left(deadline)  # (counted from when a worker starts a task)
@@ -484,6 +505,15 @@ def analyse(
                 drawn += len(round_worlds)
             if not round_worlds:  # (every world drawn, some left at the deadline)
                 break
+            if budget is not None:
+                # in the worlds' order: the answer at the first world that spends the budget,
+                # whatever the workers solved beyond it
+                while counted < len(results) and work < budget:
+                    work += world_work(game, ws.horizon, exact, results[counted][1], results[counted][2])
+                    counted += 1
+                if work >= budget and counted < wanted:
+                    del results[counted:]
+                    stopped = "think"
             if separation is not None:
                 # each world's ranking numbers once, as it arrives (checks reuse them)
                 numbers.extend({m: rank.number(r[0][m], p) for m in legal} for r in results[len(numbers) :])
@@ -499,11 +529,13 @@ def analyse(
                         break
                 if stopped == "separated":
                     break
+            if stopped == "think":
+                break
             if progress is not None:
                 progress(len(results), wanted)
             if on_update is not None and results and time.perf_counter() - last_update >= update_every:
                 last_update = time.perf_counter()
-                on_update(_summarise(p, legal, results, False, seed, t0, described, stopped, rank))
+                on_update(_summarise(p, legal, results, False, seed, t0, described, stopped, rank, ws.horizon, exact))
             if deadline is not None and len(results) < wanted and time.perf_counter() >= deadline:
                 stopped = "time"
                 break
@@ -543,6 +575,8 @@ def analyse(
         described,
         stopped,
         rank,
+        ws.horizon,
+        exact,
     )
 
 
@@ -598,6 +632,8 @@ def _summarise(
     world_method: str,
     stopped: SampleStop,
     rank: RankingRule,
+    horizon: str = "linear",
+    exact: bool = True,
 ) -> SampledAnalysis:
     moves = []
     n = len(results)
@@ -649,6 +685,7 @@ def _summarise(
         pv=[best[0]],
         win=win,
         world_numbers=numbers,
+        work=math.fsum(world_work(p.rules.game, horizon, exact, r[1], r[2]) for r in results),
     )
 
 

@@ -1,11 +1,12 @@
 """Every player: random, greedy, PIMC with N worlds, and the clairvoyant player.
 
 A player spec is a short string: ``random``, ``greedy``, ``pimc`` (100 worlds) or
-``pimc:N``, ``clairvoyant``; PIMC and the clairvoyant player take ``@SEARCH``, the search
-each world gets (``pimc:100@handmade:3``).
+``pimc:N``, or ``pimc:0.5s`` (half a second of thinking a decision, counted in work so that
+the same seed plays the same moves: solver.analysis.thinking), ``clairvoyant``; PIMC and the
+clairvoyant player take ``@SEARCH``, the search each world gets (``pimc:100@handmade:3``).
 
->>> make_player("pimc:20").name
-'pimc:20'
+>>> make_player("pimc:20").name, make_player("pimc:250ms@learned:3").name
+('pimc:20', 'pimc:0.25s@learned:3')
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import random
 import zlib
 from typing import Protocol
 
+from solver.analysis.thinking import Think
 from solver.engine.api import shared_solver
 from solver.engine.quick import WorldSearch
 from solver.errors import ArgumentError
@@ -86,13 +88,23 @@ def _decision_seed(position: Position, salt: int) -> int:
 
 
 class PimcPlayer:
-    """Samples worlds consistent with what it sees and plays the best mean move."""
+    """Samples worlds consistent with what it sees and plays the best mean move: ``worlds``
+    of them, or as many as ``think`` seconds of work allow (then ``worlds`` is None)."""
 
-    def __init__(self, worlds: int = 100, seed: int = 0, search: WorldSearch | None = None):
+    def __init__(
+        self,
+        worlds: int | None = 100,
+        seed: int = 0,
+        search: WorldSearch | None = None,
+        think: Think | None = None,
+    ):
+        if (worlds is None) == (think is None):
+            raise ArgumentError("PimcPlayer: give a number of worlds or a budget of thinking, not both")
         self.worlds = worlds
+        self.think = think
         self.seed = seed
         self.search = search or WorldSearch()
-        self.name = f"pimc:{worlds}" + _search_suffix(self.search)
+        self.name = f"pimc:{worlds if think is None else think}" + _search_suffix(self.search)
 
     def choose(self, position: Position) -> Move:
         from solver.analysis.sampling import analyse
@@ -101,7 +113,9 @@ class PimcPlayer:
         if len(moves) == 1:
             return moves[0]
         view = position.view(position.turn)
-        a = analyse(view, worlds=self.worlds, seed=_decision_seed(view, self.seed), world_search=self.search)
+        a = analyse(
+            view, worlds=self.worlds, think=self.think, seed=_decision_seed(view, self.seed), world_search=self.search
+        )
         if getattr(a, "stopped", None) == "interrupted":
             # Ctrl-C ends a match, not this decision: the answer so far would be another
             # move than the seed's, and the match would go on
@@ -133,7 +147,16 @@ def _search_suffix(search: WorldSearch) -> str:
     return "" if search.kind == "quick" else f"@{search}"
 
 
-PLAYER_KINDS = ("random", "greedy", "pimc", "pimc:N", "clairvoyant", "pimc:N@SEARCH", "clairvoyant@SEARCH")
+PLAYER_KINDS = (
+    "random",
+    "greedy",
+    "pimc",
+    "pimc:N",
+    "pimc:SECONDSs",
+    "clairvoyant",
+    "pimc:N@SEARCH",
+    "clairvoyant@SEARCH",
+)
 
 
 def make_player(spec: str, seed: int = 0) -> Player:
@@ -161,12 +184,18 @@ def make_player(spec: str, seed: int = 0) -> Player:
         return GreedyPlayer()
     if s == "clairvoyant":
         return ClairvoyantPlayer(search)
+    if s.startswith("pimc:") and s.endswith("s"):  # (pimc:0.5s, pimc:500ms: a budget of thinking)
+        try:
+            return PimcPlayer(None, seed, search, think=Think.parse(s[5:]))
+        except ArgumentError as exc:
+            raise ArgumentError(f"player {short(spec)}: {exc}") from None
     if s == "pimc" or s.startswith("pimc:"):
         try:
             worlds = 100 if s == "pimc" else whole_number(s[5:], 1, MAX_WORLDS)
         except ValueError:
             raise ArgumentError(
-                f"player {short(spec)}: expected pimc:N with N a number of worlds from 1 to {MAX_WORLDS}"
+                f"player {short(spec)}: expected pimc:N with N a number of worlds from 1 to {MAX_WORLDS}, "
+                f"or pimc:0.5s (seconds of thinking a decision)"
             ) from None
         return PimcPlayer(worlds, seed, search)
     raise ArgumentError(f"unknown player {short(spec)}: expected one of {', '.join(PLAYER_KINDS)}")

@@ -9,6 +9,7 @@ from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.ranking import RankingRule
 from solver.analysis.report import format_analysis, format_equilibrium, format_sampled
 from solver.analysis.sampling import SampledAnalysis, analyse
+from solver.analysis.thinking import Think
 from solver.cli.batch import json_lines
 from solver.cli.errors import BrisqueCommandError, interrupted_exit
 from solver.cli.inputs import read_position, refusal
@@ -41,9 +42,9 @@ from solver.model.position import Position
 @click.option(
     "--worlds",
     type=WORLDS,
-    default=100,
-    show_default=True,
-    help="Worlds to sample (all are enumerated when there are no more).",
+    default=None,
+    help="Worlds to sample (all are enumerated when there are no more).  [default: 100, "
+    "or as many as --think allows]",
 )
 @seed_option("Seed of the sampling.")
 @workers_option("Worker processes solving worlds in parallel.")
@@ -52,6 +53,14 @@ from solver.model.position import Position
     "stops too and is left out; the answer is the worlds solved so far.  Ctrl-C also gives "
     "the answer so far (exit 130).",
     name="time_limit",
+)
+@click.option(
+    "--think",
+    metavar="SECONDS",
+    default=None,
+    help="Think this long: as many worlds as the time allows (0.5s, 2s, 500ms).  The time "
+    "is counted in the work the searches did, not on a clock, so the same seed gives the same "
+    "answer on a busy machine and with any --workers (--seconds is the clock).",
 )
 @click.option(
     "--separation",
@@ -100,10 +109,11 @@ from solver.model.position import Position
 def analyse_cmd(
     bpn: str,
     method: str,
-    worlds: int,
+    worlds: int | None,
     seed: int,
     workers: int,
     time_limit: float | None,
+    think: str | None,
     separation: float | None,
     depth: int | None,
     world_search: str,
@@ -127,16 +137,21 @@ def analyse_cmd(
     consistent deal equally likely) exactly, late in the deal: each move's
     equilibrium probability and value, the exploitability, and what PIMC's move
     loses against the equilibrium opponent.  The sampling's options (--worlds,
-    --seed, --workers, --seconds, --separation, --depth, --world-search) are an
+    --seed, --workers, --seconds, --think, --separation, --depth, --world-search) are an
     error with it, as --max-exploitability is without it.
 
     \b
     Examples:
       brisque analyse "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
       brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 400 --workers 2
+      brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --think 1s --world-search learned:3
       brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 2000 --scheduler local:2
       brisque analyse "petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H" --method equilibrium
     """
+    try:
+        budget = None if think is None else Think.parse(think)
+    except ArgumentError as exc:
+        raise BrisqueCommandError("--think " + str(exc).removeprefix("think=")) from None
     try:
         rank = RankingRule.parse(win_worth)
         search = WorldSearch.parse(world_search)
@@ -177,6 +192,7 @@ def analyse_cmd(
                 workers=workers,
                 executor=executor,
                 time_limit=time_limit,
+                think=budget,
                 separation=separation,
                 depth=depth,
                 world_search=search,
@@ -229,6 +245,7 @@ PIMC_ONLY = {
     "seed": "--seed",
     "workers": "--workers",
     "time_limit": "--seconds",
+    "think": "--think",
     "separation": "--separation",
     "depth": "--depth",
     "world_search": "--world-search",

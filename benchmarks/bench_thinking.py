@@ -1,0 +1,135 @@
+"""The cost of thinking: what a second of thinking buys, by the work a world search does.
+
+Thinking by time (``pimc:0.5s``, ``analyse --think 0.5``) counts the work of each world in
+seconds of this machine's time, from what the search did, so that the same seed gives the
+same answer whatever the machine's load and the number of workers
+(solver/analysis/thinking.py):
+
+    seconds = world + nodes * node + evaluations * evaluation
+
+with a node's cost by the kind of search (exact, or to which horizon evaluation).  This
+script measures the costs: it solves sampled worlds of dealt positions (views of the player
+to move, at every talon trick, in both games) with each world search, times each world in
+one process, fits each game's costs by least squares, and reports, for every search, the
+measured time against the time the fitted and the shipped costs predict (a ratio near 1
+for every search, or the budget would favour one of them).
+
+Run:  python benchmarks/bench_thinking.py [--deals 12] [--worlds 10] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from solver.analysis.sampling import _solve_worlds
+from solver.analysis.thinking import world_work
+from solver.analysis.worlds import iter_worlds
+from solver.engine.quick import WorldSearch
+from solver.engine.seam import HORIZONS
+from solver.model.rules import Rules
+from solver.play.dealing import random_position
+
+RESULTS = Path(__file__).parent / "results"
+SEARCHES = ["quick", "learned", "learned:3", "linear:3", "handmade:3"]
+GAMES = ["brisque", "briscan"]
+
+
+Row = tuple[float, int, int, bool]  # seconds, nodes, evaluations, exact
+
+
+def measure(game: str, search: str, deals: int, worlds: int) -> list[Row]:
+    """(seconds, nodes, evaluations, exact) of every world solved by ``search``."""
+    rules = Rules.parse(game)
+    ws = WorldSearch.parse(search)
+    rows = []
+    for seed in range(deals):
+        for trick in range(1, rules.talon_tricks + 1):
+            p = random_position(1000 + seed, rules, trick)
+            if p.is_over() or not p.rules.draws or p.talon_count == 0:
+                continue
+            v = p.view(p.turn)
+            if len(v.legal_moves()) < 2:
+                continue
+            lim = ws.limit(v)
+            for i, w in enumerate(iter_worlds(v, seed)):
+                if i == worlds:
+                    break
+                t0 = time.perf_counter()
+                out = _solve_worlds((str(rules), [w.bpn()], lim, ws.horizon, None))
+                dt = time.perf_counter() - t0
+                rows.append((dt, out[0][1], out[0][2], lim is None))
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=12)
+    ap.add_argument("--worlds", type=int, default=10)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    data: dict[tuple[str, str], list[Row]] = {}
+    for game in GAMES:
+        for search in SEARCHES:
+            # a first pass warms the tables, the network and the caches of the process
+            measure(game, search, 1, 2)
+            data[game, search] = measure(game, search, args.deals, args.worlds)
+            print(f"{game} {search}: {len(data[game, search])} worlds", file=sys.stderr)
+    fitted: dict[str, dict[str, float]] = {}
+    columns = ["world", "exact_node", *HORIZONS, "evaluation"]
+    for game in GAMES:
+        x, y = [], []
+        for search in SEARCHES:
+            horizon = WorldSearch.parse(search).horizon
+            for t, n, e, exact in data[game, search]:
+                row = [1.0] + [0.0] * (len(columns) - 1)
+                row[columns.index("exact_node" if exact else horizon)] = n
+                row[-1] = e
+                x.append(row)
+                y.append(t)
+        # plain least squares: a budget sums worlds' times, so the long worlds must be right
+        # (relative errors fitted the typical world better and the totals worse: by 0.58 to 1.03)
+        fit, *_ = np.linalg.lstsq(np.array(x), np.array(y), rcond=None)
+        fitted[game] = dict(zip(columns, map(float, fit)))
+    table = []
+    for (game, search), rs in data.items():
+        horizon = WorldSearch.parse(search).horizon
+        f = fitted[game]
+        measured = sum(r[0] for r in rs)
+        predicted = sum(
+            f["world"] + f["exact_node" if exact else horizon] * n + f["evaluation"] * e for _, n, e, exact in rs
+        )
+        shipped = sum(world_work(game, horizon, exact, n, e) for _, n, e, exact in rs)
+        table.append(
+            {
+                "game": game,
+                "search": search,
+                "worlds": len(rs),
+                "ms_per_world": 1000 * measured / len(rs),
+                "fitted_ratio": predicted / measured,
+                "shipped_ratio": shipped / measured,
+            }
+        )
+    result = {"fitted": fitted, "searches": table}
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "thinking.json").write_text(json.dumps(result, indent=1) + "\n")
+    if args.json:
+        print(json.dumps(result))
+        return
+    for game, f in fitted.items():
+        print(f"{game}: " + ", ".join(f"{k} {v * 1e9:.0f} ns" for k, v in f.items()))
+    print(f"{'game':8} {'search':11} {'worlds':>6} {'ms/world':>9} {'fitted':>7} {'shipped':>8}")
+    for r in table:
+        print(
+            f"{r['game']:8} {r['search']:11} {r['worlds']:6d} {r['ms_per_world']:9.2f} "
+            f"{r['fitted_ratio']:7.3f} {r['shipped_ratio']:8.3f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

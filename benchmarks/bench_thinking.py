@@ -102,7 +102,8 @@ def main() -> None:
         f = fitted[game]
         measured = sum(r[0] for r in rs)
         predicted = sum(
-            f["world"] + f["exact_node" if exact else horizon] * n + f["evaluation"] * e for _, n, e, exact in rs
+            f["world"] + f["exact_node" if exact else horizon] * n + f["evaluation"] * e
+            for _, n, e, exact in rs
         )
         shipped = sum(world_work(game, horizon, exact, n, e) for _, n, e, exact in rs)
         table.append(

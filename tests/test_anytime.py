@@ -120,7 +120,7 @@ def test_a_world_stopped_by_its_time_is_dropped():
     from solver.engine.results import Limit
 
     world = deal(4).bpn()  # (every card known: the whole deal)
-    assert _solve_worlds(("brisque", [world], Limit(seconds=0.05), "linear", None)) == []
+    assert _solve_worlds(("brisque", [world], Limit(seconds=0.05), "linear", None, None)) == []
 
 
 def test_the_engine_stops_at_a_real_time_budget():

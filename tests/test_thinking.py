@@ -20,7 +20,8 @@ SMALL_VIEW = "brisque 7.A.8.AJ7/?6 TC 1 ATKQ8.TKQJ9.ATKQJ7.Q9 - a 41:39 tricks=6
 
 
 @pytest.mark.parametrize(
-    ("text", "seconds"), [("0.5s", 0.5), ("500ms", 0.5), ("2", 2.0), (" 1.5 S ", 1.5), (".25s", 0.25), (3, 3.0)]
+    ("text", "seconds"),
+    [("0.5s", 0.5), ("500ms", 0.5), ("2", 2.0), (" 1.5 S ", 1.5), (".25s", 0.25), (3, 3.0)],
 )
 def test_a_budget_reads_seconds_and_milliseconds(text, seconds):
     assert Think.parse(text).seconds == seconds

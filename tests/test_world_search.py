@@ -188,9 +188,11 @@ def test_each_world_gets_the_limit_of_its_search(monkeypatch):
 
     # a world solved with the guard finds b's four queens beyond a one-trick horizon; without it not
     p = Position(QUARTET_AHEAD)
-    with_guard = sampling._solve_worlds((str(p.rules), [QUARTET_AHEAD], Limit(depth=1), "linear", None))[0][0]
+    with_guard = sampling._solve_worlds(
+        (str(p.rules), [QUARTET_AHEAD], Limit(depth=1), "linear", None, None)
+    )[0][0]
     blind = sampling._solve_worlds(
-        (str(p.rules), [QUARTET_AHEAD], Limit(depth=1, guard=False), "linear", None)
+        (str(p.rules), [QUARTET_AHEAD], Limit(depth=1, guard=False), "linear", None, None)
     )[0][0]
     assert sum(v.won for v in with_guard.values()) == 3 and not any(v.won for v in blind.values())
     # and analyse hands every world the limit of the search it was asked for

@@ -275,6 +275,12 @@ def format_sampled(a: SampledAnalysis, position: Position | None = None) -> str:
     runner_up = runner_up_words(a)
     if runner_up is not None:
         lines.append(f"Runner-up: {runner_up}")
+    if a.effective_worlds is not None:
+        other = "ab"[1 - "ab".index(a.turn)]
+        lines.append(
+            f"Inference from {other}'s play: the {plural(a.worlds, 'world')} weigh as "
+            f"{a.effective_worlds:.1f} equally weighted (effective sample size)"
+        )
     lines.append(f"{plural(a.nodes, 'node')}, {a.seconds * 1000:.1f} ms, {stopped_words(a)}")
     return "\n".join(lines)
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.executors import as_executor, executor_width
+from solver.analysis.inference import History, effective_worlds, log_likelihood, model_for
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.analysis.thinking import Think, world_work
 from solver.analysis.worlds import all_worlds, iter_worlds, shuffled_worlds, world_count
@@ -58,9 +59,10 @@ SampleStop = Literal["worlds", "enumerated", "time", "think", "separated", "inte
 (``enumerated``), the time limit, the budget of thinking spent (solver.analysis.thinking),
 the best move separated from the runner-up, or an interrupt (Ctrl-C: the answer so far)."""
 
-WorldResult = tuple[dict[int, Value], int, int]
-"""One world solved: every root move's value (by move number), the nodes searched, and the
-learned evaluation's evaluations (with the nodes, the work a budget of thinking counts)."""
+WorldResult = tuple[dict[int, Value], int, int, float]
+"""One world solved: every root move's value (by move number), the nodes searched, the
+learned evaluation's evaluations (with the nodes, the work a budget of thinking counts), and
+the log-likelihood of the opponent's play in it (0 without inference)."""
 
 
 @dataclass(kw_only=True)
@@ -148,6 +150,10 @@ class SampledAnalysis:
     win: str | None = None
     # each world's ranking number of each move (by move number), for paired comparisons
     world_numbers: list[dict[int, float]] = field(default_factory=list, repr=False)
+    # each world's weight by the inference (empty: every world alike), and their effective
+    # sample size, (sum w)^2 / sum w^2 (None: no inference)
+    world_weights: list[float] = field(default_factory=list, repr=False)
+    effective_worlds: float | None = None
 
     def move_value(self, m: Move | str) -> float:
         """The mean value of one move (a Move or move string)."""
@@ -170,7 +176,7 @@ class SampledAnalysis:
         best, other = int(self.best[0]), int(mv)
         if not self.world_numbers or other not in self.world_numbers[0]:
             raise ArgumentError(f"{mv} is not a legal move of {self.bpn!r}")
-        loss, se = _mean_se([w[best] - w[other] for w in self.world_numbers])
+        loss, se = _mean_se([w[best] - w[other] for w in self.world_numbers], self.world_weights or None)
         return loss, 0.0 if self.enumerated else se
 
     @property
@@ -227,6 +233,7 @@ class SampledAnalysis:
             "ranking": self.ranking,
             "stopped": self.stopped,
             "runner_up": None if (r := self.runner_up) is None else r.to_dict(),
+            "effective_worlds": json_number(self.effective_worlds),
             "nodes": self.nodes,
             "work_seconds": json_share(self.work),
             "seconds": json_share(self.seconds),
@@ -242,10 +249,10 @@ MAX_TASK_WORLDS = 100  # worlds per task sent to a worker (of a cluster)
 OWN_TASK_WORLDS = 20
 
 
-WorldTask = tuple[str, list[str], Limit | None, str, float | None]
+WorldTask = tuple[str, list[str], Limit | None, str, float | None, "tuple[History, int] | None"]
 """The worlds one task solves: the rules, the worlds' BPNs, the search's limit, the
-evaluation of its horizon (solver.engine.seam.HORIZONS), and the seconds left to the analysis's time limit (None:
-no time limit)."""
+evaluation of its horizon (solver.engine.seam.HORIZONS), the seconds left to the analysis's
+time limit (None: no time limit), and the history and seed of the inference (None: none)."""
 
 
 def _solve_worlds(task: WorldTask, out: list[WorldResult] | None = None) -> list[WorldResult]:
@@ -256,7 +263,7 @@ def _solve_worlds(task: WorldTask, out: list[WorldResult] | None = None) -> list
     Under a time limit every world's search, whatever its kind, stops at the deadline
     (``seconds`` left, counted from when the task starts: clocks differ between machines);
     a world so stopped is left out: its values are not what the search stands for."""
-    rules_text, bpns, limit, horizon, seconds = task
+    rules_text, bpns, limit, horizon, seconds, inference = task
     from solver.model.rules import Rules
 
     deadline = None if seconds is None else time.perf_counter() + max(seconds, MIN_WORLD_SECONDS)
@@ -269,7 +276,11 @@ def _solve_worlds(task: WorldTask, out: list[WorldResult] | None = None) -> list
         a = solver.solve(Position(bpn), every_move=True, pv=False, limit=limit, deadline=deadline)
         if a.stopped == "budget":
             continue
-        out.append(({int(m.move): m.value for m in a.moves}, a.nodes, solver.engine.network_evaluations - e0))
+        # (the inference's searches are not counted here: its work is by the moves it replays)
+        ll = 0.0 if inference is None else log_likelihood(inference[0], Position(bpn), inference[1])[0]
+        out.append(
+            ({int(m.move): m.value for m in a.moves}, a.nodes, solver.engine.network_evaluations - e0, ll)
+        )
     return out
 
 
@@ -296,6 +307,8 @@ def analyse(
     on_update: Callable[[SampledAnalysis], object] | None = None,
     update_every: float = 1.0,
     world_search: WorldSearch | str = "quick",
+    history: History | None = None,
+    inference: bool = True,
     method: Literal["pimc"] = "pimc",
 ) -> Analysis | SampledAnalysis: ...
 
@@ -318,6 +331,8 @@ def analyse(
     on_update: Callable[[SampledAnalysis], object] | None = None,
     update_every: float = 1.0,
     world_search: WorldSearch | str = "quick",
+    history: History | None = None,
+    inference: bool = True,
     method: Literal["equilibrium"],
 ) -> EquilibriumAnalysis: ...
 
@@ -339,6 +354,8 @@ def analyse(
     on_update: Callable[[SampledAnalysis], object] | None = None,
     update_every: float = 1.0,
     world_search: WorldSearch | str = "quick",
+    history: History | None = None,
+    inference: bool = True,
     method: Literal["pimc", "equilibrium"] = "pimc",
 ) -> Analysis | SampledAnalysis | EquilibriumAnalysis:
     """Best move and expected score for the player to move, whose view this is.
@@ -389,6 +406,8 @@ def analyse(
             "on_update": (on_update, None),
             "update_every": (update_every, 1.0),
             "world_search": (world_search, "quick"),
+            "history": (history, None),
+            "inference": (inference, True),
         }
         given = [
             f"{name}={short_value(v)}"
@@ -427,6 +446,17 @@ def analyse(
         separation = finite_argument(separation, "separation", "standard errors")
     executor = as_executor(executor)  # (a dask.distributed client too)
     p = as_position(position)
+    if history is not None:
+        if not isinstance(history, History):
+            raise ArgumentTypeError(
+                f"history={short_value(history)}: expected a solver.analysis.inference.History"
+            )
+        if history.views[-1] != p.bpn():
+            raise ArgumentError(
+                f"history: it ends in {history.views[-1]!r}, not in the position analysed {p.bpn()!r}"
+            )
+    if not isinstance(inference, bool):
+        raise ArgumentTypeError(f"inference={short_value(inference)}: expected True or False")
     probs = p.problems()
     if probs:
         raise ImpossiblePositionError(p.bpn(), probs)
@@ -451,6 +481,11 @@ def analyse(
     # order, so that one cut short (time, separation, Ctrl-C) is a fair sample of the worlds
     source = shuffled_worlds(p, seed) if enumerated else iter_worlds(p, seed)
     lim = ws.limit(p)  # the same search for every world (a Limit crosses to workers)
+    infer = (history, seed) if history is not None and inference and history.opponent_decisions else None
+    temper = None if infer is None else model_for(p.rules.game).temper
+    replayed = (
+        0 if history is None or infer is None else len(history.moves) * model_for(p.rules.game).histories
+    )
     described = ws.describe(lim)
     rules_text = str(p.rules)
     if executor is not None:  # (a cluster's or a pool's width: its tasks at once)
@@ -486,7 +521,14 @@ def analyse(
                 round_worlds = list(itertools.islice(source, min(step, wanted - len(results))))
                 drawn += len(round_worlds)
                 # (into results as each world is solved: Ctrl-C keeps those of the round)
-                task = (rules_text, [w.bpn() for w in round_worlds], lim, ws.horizon, _seconds_left(deadline))
+                task = (
+                    rules_text,
+                    [w.bpn() for w in round_worlds],
+                    lim,
+                    ws.horizon,
+                    _seconds_left(deadline),
+                    infer,
+                )
                 _solve_worlds(task, results)
             else:
                 # a task per worker and round (all of them without a stopping rule)
@@ -495,7 +537,7 @@ def analyse(
                 round_worlds = list(itertools.islice(source, min(width * task_size, wanted - len(results))))
                 chunks = [round_worlds[i : i + task_size] for i in range(0, len(round_worlds), task_size)]
                 left = _seconds_left(deadline)  # (counted from when a worker starts a task)
-                tasks = [(rules_text, [w.bpn() for w in ch], lim, ws.horizon, left) for ch in chunks]
+                tasks = [(rules_text, [w.bpn() for w in ch], lim, ws.horizon, left, infer) for ch in chunks]
                 from solver.analysis.pool import InOrder
 
                 in_order = InOrder(executor, _solve_worlds, tasks)
@@ -509,7 +551,9 @@ def analyse(
                 # in the worlds' order: the answer at the first world that spends the budget,
                 # whatever the workers solved beyond it
                 while counted < len(results) and work < budget:
-                    work += world_work(game, ws.horizon, exact, results[counted][1], results[counted][2])
+                    work += world_work(
+                        game, ws.horizon, exact, results[counted][1], results[counted][2], replayed
+                    )
                     counted += 1
                 if work >= budget and counted < wanted:
                     del results[counted:]
@@ -522,7 +566,9 @@ def analyse(
                     if (
                         checked >= 2 * batch
                         and checked < wanted
-                        and _separated(numbers[:checked], legal, separation)
+                        and _separated(
+                            numbers[:checked], legal, separation, _weights(results[:checked], temper)
+                        )
                     ):
                         del results[checked:]  # the answer at that count, whatever the workers
                         stopped = "separated"
@@ -535,7 +581,23 @@ def analyse(
                 progress(len(results), wanted)
             if on_update is not None and results and time.perf_counter() - last_update >= update_every:
                 last_update = time.perf_counter()
-                on_update(_summarise(p, legal, results, False, seed, t0, described, stopped, rank, ws.horizon, exact))
+                on_update(
+                    _summarise(
+                        p,
+                        legal,
+                        results,
+                        False,
+                        seed,
+                        t0,
+                        described,
+                        stopped,
+                        rank,
+                        ws.horizon,
+                        exact,
+                        temper,
+                        replayed,
+                    )
+                )
             if deadline is not None and len(results) < wanted and time.perf_counter() >= deadline:
                 stopped = "time"
                 break
@@ -577,6 +639,8 @@ def analyse(
         rank,
         ws.horizon,
         exact,
+        temper,
+        replayed,
     )
 
 
@@ -596,27 +660,54 @@ def _none_in_time(time_limit: float, ws: WorldSearch, as_depth: bool = False) ->
     return f"time_limit={time_limit:g}: no world was solved in that time ({given} {why}): {advice}"
 
 
-def _mean_se(xs: Sequence[float]) -> tuple[float, float | None]:
+def _mean_se(xs: Sequence[float], ws: Sequence[float] | None = None) -> tuple[float, float | None]:
     """The mean and its standard error, None from fewer than two values (one sampled world
-    says nothing of the spread: not 0, which reads as certain)."""
+    says nothing of the spread: not 0, which reads as certain); with weights ``ws`` (the
+    inference's), the weighted mean and the standard error of a ratio estimate, which equals
+    the plain one when the weights are equal."""
     # (fsum: exactly rounded, so the same worlds in another order give the same figures)
     n = len(xs)
-    mean = math.fsum(xs) / n
+    if ws is None:
+        mean = math.fsum(xs) / n
+        if n < 2:
+            return mean, None
+        var = math.fsum((x - mean) ** 2 for x in xs) / (n - 1)
+        return mean, math.sqrt(var / n)
+    total = math.fsum(ws)
+    mean = math.fsum(w * x for w, x in zip(ws, xs)) / total
     if n < 2:
         return mean, None
-    var = math.fsum((x - mean) ** 2 for x in xs) / (n - 1)
-    return mean, math.sqrt(var / n)
+    var = math.fsum((w * (x - mean)) ** 2 for w, x in zip(ws, xs)) / total**2 * n / (n - 1)
+    return mean, math.sqrt(var)
 
 
-def _separated(nums: list[dict[int, int]], legal: list[int], z: float) -> bool:
+def _weights(results: Sequence[WorldResult], temper: float | None) -> list[float] | None:
+    """Each world's weight from the log-likelihood of the opponent's play in it, raised to
+    the model's ``temper`` (None: no inference, every world alike)."""
+    if temper is None or not results:
+        return None
+    top = max(r[3] for r in results)
+    return [math.exp(temper * (r[3] - top)) for r in results]
+
+
+def _share(flags: Sequence[bool], ws: Sequence[float] | None) -> float:
+    """The (weighted) share of the worlds where ``flags`` hold."""
+    if ws is None:
+        return sum(flags) / len(flags)
+    return math.fsum(w for w, f in zip(ws, flags) if f) / math.fsum(ws)
+
+
+def _separated(
+    nums: list[dict[int, int]], legal: list[int], z: float, ws: Sequence[float] | None = None
+) -> bool:
     """Whether the best move leads the runner-up by ``z`` standard errors of their paired
-    difference, over the worlds' ranking numbers ``nums``."""
-    means = {m: sum(n[m] for n in nums) / len(nums) for m in legal}
+    difference, over the worlds' ranking numbers ``nums`` (weighted by ``ws``)."""
+    means = {m: _mean_se([n[m] for n in nums], ws)[0] for m in legal}
     ranked = sorted(legal, key=lambda m: -means[m])
     if len(ranked) < 2:
         return True
     a, b = ranked[0], ranked[1]
-    diff, se = _mean_se([n[a] - n[b] for n in nums])
+    diff, se = _mean_se([n[a] - n[b] for n in nums], ws)
     if se is None:  # (one world: nothing known of the noise)
         return False
     return se == 0.0 and diff > 0 or se > 0 and diff > z * se
@@ -634,15 +725,21 @@ def _summarise(
     rank: RankingRule,
     horizon: str = "linear",
     exact: bool = True,
+    temper: float | None = None,
+    replayed: int = 0,
 ) -> SampledAnalysis:
     moves = []
-    n = len(results)
     numbers: list[dict[int, float]] = [{m: rank.number(r[0][m], p) for m in legal} for r in results]
+    ws = _weights(results, temper)
     for m in legal:
         values = [r[0][m] for r in results]
-        mean, se = _mean_se([w[m] for w in numbers])
-        margins = [int(v) for v in values if not v.is_game_win]
-        margin, margin_se = _mean_se(margins) if margins else (None, None)
+        mean, se = _mean_se([w[m] for w in numbers], ws)
+        kept = [i for i, v in enumerate(values) if not v.is_game_win]
+        margin, margin_se = (
+            _mean_se([int(values[i]) for i in kept], None if ws is None else [ws[i] for i in kept])
+            if kept
+            else (None, None)
+        )
         if enumerated:  # every consistent world solved: the means are exact, without noise
             se, margin_se = 0.0, None if margin_se is None else 0.0
         moves.append(
@@ -650,8 +747,8 @@ def _summarise(
                 move=move(m),
                 value=mean,
                 stderr=se,
-                p_win=sum(v.won for v in values) / n,
-                p_loss=sum(v.lost for v in values) / n,
+                p_win=_share([v.won for v in values], ws),
+                p_loss=_share([v.lost for v in values], ws),
                 margin=margin,
                 margin_stderr=margin_se,
             )
@@ -685,7 +782,9 @@ def _summarise(
         pv=[best[0]],
         win=win,
         world_numbers=numbers,
-        work=math.fsum(world_work(p.rules.game, horizon, exact, r[1], r[2]) for r in results),
+        world_weights=ws or [],
+        effective_worlds=None if ws is None else effective_worlds([r[3] * (temper or 0.0) for r in results]),
+        work=math.fsum(world_work(p.rules.game, horizon, exact, r[1], r[2], replayed) for r in results),
     )
 
 

@@ -7,7 +7,9 @@ search did there:
     seconds = world + nodes * node + evaluations * evaluation
 
 with costs of its own for each game, a node's by the kind of search (exact, or to which
-horizon evaluation), and ``evaluations`` the learned network's, which cost more than a node.  It stops after the
+horizon evaluation), and ``evaluations`` the learned network's, which cost more than a node.
+The inference adds a cost for every move it replays in each world's histories (its short
+searches included).  It stops after the
 first world, in the seeded order of the worlds, at which the work so far reaches the budget.
 So ``think=0.5`` is about half a second of one core of the machine of BENCHMARKS.md, and the
 same seed gives the same worlds, the same answer, whatever the load and the workers.  The
@@ -27,7 +29,6 @@ from solver.errors import ArgumentError, ArgumentTypeError
 from solver.model.limits import MAX_SECONDS, short, short_value
 
 
-
 @dataclass(frozen=True)
 class WorkCosts:
     """The seconds of one game's work: a world's fixed cost; a node of an exact search, and
@@ -38,16 +39,25 @@ class WorkCosts:
     exact_node: float
     node: dict[str, float]  # by horizon (solver.engine.seam.HORIZONS)
     evaluation: float
+    inference_move: float  # the inference's, for each move replayed in each history of a world
 
 
 # fitted by benchmarks/bench_thinking.py on the machine of BENCHMARKS.md
 # (results/thinking.json); Petite Brisque, which has no horizon, uses Brisque's
 COSTS: dict[str, WorkCosts] = {
     "brisque": WorkCosts(
-        world=238e-6, exact_node=34e-9, node={"linear": 88e-9, "handmade": 56e-9, "learned": 87e-9}, evaluation=897e-9
+        world=238e-6,
+        exact_node=34e-9,
+        node={"linear": 88e-9, "handmade": 56e-9, "learned": 87e-9},
+        evaluation=897e-9,
+        inference_move=46e-6,
     ),
     "briscan": WorkCosts(
-        world=356e-6, exact_node=127e-9, node={"linear": 149e-9, "handmade": 118e-9, "learned": 152e-9}, evaluation=1019e-9
+        world=356e-6,
+        exact_node=127e-9,
+        node={"linear": 149e-9, "handmade": 118e-9, "learned": 152e-9},
+        evaluation=1019e-9,
+        inference_move=75e-6,
     ),
 }
 
@@ -55,16 +65,19 @@ MIN_THINK = 0.001  # seconds: less is not a budget a world search could use
 _SPEC = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)\s*(ms|s)?$")
 
 
-def world_work(game: str, horizon: str, exact: bool, nodes: int, evaluations: int) -> float:
+def world_work(
+    game: str, horizon: str, exact: bool, nodes: int, evaluations: int, replayed: int = 0
+) -> float:
     """The work seconds of one world searched (the module's formula): in ``game``, exactly
-    or to the ``horizon`` evaluation.
+    or to the ``horizon`` evaluation; and the inference's, ``replayed`` moves of its
+    histories (their searches included: solver.analysis.inference).
 
     >>> world_work("brisque", "linear", True, 0, 0) == COSTS["brisque"].world
     True
     """
     c = COSTS.get(game, COSTS["brisque"])
     node = c.exact_node if exact else c.node[horizon]
-    return c.world + nodes * node + evaluations * c.evaluation
+    return c.world + nodes * node + evaluations * c.evaluation + replayed * c.inference_move
 
 
 @dataclass(frozen=True)

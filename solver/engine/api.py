@@ -42,7 +42,7 @@ from solver.model.moves import Move, move, parse_move
 from solver.model.position import Position, as_position, as_positions
 from solver.model.rules import Rules, as_rules
 from solver.model.table_memory import table_bits_argument, table_bits_in_range
-from solver.model.value import Value, raw_target, raw_unreachable
+from solver.model.value import RAW_TRIVIAL, Value, raw_target, raw_unreachable
 from solver.native.engine import MAX_SOLVE_THREADS, Engine
 
 MIN_SOLVE_SECONDS = 1e-6  # the time a solve given a deadline gets at it (a Limit needs some)
@@ -251,6 +251,28 @@ class Solver:
             lower=value,
             upper=value,
         )
+
+    def look_ahead(self, p: Position, depth: int = 1) -> tuple[dict[int, Value], int]:
+        """Every legal move of ``p`` (a position at a decision, not over) valued by a search
+        of ``depth`` tricks to the horizon evaluation, without the game-win guard or an
+        answer's bookkeeping: the cheapest estimate of every move (the opponent model of
+        solver.analysis.inference), and the nodes it took.
+
+        >>> p = Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
+        >>> values, nodes = Solver().look_ahead(p)
+        >>> sorted(values) == sorted(int(m) for m in p.legal_moves()) and nodes > 0
+        True
+        """
+        self.load(p)
+        n0 = self.engine.nodes
+        self.engine.set_limits(depth=depth)
+        try:
+            raw = {
+                m: self.engine.child_search(m, -RAW_TRIVIAL, RAW_TRIVIAL) for m in self.engine.root_moves()
+            }
+        finally:
+            self.engine.clear_limits()
+        return {m: final_value(p, v) for m, v in raw.items()}, self.engine.nodes - n0
 
     def judge(self, p: Position | str, m: Move | int | str) -> tuple[Value, Value, list[Move]]:
         """The exact value of ``p``, that of its legal move ``m``, and its best moves:

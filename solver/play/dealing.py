@@ -109,7 +109,7 @@ def play_deal(position: Position, players: Sequence[Player], max_moves: int = 10
     while not p.is_over():
         if len(record.moves) >= max_moves:
             raise PlayError(f"deal did not end within {max_moves} moves: {p.bpn()}")
-        m = players[p.turn].choose(p.copy())
+        m = players[p.turn].choose(p.copy(stack=True))  # (with the play so far: the inference reads it)
         p.push(m)
         record.moves.append(str(m))
     return record

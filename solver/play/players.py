@@ -3,7 +3,9 @@
 A player spec is a short string: ``random``, ``greedy``, ``pimc`` (100 worlds) or
 ``pimc:N``, or ``pimc:0.5s`` (half a second of thinking a decision, counted in work so that
 the same seed plays the same moves: solver.analysis.thinking), ``clairvoyant``; PIMC and the
-clairvoyant player take ``@SEARCH``, the search each world gets (``pimc:100@handmade:3``).
+clairvoyant player take ``@SEARCH``, the search each world gets (``pimc:100@handmade:3``),
+and PIMC takes ``+infer``: its worlds weighed by the opponent's play so far
+(solver.analysis.inference; ``pimc:0.5s@learned:3+infer``).
 
 >>> make_player("pimc:20").name, make_player("pimc:250ms@learned:3").name
 ('pimc:20', 'pimc:0.25s@learned:3')
@@ -15,6 +17,7 @@ import random
 import zlib
 from typing import Protocol
 
+from solver.analysis.inference import History
 from solver.analysis.thinking import Think
 from solver.engine.api import shared_solver
 from solver.engine.quick import WorldSearch
@@ -97,6 +100,7 @@ class PimcPlayer:
         seed: int = 0,
         search: WorldSearch | None = None,
         think: Think | None = None,
+        inference: bool = False,
     ):
         if (worlds is None) == (think is None):
             raise ArgumentError("PimcPlayer: give a number of worlds or a budget of thinking, not both")
@@ -104,7 +108,12 @@ class PimcPlayer:
         self.think = think
         self.seed = seed
         self.search = search or WorldSearch()
-        self.name = f"pimc:{worlds if think is None else think}" + _search_suffix(self.search)
+        self.inference = inference
+        self.name = (
+            f"pimc:{worlds if think is None else think}"
+            + _search_suffix(self.search)
+            + ("+infer" if inference else "")
+        )
 
     def choose(self, position: Position) -> Move:
         from solver.analysis.sampling import analyse
@@ -113,8 +122,15 @@ class PimcPlayer:
         if len(moves) == 1:
             return moves[0]
         view = position.view(position.turn)
+        # (the play so far as this player saw it: his views and the moves, no hidden card)
+        history = History.of(position) if self.inference and position.move_stack else None
         a = analyse(
-            view, worlds=self.worlds, think=self.think, seed=_decision_seed(view, self.seed), world_search=self.search
+            view,
+            worlds=self.worlds,
+            think=self.think,
+            seed=_decision_seed(view, self.seed),
+            world_search=self.search,
+            history=history,
         )
         if getattr(a, "stopped", None) == "interrupted":
             # Ctrl-C ends a match, not this decision: the answer so far would be another
@@ -155,6 +171,7 @@ PLAYER_KINDS = (
     "pimc:SECONDSs",
     "clairvoyant",
     "pimc:N@SEARCH",
+    "pimc...+infer",
     "clairvoyant@SEARCH",
 )
 
@@ -169,7 +186,12 @@ def make_player(spec: str, seed: int = 0) -> Player:
     >>> make_player("pimc:50@handmade:3").name
     'pimc:50@handmade:3'
     """
-    s, at, search_spec = spec.strip().lower().partition("@")
+    text = spec.strip().lower()
+    inference = text.endswith("+infer")
+    text = text.removesuffix("+infer")
+    s, at, search_spec = text.partition("@")
+    if inference and not s.startswith("pimc"):
+        raise ArgumentError(f"player {short(spec)}: only pimc takes +infer")
     search = None
     if at:
         if s not in ("clairvoyant", "pimc") and not s.startswith("pimc:"):
@@ -186,7 +208,7 @@ def make_player(spec: str, seed: int = 0) -> Player:
         return ClairvoyantPlayer(search)
     if s.startswith("pimc:") and s.endswith("s"):  # (pimc:0.5s, pimc:500ms: a budget of thinking)
         try:
-            return PimcPlayer(None, seed, search, think=Think.parse(s[5:]))
+            return PimcPlayer(None, seed, search, think=Think.parse(s[5:]), inference=inference)
         except ArgumentError as exc:
             raise ArgumentError(f"player {short(spec)}: {exc}") from None
     if s == "pimc" or s.startswith("pimc:"):
@@ -197,7 +219,7 @@ def make_player(spec: str, seed: int = 0) -> Player:
                 f"player {short(spec)}: expected pimc:N with N a number of worlds from 1 to {MAX_WORLDS}, "
                 f"or pimc:0.5s (seconds of thinking a decision)"
             ) from None
-        return PimcPlayer(worlds, seed, search)
+        return PimcPlayer(worlds, seed, search, inference=inference)
     raise ArgumentError(f"unknown player {short(spec)}: expected one of {', '.join(PLAYER_KINDS)}")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
+from solver.analysis.inference import History
 from solver.analysis.ranking import RankingRule
 from solver.analysis.report import format_analysis, format_equilibrium, format_sampled
 from solver.analysis.sampling import SampledAnalysis, analyse
@@ -34,11 +35,13 @@ from solver.engine.results import Analysis
 from solver.errors import ArgumentError, PositionError
 from solver.formats.words import plural
 from solver.model.limits import MAX_WIN_WORTH
+from solver.model.moves import parse_move
 from solver.model.position import Position
 
 
 @click.command("analyse")
 @click.argument("bpn")
+@click.argument("moves", nargs=-1)
 @click.option(
     "--worlds",
     type=WORLDS,
@@ -103,11 +106,21 @@ from solver.model.position import Position
     show_default=True,
     help="With --method equilibrium: refuse an answer a best response could exploit by more points.",
 )
+@click.option(
+    "--inference",
+    type=click.Choice(["on", "off"]),
+    default="on",
+    show_default=True,
+    help="With MOVES: weigh each world by how likely the opponent's moves are in it (off: "
+    "every world alike, as without MOVES).",
+)
 @json_option("One JSON object (method pimc, stderr, worlds, ...).")
 @quiet_option("No progress bar on standard error.")
 @scheduler_option
 def analyse_cmd(
     bpn: str,
+    moves: tuple[str, ...],
+    inference: str,
     method: str,
     worlds: int | None,
     seed: int,
@@ -133,6 +146,14 @@ def analyse_cmd(
     a finished deal gets the answer of "brisque solve": its final margin, no moves.  BPN "-" reads one BPN a line and
     writes one JSON object a line (as "brisque solve -" does).
 
+    With MOVES, BPN is the whole deal where the play started (every card known,
+    as "brisque deal" prints it) and the position analysed is the one after
+    MOVES, as the player to move then sees it: nothing hidden from him is used.
+    Each world is then weighed by how likely the opponent's moves are in it (a
+    marriage he did not declare, the 7 of trumps he did not exchange, his leads
+    and discards); the answer gives the worlds' effective sample size.
+    --inference off weighs every world alike.
+
     --method equilibrium solves the public subgame (both hands hidden, every
     consistent deal equally likely) exactly, late in the deal: each move's
     equilibrium probability and value, the exploitability, and what PIMC's move
@@ -145,6 +166,7 @@ def analyse_cmd(
       brisque analyse "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
       brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 400 --workers 2
       brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --think 1s --world-search learned:3
+      brisque analyse "$(brisque deal --seed 4)" 7H 9H 9D JD JH TH 7D --worlds 200
       brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 2000 --scheduler local:2
       brisque analyse "petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H" --method equilibrium
     """
@@ -163,6 +185,9 @@ def analyse_cmd(
             message = "--world-search " + message.removeprefix("world search ")
         raise BrisqueCommandError(message) from None
     _options_of_method(method)
+    history = _history(bpn, moves, method) if moves else None
+    if inference == "off" and not moves and options_given("inference"):
+        raise BrisqueCommandError("--inference off: without MOVES there is no play to infer from")
     status = StatusLine(bpn != "-" and on_terminal(quiet, as_json))
 
     def bar(done: int, total: int) -> None:
@@ -179,7 +204,11 @@ def analyse_cmd(
     def run(
         text: str, show_progress: bool
     ) -> tuple[Position, Analysis | SampledAnalysis | EquilibriumAnalysis]:
-        p = read_position(text, command=None if bpn == "-" else "analyse")
+        p = (
+            history.view
+            if history is not None
+            else read_position(text, command=None if bpn == "-" else "analyse")
+        )
         if p.is_over():  # (the answer of brisque solve: the final margin, no moves)
             return p, solve(p)
         if method == "equilibrium":
@@ -196,6 +225,8 @@ def analyse_cmd(
                 separation=separation,
                 depth=depth,
                 world_search=search,
+                history=history,
+                inference=inference == "on",
                 progress=bar if show_progress else None,
                 on_update=best_so_far if show_progress else None,
                 win_worth=str(rank),
@@ -208,12 +239,13 @@ def analyse_cmd(
     if bpn != "-" and method == "pimc":
         values = click.get_current_context().params
         given = [f"{PIMC_ONLY[name]} {as_typed(name, values[name])}" for name in options_given(*PIMC_ONLY)]
-        if given and not read_position(bpn, command="analyse").has_hidden:  # (refuse, don't ignore)
+        analysed = history.view if history is not None else read_position(bpn, command="analyse")
+        if given and not analysed.has_hidden:  # (refuse, don't ignore)
             raise BrisqueCommandError(
                 f"{', '.join(given)}: every card of this position is known, so no worlds are "
                 "sampled: the answer is the exact solve (brisque solve takes a budget)"
             )
-        if options_given("win_worth") and not read_position(bpn, command="analyse").has_hidden:
+        if options_given("win_worth") and not analysed.has_hidden:
             raise BrisqueCommandError(
                 f"--win-worth {win_worth}: every card of this position is known, so no move is ranked "
                 "by sampled values: the answer is the exact solve, where a game won is +-10000 and "
@@ -237,6 +269,31 @@ def analyse_cmd(
         click.echo(format_analysis(a, p))
     if isinstance(a, SampledAnalysis) and a.stopped == "interrupted":
         interrupted_exit()  # the answer so far is printed
+
+
+def _history(bpn: str, moves: tuple[str, ...], method: str) -> History:
+    """The play of MOVES from the whole deal BPN, as the player to move after them saw it."""
+    if bpn == "-":
+        raise BrisqueCommandError(
+            "MOVES: give the whole deal as BPN, not '-' (one BPN a line takes no moves)"
+        )
+    if method == "equilibrium":
+        raise BrisqueCommandError("MOVES: the equilibrium solves a position, without inference from play")
+    start = read_position(bpn, command="analyse")
+    if start.has_hidden:
+        raise BrisqueCommandError(
+            f"BPN {bpn!r} hides cards: with MOVES give the whole deal where the play started "
+            "(as brisque deal prints it), and the view after MOVES is derived from it"
+        )
+    p = start.copy()
+    try:
+        for text in moves:
+            p.push(parse_move(text))
+    except (ValueError, PositionError) as exc:
+        raise BrisqueCommandError(f"MOVES: {exc}") from None
+    if p.is_over():
+        raise BrisqueCommandError("MOVES: the deal is over after them: nothing to analyse")
+    return History.from_play(start, p.move_stack, p.turn)
 
 
 # The options of brisque analyse that only one method reads, by its parameter's name.

@@ -461,6 +461,107 @@ class Report:
             left=2,
         )
 
+    def thinking(self) -> None:
+        path = self.path("thinking.json")
+        if not os.path.exists(path):
+            return
+        m = self.meta["runs"]["thinking.json"]
+        d = _load(path)
+        self.add("## The cost of thinking", "")
+        self.source(self.machines[m["machine"]], m["date"], m["command"], "thinking.json")
+        self.add(
+            "Thinking by time counts each sampled world in work seconds from what its search did "
+            "(solver/analysis/thinking.py). Worlds of dealt positions solved by each world search, timed one "
+            "by one in one process; the costs fitted by least squares for each game; the time they predict "
+            "over the time measured, for each search (the costs shipped are these, rounded):",
+            "",
+        )
+        fitted = d["fitted"]
+        self.table(
+            [
+                "game",
+                "a world µs",
+                "exact node ns",
+                "linear node ns",
+                "learned node ns",
+                "hand-made node ns",
+                "network evaluation ns",
+            ],
+            [
+                [
+                    g,
+                    f"{f['world'] * 1e6:.0f}",
+                    f"{f['exact_node'] * 1e9:.0f}",
+                    f"{f['linear'] * 1e9:.0f}",
+                    f"{f['learned'] * 1e9:.0f}",
+                    f"{f['handmade'] * 1e9:.0f}",
+                    f"{f['evaluation'] * 1e9:.0f}",
+                ]
+                for g, f in fitted.items()
+            ],
+        )
+        self.table(
+            ["game", "world search", "worlds", "ms a world", "predicted / measured"],
+            [
+                [r["game"], r["search"], r["worlds"], f"{r['ms_per_world']:.2f}", f"{r['fitted_ratio']:.3f}"]
+                for r in d["searches"]
+            ],
+            left=2,
+        )
+
+    def equal_time(self) -> None:
+        found = {g: self.path(f"equal-time-{g}.json") for g in ("brisque", "briscan")}
+        found = {g: p for g, p in found.items() if os.path.exists(p)}
+        if not found:
+            return
+        m = self.meta["runs"]["equal-time-*.json"]
+        self.add("## Duplicate matches at equal thinking time", "")
+        self.source(self.machines[m["machine"]], m["date"], m["command"], "equal-time-<game>.json")
+        self.add(
+            "Both players think the same budget a decision (`pimc:0.1s`, work seconds: docs/solver.md), "
+            "against today's default player (`pimc:0.1s`: the quick world search to the linear horizon, "
+            "uniform worlds). Mean margin a deal for the first player over the deal pairs without a "
+            "game-winning event, with its 95% interval; the events apart; the combined figure counts every "
+            "deal, a game won for what it is worth (`win_worth` match: the points the winner still needed, "
+            "the target from a new game), with its 95% interval; and each side's CPU seconds a deal.",
+            "",
+        )
+        rows = []
+        for game, path in found.items():
+            for s in _load(path).values():
+                c = s["combined"]
+                t1, t2 = s.get("seconds_per_deal_first"), s.get("seconds_per_deal_second")
+                rows.append(
+                    [
+                        game,
+                        f"`{s['first']}`",
+                        s["pairs"],
+                        s["pairs_without_events"],
+                        f"{s['mean_margin']:+.2f}",
+                        _ci(s),
+                        f"{s['game_wins_first']}/{s['game_wins_second']}",
+                        f"{c['mean']:+.2f}",
+                        "n/a" if c["ci95"][0] is None else f"[{c['ci95'][0]:+.1f}, {c['ci95'][1]:+.1f}]",
+                        "-" if t1 is None else f"{t1:.2f} / {t2:.2f}",
+                    ]
+                )
+        self.table(
+            [
+                "game",
+                "first (against pimc:0.1s)",
+                "deal pairs",
+                "without events",
+                "mean margin",
+                "95% CI",
+                "game wins first/second",
+                "combined",
+                "95% CI",
+                "CPU s a deal",
+            ],
+            rows,
+            left=2,
+        )
+
     def strength(self, matches: list[dict[str, Any]]) -> None:
         self.add("## Playing strength: duplicate matches", "")
         m = self.meta["runs"]["match-*.json"]
@@ -728,6 +829,8 @@ def build(results: str = RESULTS, written: str | None = None) -> str:
     r.figures("batch-python")
     r.sampling(run["sampling"], machine, run_date, (run.get("notes") or {}).get("sampling", ""))
     r.world_search()
+    r.thinking()
+    r.equal_time()
     r.strength(run["matches"])
     r.equilibrium()
     r.figures("strategy-fusion")

@@ -69,10 +69,13 @@ def match_cmd(
     quiet: bool,
 ) -> None:
     """Duplicate match between two players: FIRST and SECOND are random, greedy,
-    pimc (100 worlds) or pimc:N, or clairvoyant (sees every card).  PIMC and
-    clairvoyant take @SEARCH, the search each world gets: quick (the default),
-    exact, depth:N, learned[:N] (the learned horizon network), linear[:N] (the fitted
-    linear horizon, today's default) or handmade:N (the old default was handmade:3).
+    pimc (100 worlds) or pimc:N, pimc:0.5s (thinking half a second a decision,
+    counted in work: equal budgets are equal time, and a seed replays the same
+    match), or clairvoyant (sees every card).  PIMC and clairvoyant take @SEARCH,
+    the search each world gets: quick (the default), exact, depth:N, learned[:N]
+    (the learned horizon network), linear[:N] (the fitted linear horizon, today's
+    default) or handmade:N (the old default was handmade:3).  PIMC takes +infer
+    at the end: its worlds weighed by the opponent's play so far.
 
     Reports, for FIRST, the mean margin per deal over the deal pairs without a
     game-winning event with its 95% confidence interval (Student's t from the pair means), the
@@ -83,6 +86,7 @@ def match_cmd(
     Examples:
       brisque match pimc:20 greedy --deals 20 --workers 2
       brisque match pimc:10 pimc:30@handmade:3 --deals 10 --workers 2
+      brisque match pimc:50ms@learned:3+infer pimc:50ms --deals 3 --workers 2
       brisque match greedy random --deals 500 --rules briscan --json
       brisque match pimc:20 clairvoyant --deals 10 --records deals.jsonl
       brisque match pimc:50 greedy --deals 2000 --scheduler tcp://10.0.0.5:8786

@@ -15,7 +15,8 @@ each match the summary gives, for the first player:
   the budget of work is equal time in fact.
 
 The records are written to ``--records DIR`` as each pair ends (JSON Lines, as
-``brisque match --records``); ``--from-records`` summarises records already played instead
+``brisque match --records``), and a run cut short goes on from them (the same seed's pairs
+from the first one missing); ``--from-records`` summarises records already played instead
 of playing (a match of 1,000 pairs takes about 70 minutes of one core at 0.1 s).  The
 summaries go to ``benchmarks/results/equal-time-<game>.json``.
 
@@ -102,6 +103,66 @@ def read(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+def play(name: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Play the match ``name``, going on from the records already in ``--records`` (the
+    pairs complete there are not played again; the thinking times are kept beside them)."""
+    first = MATCHES[name].format(think=args.think)
+    second = TODAY.format(think=args.think)
+    records: list[dict[str, Any]] = []
+    spent = {"deals": 0, "seconds_first": 0.0, "seconds_second": 0.0}
+    path = timing_path = None
+    if args.records is not None:
+        args.records.mkdir(parents=True, exist_ok=True)
+        path = args.records / f"{args.game}-{name}-{args.think}.jsonl"
+        timing_path = path.with_suffix(".timing.json")
+        if path.exists():
+            records = read(path)
+            done = {r["pair"] for r in records}
+            complete = [p for p in range(len(done)) if sum(r["pair"] == p for r in records) == 2]
+            records = [r for r in records if r["pair"] < len(complete)]
+            path.write_text("".join(json.dumps(r) + "\n" for r in records))
+            if timing_path.exists():
+                spent = json.loads(timing_path.read_text())
+    start = len(records) // 2
+    sink = path.open("a") if path is not None else None
+
+    def keep(pair: list[Any]) -> None:
+        if sink is not None:
+            for rec in pair:
+                sink.write(json.dumps(rec) + "\n")
+            sink.flush()
+
+    try:
+        if start < args.deals:
+            m = run_match(
+                first,
+                second,
+                args.deals - start,
+                seed=args.seed,
+                rules=args.game,
+                workers=args.workers,
+                on_pair=keep,
+                first_pair=start,
+            )
+            records += [dict(r) for r in m.records]
+            n = len(m.records)
+            spent["deals"] += n
+            spent["seconds_first"] += m.timing["seconds_per_deal_first"] * n
+            spent["seconds_second"] += m.timing["seconds_per_deal_second"] * n
+            if timing_path is not None:
+                timing_path.write_text(json.dumps(spent) + "\n")
+    finally:
+        if sink is not None:
+            sink.close()
+    timing = None
+    if spent["deals"]:
+        timing = {
+            "seconds_per_deal_first": spent["seconds_first"] / spent["deals"],
+            "seconds_per_deal_second": spent["seconds_second"] / spent["deals"],
+        }
+    return summarise(records, timing)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="brisque", choices=["brisque", "briscan"])
@@ -130,26 +191,8 @@ def main() -> None:
             print(name, json.dumps(results[name]), file=sys.stderr)
     else:
         for name in args.matches.split(","):
-            first = MATCHES[name].format(think=args.think)
-            second = TODAY.format(think=args.think)
-            sink = None
-            if args.records is not None:
-                args.records.mkdir(parents=True, exist_ok=True)
-                sink = (args.records / f"{args.game}-{name}.jsonl").open("w")
-
-            def keep(pair: list[Any], sink: Any = sink) -> None:
-                if sink is not None:
-                    for rec in pair:
-                        sink.write(json.dumps(rec) + "\n")
-                    sink.flush()
-
-            m = run_match(
-                first, second, args.deals, seed=args.seed, rules=args.game, workers=args.workers, on_pair=keep
-            )
-            results[name] = summarise([dict(r) for r in m.records], m.timing)
+            results[name] = play(name, args)
             print(name, json.dumps(results[name]), file=sys.stderr)
-            if sink is not None:
-                sink.close()
     out_path.write_text(json.dumps(results, indent=1) + "\n")
 
 

@@ -258,6 +258,7 @@ def run_match(
     executor: Executor | Any = None,
     progress: Callable[[int, int], object] | None = None,
     on_pair: Callable[[list[MatchRecord]], object] | None = None,
+    first_pair: int = 0,
 ) -> MatchResult:
     """Play ``deals`` duplicate pairs; the same seed gives the same records.
 
@@ -265,6 +266,8 @@ def run_match(
     returns the pairs played so far, ``interrupted`` set.  The pairs are played here, by
     ``workers`` processes, or by an ``executor`` (any ``concurrent.futures`` executor, or a
     ``dask.distributed`` client: docs/cluster.md), the records the same and in order.
+    ``first_pair`` starts at that pair of the seed's sequence (each pair's deal depends only
+    on the seed and its number): a match cut short goes on where it stopped.
 
     >>> m = run_match("greedy", "random", 2, seed=1)
     >>> m.summary["pairs"], len(m.records)
@@ -277,7 +280,10 @@ def run_match(
     make_player(spec_b)
     r = Rules.parse(rules) if isinstance(rules, str) else rules
     executor = as_executor(executor)  # (a dask.distributed client too)
-    tasks: list[_PairTask] = [(spec_a, spec_b, str(r), deal_seed(seed, i), i) for i in range(deals)]
+    first_pair = whole_argument(first_pair, "first_pair", 0, MAX_DEALS, "duplicate pairs")
+    tasks: list[_PairTask] = [
+        (spec_a, spec_b, str(r), deal_seed(seed, i), i) for i in range(first_pair, first_pair + deals)
+    ]
     own = None
     if executor is None and workers > 1:
         from solver.analysis.pool import worker_pool  # (its import costs 20 ms: only when used)

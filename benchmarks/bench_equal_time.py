@@ -117,9 +117,11 @@ def play(name: str, args: argparse.Namespace) -> dict[str, Any]:
         timing_path = path.with_suffix(".timing.json")
         if path.exists():
             records = read(path)
-            done = {r["pair"] for r in records}
-            complete = [p for p in range(len(done)) if sum(r["pair"] == p for r in records) == 2]
-            records = [r for r in records if r["pair"] < len(complete)]
+            counts: dict[int, int] = {}
+            for r in records:
+                counts[r["pair"]] = counts.get(r["pair"], 0) + 1
+            first_missing = next(p for p in range(len(counts) + 1) if counts.get(p) != 2)
+            records = [r for r in records if r["pair"] < first_missing]
             path.write_text("".join(json.dumps(r) + "\n" for r in records))
             if timing_path.exists():
                 spent = json.loads(timing_path.read_text())

@@ -41,7 +41,9 @@ def random_history(seed: int, game: str, moves: int) -> tuple[Position, History]
     return p, History.of(p)
 
 
-@pytest.mark.parametrize("game", ["brisque", "briscan"])
+@pytest.mark.parametrize(
+    "game", ["brisque", "briscan", "brisque(declare=before_draw)", "briscan(declare=before_draw)"]
+)
 def test_every_world_gets_a_history_that_replays_to_it(game):
     checked = 0
     for seed in range(40):
@@ -54,7 +56,7 @@ def test_every_world_gets_a_history_that_replays_to_it(game):
             ll, nodes, _ = log_likelihood(h, world, seed)
             assert ll <= 0 and math.isfinite(ll)
             start = world_history(h, world, random.Random(seed))
-            assert start.bpn().split()[0] == game and not start.has_hidden
+            assert start.rules == p.rules and not start.has_hidden
             checked += 1
     assert checked > 100
 
@@ -139,6 +141,18 @@ def test_an_exchange_not_made_makes_the_worlds_where_he_held_the_seven_less_like
     h = History.of(p)
     with_it, without = _weights_by(h, lambda hand: bool(hand >> seven & 1))
     assert with_it < 0.7 * without, (with_it, without)
+
+
+def test_a_game_without_a_model_is_analysed_without_inference():
+    p, h = random_history(29, "petite(draw=yes)", 3)
+    a = analyse(h.view, worlds=10, seed=1, history=h)
+    assert a.effective_worlds is None
+    assert a.to_dict()["moves"] == analyse(h.view, worlds=10, seed=1).to_dict()["moves"]
+
+
+def test_a_move_the_replay_does_not_allow_is_a_clear_error():
+    with pytest.raises(ArgumentError, match="not legal in the rebuilt history"):
+        move_probability({1: 0, 2: 5}, 3, Model())
 
 
 def test_the_model_prefers_better_moves_and_never_rules_one_out():

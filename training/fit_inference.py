@@ -177,7 +177,7 @@ def main() -> None:
     DATA.mkdir(exist_ok=True)
     (DATA / f"inference-{game}.json").write_text(json.dumps(report, indent=1) + "\n")
     print(json.dumps(report, indent=1))
-    print(f'ship: MODELS["{game}"] = Model(beta={beta}, floor={floor})')
+    print(f'ship: MODELS["{game}"] = Model(beta={beta}, floor={floor}, temper={temper})')
 
 
 if __name__ == "__main__":

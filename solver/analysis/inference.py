@@ -36,6 +36,7 @@ from solver.engine.api import Solver, shared_solver
 from solver.errors import ArgumentError
 from solver.model.moves import EXCHANGE, Move, as_move
 from solver.model.position import Position, seat
+from solver.model.rules import Rules
 
 DEPTH = 1  # tricks of the search that values his moves
 VALUE_CAP = 100  # points: a game won counts this much in the model (not +-10000)
@@ -149,10 +150,17 @@ def _prepared(h: History) -> tuple[list[_Step], dict[int, int]]:
     for s in steps:
         public |= s.gains
     first_use: dict[int, int] = {c: -1 for c in range(32) if public >> c & 1}
-    for i, s in enumerate(steps):
+    # declaring before the draw, the card the winner just drew cannot be declared: a card
+    # declared was in his hand before the draw of the trick that gave him the turn
+    before_draw = Position(h.views[0]).rules.declare == "before_draw"
+    last_card = -1  # the index of the last card played, whose trick's draws came before
+    for i, (s, m) in enumerate(zip(steps, h.moves)):
+        at = last_card if before_draw and m.is_declaration else i
         for c in range(32):
             if s.used >> c & 1 and c not in first_use:
-                first_use[c] = i
+                first_use[c] = at
+        if m.is_card:
+            last_card = i
     return steps, first_use
 
 
@@ -214,8 +222,16 @@ MODELS: dict[str, Model] = {
 
 
 def model_for(game: str) -> Model:
-    """The shipped model of ``game`` (Petite Brisque has no talon, so no inference)."""
+    """The shipped model of ``game`` (Petite Brisque has none: :func:`infers`)."""
     return MODELS.get(game, Model())
+
+
+def infers(rules: Rules) -> bool:
+    """Whether the inference weighs worlds under ``rules``: the games with a fitted model.
+    Petite Brisque has none: without a talon every world of a view is equally likely, and
+    with one (``draw=yes``) the follower must follow suit while drawing, which the rebuilt
+    histories do not follow."""
+    return rules.game in MODELS
 
 
 def log_likelihood(
@@ -284,6 +300,8 @@ def move_probability(values: dict[int, int], chosen: int, model: Model) -> float
     >>> round(move_probability({1: 10, 2: 0}, 1, Model(beta=0.1, floor=0.0)), 4)
     0.7311
     """
+    if chosen not in values:
+        raise ArgumentError(f"inference: the move {Move(chosen)} played is not legal in the rebuilt history")
     top = max(values.values())
     weights = {m: math.exp(model.beta * (v - top)) for m, v in values.items()}
     return (1 - model.floor) * weights[chosen] / math.fsum(weights.values()) + model.floor / len(values)
@@ -307,6 +325,7 @@ __all__ = [
     "History",
     "Model",
     "effective_worlds",
+    "infers",
     "log_likelihood",
     "model_for",
     "move_probability",

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.executors import as_executor, executor_width
-from solver.analysis.inference import History, effective_worlds, log_likelihood, model_for
+from solver.analysis.inference import History, effective_worlds, infers, log_likelihood, model_for
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.analysis.thinking import Think, world_work
 from solver.analysis.worlds import all_worlds, iter_worlds, shuffled_worlds, world_count
@@ -481,7 +481,11 @@ def analyse(
     # order, so that one cut short (time, separation, Ctrl-C) is a fair sample of the worlds
     source = shuffled_worlds(p, seed) if enumerated else iter_worlds(p, seed)
     lim = ws.limit(p)  # the same search for every world (a Limit crosses to workers)
-    infer = (history, seed) if history is not None and inference and history.opponent_decisions else None
+    infer = (
+        (history, seed)
+        if history is not None and inference and history.opponent_decisions and infers(p.rules)
+        else None
+    )
     temper = None if infer is None else model_for(p.rules.game).temper
     replayed = (
         0 if history is None or infer is None else len(history.moves) * model_for(p.rules.game).histories

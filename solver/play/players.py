@@ -103,7 +103,9 @@ class PimcPlayer:
         inference: bool = False,
     ):
         if (worlds is None) == (think is None):
-            raise ArgumentError("PimcPlayer: give a number of worlds or a budget of thinking, not both")
+            raise ArgumentError(
+                "PimcPlayer: give either a number of worlds or a budget of thinking (one of them)"
+            )
         self.worlds = worlds
         self.think = think
         self.seed = seed

@@ -191,7 +191,10 @@ def analyse_cmd(
     status = StatusLine(bpn != "-" and on_terminal(quiet, as_json))
 
     def bar(done: int, total: int) -> None:
-        status.show(f"{done}/{total} worlds")
+        # (under a budget of thinking the total is no count of worlds to expect)
+        status.show(
+            f"{plural(done, 'world')}" if budget is not None and worlds is None else f"{done}/{total} worlds"
+        )
 
     def best_so_far(a: SampledAnalysis) -> None:
         mv = next(m for m in a.moves if m.move == a.best[0])

@@ -49,7 +49,7 @@ COMMANDS = {
     "match": Subcommand(
         "solver.cli.commands.match:match_cmd",
         "Duplicate match between two players: FIRST and SECOND are random, greedy, pimc (100 "
-        "worlds) or pimc:N, or clairvoyant (sees every card).",
+        "worlds), pimc:N or pimc:0.5s, or clairvoyant (sees every card).",
     ),
     "bench": Subcommand(
         "solver.cli.commands.bench:bench_cmd",

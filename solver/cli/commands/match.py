@@ -69,9 +69,9 @@ def match_cmd(
     quiet: bool,
 ) -> None:
     """Duplicate match between two players: FIRST and SECOND are random, greedy,
-    pimc (100 worlds) or pimc:N, pimc:0.5s (thinking half a second a decision,
-    counted in work: equal budgets are equal time, and a seed replays the same
-    match), or clairvoyant (sees every card).  PIMC and clairvoyant take @SEARCH,
+    pimc (100 worlds), pimc:N or pimc:0.5s, or clairvoyant (sees every card).
+    A budget such as pimc:0.5s is thought in work, not on a clock: equal budgets
+    are equal time, and a seed replays the same match.  PIMC and clairvoyant take @SEARCH,
     the search each world gets: quick (the default), exact, depth:N, learned[:N]
     (the learned horizon network), linear[:N] (the fitted linear horizon, today's
     default) or handmade:N (the old default was handmade:3).  PIMC takes +infer

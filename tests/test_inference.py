@@ -250,3 +250,13 @@ def test_the_command_line_wants_the_whole_deal_with_moves(invoke):
     assert r.exit_code == 2 and "hides cards" in r.stderr
     r = invoke("analyse", "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", "--inference", "off")
     assert r.exit_code == 2 and "without MOVES" in r.stderr
+
+
+def test_a_few_heavy_worlds_do_not_stop_the_sampling_by_separation():
+    from solver.analysis.sampling import MIN_EFFECTIVE_WORLDS, _separated
+
+    nums = [{1: 10, 2: 0}] * 40  # the first move ahead in every world, without noise
+    assert _separated(nums, [1, 2], 2.0)
+    assert _separated(nums, [1, 2], 2.0, [1.0] * 40)
+    heavy = [1.0] * 3 + [1e-9] * 37  # worth three worlds
+    assert MIN_EFFECTIVE_WORLDS > 3 and not _separated(nums, [1, 2], 2.0, heavy)

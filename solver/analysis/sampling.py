@@ -48,6 +48,7 @@ from solver.model.value import Value
 if TYPE_CHECKING:
     from solver.analysis.pool import InOrder
 
+MIN_EFFECTIVE_WORLDS = 10  # weighted worlds worth fewer do not stop the sampling by separation
 DEFAULT_WORLDS = 100  # worlds sampled when neither a number nor a budget of thinking is given
 MIN_WORLD_SECONDS = 1e-6  # the time left given to a world at the deadline (a Limit needs some)
 WORLD_TABLE_BITS = 16  # small enough to clear for every world (results then never
@@ -706,6 +707,8 @@ def _separated(
 ) -> bool:
     """Whether the best move leads the runner-up by ``z`` standard errors of their paired
     difference, over the worlds' ranking numbers ``nums`` (weighted by ``ws``)."""
+    if ws is not None and math.fsum(ws) ** 2 < MIN_EFFECTIVE_WORLDS * math.fsum(w * w for w in ws):
+        return False  # (a few heavy worlds: their standard error says little of the noise)
     means = {m: _mean_se([n[m] for n in nums], ws)[0] for m in legal}
     ranked = sorted(legal, key=lambda m: -means[m])
     if len(ranked) < 2:

@@ -517,6 +517,25 @@ def analyse(
     work = 0.0  # the work seconds of the worlds in results (solver.analysis.thinking)
     counted = 0  # the worlds of results whose work is in ``work``
     one_by_one = deadline is not None or budget is not None  # (a rule that stops at a world)
+
+    def answer(complete: bool) -> SampledAnalysis:
+        """The answer over the worlds solved so far (``complete``: every consistent world)."""
+        return _summarise(
+            p,
+            legal,
+            results,
+            complete,
+            seed,
+            t0,
+            described,
+            stopped,
+            rank,
+            ws.horizon,
+            exact,
+            temper,
+            replayed,
+        )
+
     in_order: InOrder[list[WorldResult]] | None = None  # (the tasks of a round on an executor)
     try:
         while len(results) < wanted:
@@ -586,23 +605,7 @@ def analyse(
                 progress(len(results), wanted)
             if on_update is not None and results and time.perf_counter() - last_update >= update_every:
                 last_update = time.perf_counter()
-                on_update(
-                    _summarise(
-                        p,
-                        legal,
-                        results,
-                        False,
-                        seed,
-                        t0,
-                        described,
-                        stopped,
-                        rank,
-                        ws.horizon,
-                        exact,
-                        temper,
-                        replayed,
-                    )
-                )
+                on_update(answer(False))
             if deadline is not None and len(results) < wanted and time.perf_counter() >= deadline:
                 stopped = "time"
                 break
@@ -632,21 +635,7 @@ def analyse(
         stopped = "time"  # (worlds left unsolved at the deadline: neither all asked for nor all)
     if not results and time_limit is not None:  # (every world drawn was left at the deadline)
         raise ArgumentError(_none_in_time(time_limit, ws, depth is not None))
-    return _summarise(
-        p,
-        legal,
-        results,
-        enumerated and stopped == "enumerated",
-        seed,
-        t0,
-        described,
-        stopped,
-        rank,
-        ws.horizon,
-        exact,
-        temper,
-        replayed,
-    )
+    return answer(enumerated and stopped == "enumerated")
 
 
 def _none_in_time(time_limit: float, ws: WorldSearch, as_depth: bool = False) -> str:

@@ -140,19 +140,20 @@ def _steps(h: History) -> list[_Step]:
 
 
 @lru_cache(maxsize=4)
-def _prepared(h: History) -> tuple[list[_Step], dict[int, int]]:
-    """The steps of ``h`` and each card's first use by the opponent (by move index), once
-    for all the worlds of an analysis."""
+def _prepared(h: History) -> tuple[Position, list[_Step], dict[int, int]]:
+    """The history's first view, its steps and each card's first use by the opponent (by
+    move index), once for all the worlds of an analysis."""
+    first = Position(h.views[0])
     steps = _steps(h)
     # cards he held face up at the start, or received face up (the turnup, the 7 of an
     # exchange), were never drawn face down: as if used before the first draw
-    public = Position(h.views[0]).hands[1 - h.seat]
+    public = first.hands[1 - h.seat]
     for s in steps:
         public |= s.gains
     first_use: dict[int, int] = {c: -1 for c in range(32) if public >> c & 1}
     # declaring before the draw, the card the winner just drew cannot be declared: a card
     # declared was in his hand before the draw of the trick that gave him the turn
-    before_draw = Position(h.views[0]).rules.declare == "before_draw"
+    before_draw = first.rules.declare == "before_draw"
     last_card = -1  # the index of the last card played, whose trick's draws came before
     for i, (s, m) in enumerate(zip(steps, h.moves)):
         at = last_card if before_draw and m.is_declaration else i
@@ -161,7 +162,7 @@ def _prepared(h: History) -> tuple[list[_Step], dict[int, int]]:
                 first_use[c] = at
         if m.is_card:
             last_card = i
-    return steps, first_use
+    return first, steps, first_use
 
 
 def world_history(h: History, world: Position, rng: random.Random) -> Position:
@@ -171,7 +172,7 @@ def world_history(h: History, world: Position, rng: random.Random) -> Position:
     ``world``.
     """
     opp = 1 - h.seat
-    steps, first_use = _prepared(h)
+    first, steps, first_use = _prepared(h)
     held = {c for c in range(32) if world.hands[opp] >> c & 1}
     drawn: list[list[int | None]] = [list(s.draws) for s in steps]
     for i in range(len(steps) - 1, -1, -1):
@@ -190,7 +191,7 @@ def world_history(h: History, world: Position, rng: random.Random) -> Position:
             drawn[i][k] = c
         held -= {c for c in range(32) if s.gains >> c & 1}
         held |= {c for c in range(32) if s.losses >> c & 1}
-    start = Position(h.views[0])
+    start = first.copy()
     start.hands[opp] = sum(1 << c for c in held)
     start.unknown[opp] = 0
     if start.rules.draws and start.talon_count:

@@ -274,11 +274,12 @@ def _solve_worlds(task: WorldTask, out: list[WorldResult] | None = None) -> list
     for bpn in bpns:
         solver.engine.clear()
         e0 = solver.engine.network_evaluations
-        a = solver.solve(Position(bpn), every_move=True, pv=False, limit=limit, deadline=deadline)
+        world = Position(bpn)
+        a = solver.solve(world, every_move=True, pv=False, limit=limit, deadline=deadline)
         if a.stopped == "budget":
             continue
         # (the inference's searches are not counted here: its work is by the moves it replays)
-        ll = 0.0 if inference is None else log_likelihood(inference[0], Position(bpn), inference[1])[0]
+        ll = 0.0 if inference is None else log_likelihood(inference[0], world, inference[1])[0]
         out.append(
             ({int(m.move): m.value for m in a.moves}, a.nodes, solver.engine.network_evaluations - e0, ll)
         )

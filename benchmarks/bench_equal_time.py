@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import signal
 import statistics
 import sys
 from pathlib import Path
@@ -153,16 +154,23 @@ def play(name: str, args: argparse.Namespace) -> dict[str, Any]:
             spent["seconds_second"] += m.timing["seconds_per_deal_second"] * n
             if timing_path is not None:
                 timing_path.write_text(json.dumps(spent) + "\n")
+            if m.interrupted:
+                raise SystemExit(f"{name}: stopped after {len(records) // 2} pairs; run again to go on")
     finally:
         if sink is not None:
             sink.close()
-    timing = None
-    if spent["deals"]:
-        timing = {
-            "seconds_per_deal_first": spent["seconds_first"] / spent["deals"],
-            "seconds_per_deal_second": spent["seconds_second"] / spent["deals"],
-        }
-    return summarise(records, timing)
+    return summarise(records, per_deal(spent))
+
+
+def per_deal(spent: dict[str, Any]) -> dict[str, Any] | None:
+    """Each side's thinking time a deal from the sidecar's totals (None if nothing timed)."""
+    if not spent["deals"]:
+        return None
+    return {
+        "seconds_per_deal_first": spent["seconds_first"] / spent["deals"],
+        "seconds_per_deal_second": spent["seconds_second"] / spent["deals"],
+        "timed_deals": spent["deals"],  # (a segment killed by SIGKILL is not timed)
+    }
 
 
 def main() -> None:
@@ -176,16 +184,21 @@ def main() -> None:
     ap.add_argument("--records", type=Path, default=None, help="directory for the deal records")
     ap.add_argument("--from-records", nargs="*", default=[], metavar="NAME=FILE")
     args = ap.parse_args()
+    # a kill (SIGTERM) ends the match as Ctrl-C does: the pairs played and their thinking
+    # times are kept, and the next run goes on from them
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     out_path = RESULTS / f"equal-time-{args.game}.json"
     results = json.loads(out_path.read_text()) if out_path.exists() else {}
     if args.from_records:
         for item in args.from_records:
             name, _, file = item.partition("=")
             recs = read(Path(file))
-            # the thinking times from brisque match --json's summary beside the records
-            cli = Path(file).with_suffix(".json")
+            # the thinking times: this script's sidecar, or brisque match --json's summary
+            sidecar, cli = Path(file).with_suffix(".timing.json"), Path(file).with_suffix(".json")
             timing = None
-            if cli.exists() and cli.read_text().strip():
+            if sidecar.exists():
+                timing = per_deal(json.loads(sidecar.read_text()))
+            elif cli.exists() and cli.read_text().strip():
                 timing = {
                     k: v for k, v in json.loads(cli.read_text()).items() if k.startswith("seconds_per_deal")
                 }

@@ -7,14 +7,19 @@ same answer whatever the machine's load and the number of workers
 
     seconds = world + nodes * node + evaluations * evaluation
 
-with a node's cost by the kind of search (exact, or to which horizon evaluation).  This
-script measures the costs: it solves sampled worlds of dealt positions (views of the player
+with a node's cost by the kind of search (exact, or to which horizon evaluation), and the
+inference's cost for each move it replays in each history of a world.  This script
+measures the costs: it solves sampled worlds of dealt positions (views of the player
 to move, at every talon trick, in both games) with each world search, times each world in
 one process, fits each game's costs by least squares, and reports, for every search, the
 measured time against the time the fitted and the shipped costs predict (a ratio near 1
-for every search, or the budget would favour one of them).
+for every search, or the budget would favour one of them).  The inference is timed apart
+(the likelihood of each sampled world of positions reached by random play, in CPU seconds
+of this process, so that other work on the machine does not count), and its cost a
+replayed move fitted through the origin; ``--inference-only`` refits that cost alone and
+keeps the others.
 
-Run:  python benchmarks/bench_thinking.py [--deals 12] [--worlds 10] [--json]
+Run:  python benchmarks/bench_thinking.py [--deals 12] [--worlds 10] [--inference-only] [--json]
 """
 
 from __future__ import annotations
@@ -27,13 +32,14 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.analysis.inference import History, log_likelihood, model_for
 from solver.analysis.sampling import _solve_worlds
-from solver.analysis.thinking import world_work
+from solver.analysis.thinking import COSTS, world_work
 from solver.analysis.worlds import iter_worlds
 from solver.engine.quick import WorldSearch
 from solver.engine.seam import HORIZONS
 from solver.model.rules import Rules
-from solver.play.dealing import random_position
+from solver.play.dealing import deal, random_position
 
 RESULTS = Path(__file__).parent / "results"
 SEARCHES = ["quick", "learned", "learned:3", "linear:3", "handmade:3"]
@@ -67,12 +73,65 @@ def measure(game: str, search: str, deals: int, worlds: int) -> list[Row]:
     return rows
 
 
+def measure_inference(game: str, deals: int, worlds: int) -> list[tuple[float, int]]:
+    """(CPU seconds, moves replayed) of the likelihood of each sampled world, at every
+    talon trick of ``deals`` deals played on at random."""
+    rules = Rules.parse(game)
+    histories = model_for(game).histories
+    rows = []
+    for seed in range(deals):
+        p = deal(2000 + seed, rules)
+        rng = np.random.default_rng(seed)
+        while not p.is_over() and p.talon_count:
+            legal = p.legal_moves()
+            if len(legal) > 1 and p.move_stack:
+                h = History.of(p)
+                if h.opponent_decisions:
+                    for i, w in enumerate(iter_worlds(p.view(p.turn), seed)):
+                        if i == worlds:
+                            break
+                        t0 = time.process_time()
+                        log_likelihood(h, w, seed)
+                        rows.append((time.process_time() - t0, len(h.moves) * histories))
+            p.push(legal[int(rng.integers(len(legal)))])
+    return rows
+
+
+def fit_inference(deals: int, worlds: int) -> dict[str, dict[str, float]]:
+    """Each game's cost a replayed move (through the origin: no history, no cost), with the
+    time the fitted and the shipped costs predict over the time measured."""
+    out = {}
+    for game in GAMES:
+        measure_inference(game, 1, 2)  # (warms the tables and the caches)
+        rows = measure_inference(game, deals, worlds)
+        t = np.array([r[0] for r in rows])
+        n = np.array([r[1] for r in rows], dtype=float)
+        a = float(t @ n / (n @ n))
+        out[game] = {
+            "inference_move": a,
+            "worlds": len(rows),
+            "ms_per_world": 1000 * float(t.mean()),
+            "fitted_ratio": float(a * n.sum() / t.sum()),
+            "shipped_ratio": float(COSTS[game].inference_move * n.sum() / t.sum()),
+        }
+        print(f"{game} inference: {len(rows)} worlds, {a * 1e6:.1f} µs a replayed move", file=sys.stderr)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=12)
     ap.add_argument("--worlds", type=int, default=10)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--inference-only", action="store_true", help="refit the inference's cost alone")
     args = ap.parse_args()
+    path = RESULTS / "thinking.json"
+    if args.inference_only:
+        result = json.loads(path.read_text())
+        result["inference"] = fit_inference(args.deals, args.worlds)
+        path.write_text(json.dumps(result, indent=1) + "\n")
+        print(json.dumps(result["inference"], indent=1))
+        return
     data: dict[tuple[str, str], list[Row]] = {}
     for game in GAMES:
         for search in SEARCHES:
@@ -116,9 +175,9 @@ def main() -> None:
                 "shipped_ratio": shipped / measured,
             }
         )
-    result = {"fitted": fitted, "searches": table}
+    result = {"fitted": fitted, "searches": table, "inference": fit_inference(args.deals, args.worlds)}
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "thinking.json").write_text(json.dumps(result, indent=1) + "\n")
+    path.write_text(json.dumps(result, indent=1) + "\n")
     if args.json:
         print(json.dumps(result))
         return

@@ -508,6 +508,26 @@ class Report:
             ],
             left=2,
         )
+        if "inference" in d:
+            self.add(
+                "The inference's cost, fitted apart in CPU seconds of the process (the likelihood of each "
+                "sampled world of positions reached by random play; a cost a move replayed in each history):",
+                "",
+            )
+            self.table(
+                ["game", "worlds", "ms a world", "µs a replayed move", "predicted / measured"],
+                [
+                    [
+                        g,
+                        f["worlds"],
+                        f"{f['ms_per_world']:.2f}",
+                        f"{f['inference_move'] * 1e6:.1f}",
+                        f"{f['fitted_ratio']:.3f}",
+                    ]
+                    for g, f in d["inference"].items()
+                ],
+                left=1,
+            )
 
     def equal_time(self) -> None:
         found = {g: self.path(f"equal-time-{g}.json") for g in ("brisque", "briscan")}
@@ -542,7 +562,7 @@ class Report:
                         f"{s['game_wins_first']}/{s['game_wins_second']}",
                         f"{c['mean']:+.2f}",
                         "n/a" if c["ci95"][0] is None else f"[{c['ci95'][0]:+.1f}, {c['ci95'][1]:+.1f}]",
-                        "-" if t1 is None else f"{t1:.2f} / {t2:.2f}",
+                        _cpu(t1, t2, s.get("timed_deals"), 2 * s["pairs"]),
                     ]
                 )
         self.table(
@@ -787,6 +807,16 @@ class Report:
             self.source(self.machines[t["machine"]], t["date"], t["command"], "report-figures.json")
         self.add(t["text"], "")
         self.table(t["columns"], t["rows"], left=t.get("left", 1))
+
+
+def _cpu(first: float | None, second: float | None, timed: int | None, deals: int) -> str:
+    """Each side's CPU seconds a deal; over how many deals when a killed segment went untimed."""
+    if first is None or second is None:
+        return "-"
+    text = f"{first:.2f} / {second:.2f}"
+    if timed is not None and timed < deals:
+        text += f" ({timed:,} of {deals:,} deals timed)"
+    return text
 
 
 def _ci(s: dict[str, Any]) -> str:

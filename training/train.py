@@ -199,16 +199,33 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-write", action="store_true", help="report the held-out error only")
+    ap.add_argument(
+        "--hidden",
+        default=f"{NET_H1},{NET_H2}",
+        help="the hidden widths, to try others (the engine's are fixed when it is built: with --no-write)",
+    )
+    ap.add_argument("--report", type=Path, default=None, help="where the report goes (default training/data)")
     args = ap.parse_args()
+    h1, h2 = (int(v) for v in args.hidden.split(","))
+    if (h1, h2) != (NET_H1, NET_H2) and not args.no_write:
+        ap.error(
+            f"--hidden {args.hidden}: the engine is built for {NET_H1},{NET_H2}; try others with --no-write"
+        )
     levels = [int(v) for v in args.levels.split(",")]
     t0 = time.time()
     x, y, lv, held, linear = encode(args.game, levels)
     print(f"encoded in {time.time() - t0:.0f} s", file=sys.stderr)
-    params = train(x[~held], y[~held], (NET_H1, NET_H2), args.epochs, args.seed, args.lr)
+    params = train(x[~held], y[~held], (h1, h2), args.epochs, args.seed, args.lr)
     _, _, out = forward(params, x[held])
     yh, lvh = y[held], lv[held]
     plain = np.abs(yh) < WIN_THRESHOLD
-    report: dict = {"game": args.game, "epochs": args.epochs, "seed": args.seed, "levels": {}}
+    report: dict = {
+        "game": args.game,
+        "hidden": [h1, h2],
+        "epochs": args.epochs,
+        "seed": args.seed,
+        "levels": {},
+    }
     for level in levels:
         sel = plain & (lvh == level)
         rmse = float(SCALE * np.sqrt(np.mean((out[sel, 0] - yh[sel] / SCALE) ** 2)))
@@ -224,8 +241,9 @@ def main() -> None:
             f"level {level}: held-out {sel.sum()}, sd {yh[sel].std():.1f}, rmse {rmse:.2f} (linear {lin:.2f})",
             file=sys.stderr,
         )
-    DATA.mkdir(parents=True, exist_ok=True)
-    (DATA / f"report-{slug(args.game)}.json").write_text(json.dumps(report, indent=1))
+    out = args.report or DATA / f"report-{slug(args.game)}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1))
     if args.no_write:
         return
     w1, b1, w2, b2, w3, b3 = params

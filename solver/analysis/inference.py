@@ -33,10 +33,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from solver.engine.api import Solver, shared_solver
+from solver.engine.results import current_margin
 from solver.errors import ArgumentError
 from solver.model.moves import EXCHANGE, Move, as_move
 from solver.model.position import Position, seat
 from solver.model.rules import Rules
+from solver.native.constants import WIN_THRESHOLD
 
 DEPTH = 1  # tricks of the search that values his moves
 VALUE_CAP = 100  # points: a game won counts this much in the model (not +-10000)
@@ -140,9 +142,10 @@ def _steps(h: History) -> list[_Step]:
 
 
 @lru_cache(maxsize=4)
-def _prepared(h: History) -> tuple[Position, list[_Step], dict[int, int]]:
-    """The history's first view, its steps and each card's first use by the opponent (by
-    move index), once for all the worlds of an analysis."""
+def _prepared(h: History) -> tuple[Position, list[_Step], list[int]]:
+    """The history's first view, its steps, and for each step the cards the opponent had
+    not used by then (a mask: those he may have drawn before it), once for all the worlds
+    of an analysis."""
     first = Position(h.views[0])
     steps = _steps(h)
     # cards he held face up at the start, or received face up (the turnup, the 7 of an
@@ -162,7 +165,22 @@ def _prepared(h: History) -> tuple[Position, list[_Step], dict[int, int]]:
                 first_use[c] = at
         if m.is_card:
             last_card = i
-    return first, steps, first_use
+    unused = [sum(1 << c for c in range(32) if first_use.get(c, len(steps)) > i) for i in range(len(steps))]
+    return first, steps, unused
+
+
+def _cards(mask: int) -> list[int]:
+    """The cards of a mask in increasing order.
+
+    >>> _cards(0b10110)
+    [1, 2, 4]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def world_history(h: History, world: Position, rng: random.Random) -> Position:
@@ -172,8 +190,8 @@ def world_history(h: History, world: Position, rng: random.Random) -> Position:
     ``world``.
     """
     opp = 1 - h.seat
-    first, steps, first_use = _prepared(h)
-    held = {c for c in range(32) if world.hands[opp] >> c & 1}
+    first, steps, unused = _prepared(h)
+    held = world.hands[opp]  # (a mask of cards, going back in time)
     drawn: list[list[int | None]] = [list(s.draws) for s in steps]
     for i in range(len(steps) - 1, -1, -1):
         s = steps[i]
@@ -181,18 +199,17 @@ def world_history(h: History, world: Position, rng: random.Random) -> Position:
             if s.draws[k] is not None:
                 continue
             # a card he used at this move or before was in his hand before this draw
-            free = sorted(c for c in held if first_use.get(c, len(steps)) > i)
+            free = _cards(held & unused[i])
             if not free:
                 raise ArgumentError(
                     f"history: no card of {world.bpn()!r} fits the opponent's draw at move {i + 1}"
                 )
             c = rng.choice(free)
-            held.discard(c)
+            held &= ~(1 << c)
             drawn[i][k] = c
-        held -= {c for c in range(32) if s.gains >> c & 1}
-        held |= {c for c in range(32) if s.losses >> c & 1}
+        held = (held & ~s.gains) | s.losses
     start = first.copy()
-    start.hands[opp] = sum(1 << c for c in held)
+    start.hands[opp] = held
     start.unknown[opp] = 0
     if start.rules.draws and start.talon_count:
         start.talon = [c for d in drawn for c in d if c is not None] + list(world.talon or [])
@@ -276,16 +293,39 @@ def _history_log_likelihood(
     opp = 1 - h.seat
     total, nodes = 0.0, 0
     for m in h.moves:
-        if p.turn == opp and scored_decision(p.legal_moves(), model):
-            solver.engine.clear()
-            found, n = solver.look_ahead(p, model.depth)
-            nodes += n
-            values = {mv: max(-VALUE_CAP, min(VALUE_CAP, int(v))) for mv, v in found.items()}
-            total += math.log(move_probability(values, int(m), model))
-        p.push(m)
+        if p.turn == opp:
+            legal = p.legal_moves()
+            if int(m) not in legal:
+                raise ArgumentError(
+                    f"inference: the move {Move(int(m))} played is not legal in the rebuilt history"
+                )
+            if scored_decision(legal, model):
+                solver.engine.clear()
+                # (``p`` is replayed from a checked start by legal moves: no check again)
+                found, n = solver.look_ahead_raw(p, model.depth)
+                nodes += n
+                current = current_margin(p)
+                values = {mv: _capped(v, current) for mv, v in found.items()}
+                total += math.log(move_probability(values, int(m), model))
+        # (his moves were just found legal; ours are legal in every world: our hand, the
+        # trick and the talon's count are the same in all of them, and the end is checked)
+        p.push(m, check=False)
     if p.hands != world.hands or (p.talon or []) != (world.talon or []):
         raise ArgumentError(f"history: replaying the moves did not give {world.bpn()!r} but {p.bpn()!r}")
     return total, nodes
+
+
+def _capped(raw: int, current: int) -> int:
+    """A move's final value in points for the model, a game won or lost at +-VALUE_CAP.
+
+    >>> _capped(12, 30), _capped(WIN_THRESHOLD, 0), _capped(-90, -40)
+    (42, 100, -100)
+    """
+    if raw >= WIN_THRESHOLD:
+        return VALUE_CAP
+    if raw <= -WIN_THRESHOLD:
+        return -VALUE_CAP
+    return max(-VALUE_CAP, min(VALUE_CAP, current + raw))
 
 
 def scored_decision(legal: list[Move], model: Model) -> bool:

@@ -50,14 +50,14 @@ COSTS: dict[str, WorkCosts] = {
         exact_node=34e-9,
         node={"linear": 88e-9, "handmade": 56e-9, "learned": 87e-9},
         evaluation=897e-9,
-        inference_move=46e-6,
+        inference_move=17e-6,
     ),
     "briscan": WorkCosts(
         world=356e-6,
         exact_node=127e-9,
         node={"linear": 149e-9, "handmade": 118e-9, "learned": 152e-9},
         evaluation=1019e-9,
-        inference_move=75e-6,
+        inference_move=20e-6,
     ),
 }
 

@@ -264,6 +264,26 @@ class Solver:
         True
         """
         self.load(p)
+        raw, nodes = self._look_ahead_loaded(depth)
+        return {m: final_value(p, v) for m, v in raw.items()}, nodes
+
+    def look_ahead_raw(self, p: Position, depth: int = 1) -> tuple[dict[int, int], int]:
+        """:meth:`look_ahead` of a position known to be valid (replayed from a checked one),
+        its values raw (the future points for the player to move, or beyond
+        ``WIN_THRESHOLD`` for a game won): the inference calls it thousands of times a
+        decision, where the checks and the values' objects cost more than the search.
+
+        >>> p = Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
+        >>> s = Solver()
+        >>> raw, _ = s.look_ahead_raw(p)
+        >>> values, _ = s.look_ahead(p)
+        >>> all(int(final_value(p, raw[m])) == int(values[m]) for m in values)
+        True
+        """
+        self.engine.load(engine_root(p))
+        return self._look_ahead_loaded(depth)
+
+    def _look_ahead_loaded(self, depth: int) -> tuple[dict[int, int], int]:
         n0 = self.engine.nodes
         self.engine.set_limits(depth=depth)
         try:
@@ -272,7 +292,7 @@ class Solver:
             }
         finally:
             self.engine.clear_limits()
-        return {m: final_value(p, v) for m, v in raw.items()}, self.engine.nodes - n0
+        return raw, self.engine.nodes - n0
 
     def judge(self, p: Position | str, m: Move | int | str) -> tuple[Value, Value, list[Move]]:
         """The exact value of ``p``, that of its legal move ``m``, and its best moves:

@@ -1,6 +1,8 @@
-"""Every player: random, greedy, PIMC with N worlds, and the clairvoyant player.
+"""Every player: random, greedy, PIMC with N worlds, a human-like one, and the clairvoyant
+player.
 
-A player spec is a short string: ``random``, ``greedy``, ``pimc`` (100 worlds) or
+A player spec is a short string: ``random``, ``greedy``, ``humanlike:N:BETA`` (PIMC over N
+worlds, then a weighted-random choice among the near-best moves), ``pimc`` (100 worlds) or
 ``pimc:N``, or ``pimc:0.5s`` (half a second of thinking a decision, counted in work so that
 the same seed plays the same moves: solver.analysis.thinking), ``clairvoyant``; PIMC and the
 clairvoyant player take ``@SEARCH``, the search each world gets (``pimc:100@handmade:3``),
@@ -13,6 +15,7 @@ and PIMC takes ``+infer``: its worlds weighed by the opponent's play so far
 
 from __future__ import annotations
 
+import math
 import random
 import zlib
 from typing import Protocol
@@ -141,6 +144,38 @@ class PimcPlayer:
         return a.best[0]
 
 
+class HumanlikePlayer:
+    """Plays as a person might: values the moves over ``worlds`` sampled worlds (PIMC), then
+    picks at random among the moves at most ``NEAR`` points worse than the best, a move
+    ``d`` points worse with weight ``exp(-beta * d)``.  A low ``beta`` makes many small
+    mistakes and few large ones; the choice is seeded by the position and the player's
+    seed, so the same game gives the same choices.
+
+    >>> HumanlikePlayer(8, 0.15).name
+    'humanlike:8:0.15'
+    """
+
+    NEAR = 25  # points: a move worse than this is not one a player would pick on purpose
+
+    def __init__(self, worlds: int, beta: float, seed: int = 0):
+        self.worlds, self.beta, self.seed = worlds, beta, seed
+        self.name = f"humanlike:{worlds}:{beta:g}"
+
+    def choose(self, position: Position) -> Move:
+        from solver.analysis.sampling import analyse
+
+        moves = position.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        view = position.view(position.turn)
+        seed = _decision_seed(view, self.seed)
+        a = analyse(view, worlds=self.worlds, seed=seed)
+        best = max(m.value for m in a.moves)
+        near = [m for m in a.moves if best - m.value <= self.NEAR]
+        weights = [math.exp(-self.beta * (best - m.value)) for m in near]
+        return random.Random(seed ^ 0x4855).choices([m.move for m in near], weights)[0]
+
+
 class ClairvoyantPlayer:
     """Sees every card (the opponent's hand and the talon order) and plays the double-dummy
     best move: exact late in the deal, a four-trick estimate early (as PIMC's worlds)."""
@@ -168,6 +203,7 @@ def _search_suffix(search: WorldSearch) -> str:
 PLAYER_KINDS = (
     "random",
     "greedy",
+    "humanlike:N:BETA",
     "pimc",
     "pimc:N",
     "pimc:SECONDSs",
@@ -208,6 +244,8 @@ def make_player(spec: str, seed: int = 0) -> Player:
         return GreedyPlayer()
     if s == "clairvoyant":
         return ClairvoyantPlayer(search)
+    if s.startswith("humanlike:") and not at:
+        return _humanlike(spec, s, seed)
     if s.startswith("pimc:") and s.endswith("s"):  # (pimc:0.5s, pimc:500ms: a budget of thinking)
         try:
             return PimcPlayer(None, seed, search, think=Think.parse(s[5:]), inference=inference)
@@ -225,9 +263,25 @@ def make_player(spec: str, seed: int = 0) -> Player:
     raise ArgumentError(f"unknown player {short(spec)}: expected one of {', '.join(PLAYER_KINDS)}")
 
 
+def _humanlike(spec: str, s: str, seed: int) -> HumanlikePlayer:
+    _, worlds_text, beta_text = (s.split(":") + ["", ""])[:3]
+    try:
+        worlds = whole_number(worlds_text, 1, MAX_WORLDS)
+        beta = float(beta_text)
+    except ValueError:
+        worlds, beta = 0, -1.0
+    if not worlds or not 0 <= beta <= 10 or s.count(":") != 2:
+        raise ArgumentError(
+            f"player {short(spec)}: expected humanlike:N:BETA, N worlds from 1 to {MAX_WORLDS} and BETA "
+            f"from 0 (any near-best move alike) to 10 (nearly always the best), such as humanlike:8:0.15"
+        )
+    return HumanlikePlayer(worlds, beta, seed)
+
+
 __all__ = [
     "ClairvoyantPlayer",
     "GreedyPlayer",
+    "HumanlikePlayer",
     "PLAYER_KINDS",
     "PimcPlayer",
     "Player",

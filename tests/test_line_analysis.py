@@ -368,8 +368,11 @@ def test_line_own_view_calls_a_loss_between_estimates_an_inaccuracy(invoke, matc
     rows = [ln for ln in text.splitlines() if ROW.match(ln)]
     assert not [row for row in rows if "(estimate)" in row and "<-- mistake" in row]
     assert any("(estimate)  <-- inaccuracy (estimate)" in row for row in rows)
-    assert any(row.endswith("<-- mistake") for row in rows)
+    assert any(row.split("  [grade: ")[0].endswith("<-- mistake") for row in rows)
     steps = analyse_line(*_record(path, 1), view="own", worlds=10, seed=0)
+    for s in steps:  # (the grade, when there is one, closes the row)
+        row = next(r for r in rows if r.split()[0] == str(s.number))
+        assert row.endswith(f"[grade: {s.grade}]") == (s.grade is not None)
     beyond = [s for s in steps if s.own_mistake]
     assert any(s.own_estimate for s in beyond) and any(not s.own_estimate for s in beyond)
     for s in steps:

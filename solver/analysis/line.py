@@ -58,6 +58,13 @@ class Step:
     # whether those worlds were valued by depth-limited estimates (the quick search early in
     # the talon): a loss beyond the noise is then an inaccuracy, as between any estimates
     own_estimate: bool | None = None
+    # from his own information too: his expected number (ranking "match") of the move and of
+    # the best move, and how much the move lowered his chance of winning the deal, paired
+    # over the same worlds, with its standard error
+    own_value: float | None = None
+    own_best_value: float | None = None
+    own_win_drop: float | None = None
+    own_win_stderr: float | None = None
     # a game won outright thrown away (or a game lost let in) by this move: the loss is then
     # in the ranking numbers of :mod:`solver.analysis.ranking` (rule "match"), kept out of
     # the point totals of :func:`losses_by_player` and counted by :func:`games_given_up`
@@ -95,6 +102,16 @@ class Step:
         return self.game is not None and (self.exact or self.proven)
 
     @property
+    def grade(self) -> str | None:
+        """From his own information: ``"inaccuracy"``, ``"mistake"`` or ``"blunder"`` by the
+        points the move gave away and by the chance of winning the deal it gave up
+        (:func:`grade_of`), the worse of the two; None when neither is beyond the noise, or
+        when the move was not judged from his own information."""
+        if self.own_loss is None:
+            return None
+        return grade_of(self.own_loss, self.own_stderr, self.own_win_drop, self.own_win_stderr)
+
+    @property
     def inaccuracy(self) -> bool:
         """A loss between depth-limited estimates that their bounds do not prove: shown as
         "inaccuracy (estimate)", not as a mistake.  Judged from his own information, a loss
@@ -121,6 +138,11 @@ class Step:
             "own_loss": json_number(self.own_loss),
             "own_stderr": json_number(self.own_stderr),
             "own_worlds": self.own_worlds,
+            "own_value": json_number(self.own_value),
+            "own_best_value": json_number(self.own_best_value),
+            "own_win_drop": json_number(self.own_win_drop),
+            "own_win_stderr": json_number(self.own_win_stderr),
+            "grade": self.grade,
             "game": self.game,
             "game_proven": self.game_proven,
             "value_bound": self.value_bound,
@@ -129,6 +151,34 @@ class Step:
 
 
 MISTAKE_Z = 2.0  # a loss from one's own information counts beyond this many standard errors
+
+# The grades of a move judged from one's own information: the points it gave away (ranking
+# numbers: a game won counts what it is worth), and the chance of winning the deal it gave
+# up, each at least this much and beyond MISTAKE_Z standard errors of its paired difference.
+GRADE_POINTS = (("blunder", 25.0), ("mistake", 10.0), ("inaccuracy", 3.0))
+GRADE_WIN_CHANCE = (("blunder", 0.25), ("mistake", 0.10), ("inaccuracy", 0.05))
+GRADES = ("inaccuracy", "mistake", "blunder")
+
+
+def grade_of(
+    loss: float, loss_se: float | None, win_drop: float | None = None, win_se: float | None = None
+) -> str | None:
+    """The grade of a move that lost ``loss`` points and ``win_drop`` of the chance of
+    winning the deal (with their standard errors; 0: no noise, every world solved; None:
+    one world, nothing proven): the worse of the two grades, None if neither is beyond the
+    noise.
+
+    >>> grade_of(12.0, 2.0), grade_of(12.0, 8.0), grade_of(4.0, 1.0, 0.3, 0.05), grade_of(2.0, 0.0)
+    ('mistake', None, 'blunder', None)
+    """
+
+    def by(value: float | None, se: float | None, table: tuple[tuple[str, float], ...]) -> int:
+        if value is None or se is None or value <= MISTAKE_Z * se:
+            return -1
+        return next((GRADES.index(name) for name, least in table if value >= least), -1)
+
+    worst = max(by(loss, loss_se, GRADE_POINTS), by(win_drop, win_se, GRADE_WIN_CHANCE))
+    return GRADES[worst] if worst >= 0 else None
 
 
 class LineInterrupted(KeyboardInterrupt):
@@ -152,14 +202,26 @@ def own_information_loss(
     with every world solved (no sampling noise), when it is above zero.  The best move is
     the one with the best mean over the same worlds, which favours flagging a little when
     several moves are nearly equal (docs/solver.md).  Ctrl-C raises KeyboardInterrupt."""
-    return _own_judgement(p, m, worlds, seed)[:4]
+    j = _own_judgement(p, m, worlds, seed)
+    return j.loss, j.stderr, j.mistake, j.worlds
 
 
-def _own_judgement(
-    p: Position, m: Move, worlds: int, seed: int
-) -> tuple[float, float | None, bool, int, bool]:
-    """:func:`own_information_loss`, and whether the worlds' values were depth-limited
-    estimates (the quick search before the last talon tricks)."""
+@dataclass(frozen=True)
+class _Own:
+    """A move judged from its player's own information (:func:`own_information_loss`)."""
+
+    loss: float
+    stderr: float | None
+    mistake: bool
+    worlds: int
+    estimate: bool  # the worlds' values were depth-limited estimates (early in the talon)
+    value: float  # the move's expected number, and the best move's
+    best_value: float
+    win_drop: float  # the chance of winning the deal given up, and its standard error
+    win_stderr: float | None
+
+
+def _own_judgement(p: Position, m: Move, worlds: int, seed: int) -> _Own:
     from solver.analysis.ranking import RankingRule
     from solver.analysis.sampling import SampledAnalysis, analyse
 
@@ -168,16 +230,20 @@ def _own_judgement(
     if not isinstance(a, SampledAnalysis):  # no hidden card, or one consistent world: exact
         rank = RankingRule.parse("match")
         numbers = {mv.move: rank.number(mv.value, view) for mv in a.moves}
-        loss = float(max(numbers.values()) - numbers[m])
-        return loss, 0.0, loss > 0, 1, False
+        best = max(numbers.values())
+        loss = float(best - numbers[m])
+        drop = float(best > 0) - float(numbers[m] > 0)
+        return _Own(loss, 0.0, loss > 0, 1, False, float(numbers[m]), float(best), drop, 0.0)
     if a.stopped == "interrupted":
         raise KeyboardInterrupt
     loss, se = a.paired_loss(m)
+    drop, drop_se = a.paired_win_drop(m)
     estimate = a.world_method != "exact"
     if se is None:  # (one world sampled: nothing known of the noise, no mistake proven)
-        return loss, se, False, a.worlds, estimate
-    mistake = loss > 0 if a.enumerated or se == 0 else loss > MISTAKE_Z * se
-    return loss, se, mistake, a.worlds, estimate
+        mistake = False
+    else:
+        mistake = loss > 0 if a.enumerated or se == 0 else loss > MISTAKE_Z * se
+    return _Own(loss, se, mistake, a.worlds, estimate, a.move_value(m), a.value, drop, drop_se)
 
 
 def analyse_line(
@@ -189,6 +255,7 @@ def analyse_line(
     seed: int = 0,
     view: Literal["full", "own"] = "full",
     progress: Callable[[int, int], object] | None = None,
+    only: str | None = None,
 ) -> list[Step]:
     """Play ``moves`` from ``start``; before each, value every legal move.
 
@@ -202,9 +269,12 @@ def analyse_line(
     loss stays beside it in ``loss``.  ``progress(done, total)`` follows the moves.
     Ctrl-C raises :class:`LineInterrupted`, which holds the steps judged so far.
     ``moves`` is a list of moves (Moves or strings) or one string of moves separated by
-    spaces (``"QD 9C"``).
+    spaces (``"QD 9C"``).  ``only="a"`` (or ``"b"``) judges that seat's moves alone (the
+    other moves are played, not judged; a move's judgement never depends on the others).
     """
     p = as_position(start, "start").copy()
+    if only not in (None, "a", "b"):
+        raise ArgumentError(f"only={short_value(only)}: expected 'a', 'b' or None (every move)")
     if view not in ("full", "own"):
         raise ArgumentError(f"view={view!r}: expected 'full' or 'own'")
     if view == "own" and worlds < MIN_OWN_WORLDS:
@@ -227,7 +297,7 @@ def analyse_line(
         ) from None
     steps: list[Step] = []
     try:
-        _play_and_judge(p, moves, steps, limit, auto_limit, worlds, seed, view, progress)
+        _play_and_judge(p, moves, steps, limit, auto_limit, worlds, seed, view, progress, only)
     except KeyboardInterrupt:
         raise LineInterrupted(steps) from None
     return steps
@@ -243,6 +313,7 @@ def _play_and_judge(
     seed: int,
     view: str,
     progress: Callable[[int, int], object] | None,
+    only: str | None = None,
 ) -> None:
     """The loop of :func:`analyse_line`: appends a step for each move (kept on Ctrl-C)."""
     from solver.analysis.sampling import SampledAnalysis, analyse
@@ -251,6 +322,13 @@ def _play_and_judge(
         m = parse_move(text) if isinstance(text, str) else text
         if p.is_over():
             raise PositionError(f"move {i} ({m}): the deal is already over")
+        if only is not None and SEATS[p.turn] != only:
+            if not p.is_legal(m):
+                raise IllegalMoveError(f"move {i} ({m}) is not legal in {p.bpn()!r}")
+            p.push(m)
+            if progress is not None:
+                progress(i, len(moves))
+            continue
         if p.unknown[p.turn]:  # (nothing to value his moves by: say which move, not only why)
             raise HiddenInformationError(
                 f"move {i} ({m}) is {SEATS[p.turn]}'s, whose hand is hidden in {p.bpn()!r}: a line "
@@ -296,9 +374,7 @@ def _play_and_judge(
                 known = [v for v in lows if v is not None]
                 proven = exact or (up is not None and bool(known) and max(known) > up)
         loss, game = move_loss(value, mv_value, p)
-        own: tuple[float | None, float | None, bool | None, int | None, bool | None] = (None,) * 5
-        if view == "own":
-            own = _own_judgement(p, m, worlds, seed)
+        own = _own_judgement(p, m, worlds, seed) if view == "own" else None
         steps.append(
             Step(
                 number=i,
@@ -317,11 +393,15 @@ def _play_and_judge(
                 best=best,
                 exact=exact,
                 bpn=p.bpn(),
-                own_loss=own[0],
-                own_stderr=own[1],
-                own_mistake=own[2],
-                own_worlds=own[3],
-                own_estimate=own[4],
+                own_loss=None if own is None else own.loss,
+                own_stderr=None if own is None else own.stderr,
+                own_mistake=None if own is None else own.mistake,
+                own_worlds=None if own is None else own.worlds,
+                own_estimate=None if own is None else own.estimate,
+                own_value=None if own is None else own.value,
+                own_best_value=None if own is None else own.best_value,
+                own_win_drop=None if own is None else own.win_drop,
+                own_win_stderr=None if own is None else own.win_stderr,
             )
         )
         p.push(m)
@@ -385,6 +465,9 @@ def games_given_up(steps: list[Step], proven: bool = True) -> dict[str, int]:
 
 
 __all__ = [
+    "GRADES",
+    "GRADE_POINTS",
+    "GRADE_WIN_CHANCE",
     "MIN_OWN_WORLDS",
     "MISTAKE_Z",
     "LineInterrupted",
@@ -394,6 +477,7 @@ __all__ = [
     "LET_IN_LOSS",
     "default_limit",
     "games_given_up",
+    "grade_of",
     "losses_by_player",
     "move_loss",
     "own_information_loss",

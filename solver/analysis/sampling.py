@@ -180,6 +180,25 @@ class SampledAnalysis:
         loss, se = _mean_se([w[best] - w[other] for w in self.world_numbers], self.world_weights or None)
         return loss, 0.0 if self.enumerated else se
 
+    def paired_win_drop(self, m: Move | str) -> tuple[float, float | None]:
+        """(drop, stderr): how much ``m`` lowers the chance of winning the deal against the
+        best move (the share of the worlds where the move's number is above 0: a margin won
+        or a game won outright), paired over the same worlds as :meth:`paired_loss`.
+
+        >>> a = analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=10, seed=3)
+        >>> drop, se = a.paired_win_drop(a.best[0])
+        >>> drop, se
+        (0.0, 0.0)
+        """
+        mv = parse_move(m) if isinstance(m, str) else m
+        best, other = int(self.best[0]), int(mv)
+        if not self.world_numbers or other not in self.world_numbers[0]:
+            raise ArgumentError(f"{mv} is not a legal move of {self.bpn!r}")
+        drop, se = _mean_se(
+            [float(w[best] > 0) - float(w[other] > 0) for w in self.world_numbers], self.world_weights or None
+        )
+        return drop, 0.0 if self.enumerated else se
+
     @property
     def runner_up(self) -> RunnerUp | None:
         """The second move of the ranking against the best (:meth:`paired_loss`): whether

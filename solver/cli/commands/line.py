@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 import click
 
 from solver.analysis.line import (
+    GRADES,
     MISTAKE_Z,
     LineInterrupted,
     Step,
@@ -264,6 +265,8 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
         flag = "  <-- mistake" if s.mistake else "  <-- inaccuracy (estimate)" if s.inaccuracy else ""
         if s.game is not None and s.mistake:  # (a game won is no number of points: say what was lost)
             flag = f"  <-- {s.game}"
+        if own and s.grade is not None:
+            flag += f"  [grade: {s.grade}]"
         shown = f"{s.loss:g}"  # (a game event's: its ranking number, kept out of the totals)
         loss = f"{shown:>7}"
         if own:
@@ -290,6 +293,19 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
         + games_text
     )
     if own:
+        graded = {
+            seat: ", ".join(
+                plural(n, g, g[:-1] + "ies" if g.endswith("y") else None)
+                for g in reversed(GRADES)
+                if (n := sum(1 for s in steps if s.player == seat and s.grade == g))
+            )
+            or "none"
+            for seat in "ab"
+        }
+        click.echo(
+            f"grades from the player's own information (points given away, or the chance of winning the deal, "
+            f"beyond the noise): a {graded['a']}; b {graded['b']}"
+        )
         mistakes = {seat: sum(1 for s in steps if s.player == seat and s.mistake) for seat in "ab"}
         slips = {seat: sum(1 for s in steps if s.player == seat and s.inaccuracy) for seat in "ab"}
         click.echo(

@@ -34,8 +34,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -47,6 +48,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from solver.board.games import GameError, Games
 from solver.board.guard import Guard, protocol
 from solver.board.jobs import BusyError, Jobs, Limits
 from solver.errors import BrisqueError, HiddenInformationError, PositionError
@@ -186,11 +188,80 @@ def load_items(text: str | bytes) -> tuple[list[dict[str, Any]], list[str]]:
     return items, errors
 
 
-def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Starlette:
+def create_app(
+    limits: Limits | None = None, host: str = "127.0.0.1", games_dir: Path | None = None
+) -> Starlette:
     """The board's application (module docstring), with its own analyses, answering the
-    names of this machine and ``host``, the address it listens on (:mod:`solver.board.guard`)."""
+    names of this machine and ``host``, the address it listens on (:mod:`solver.board.guard`),
+    and its games against the engine kept in ``games_dir`` (:mod:`solver.board.games`)."""
     lim = limits or Limits()
     jobs = Jobs(lim)
+    games = Games(jobs, games_dir)
+
+    def game_call(call: Callable[[], Any], status: int = 200) -> Response:
+        try:
+            return JSONResponse(call(), status_code=status)
+        except GameError as exc:
+            return _error(exc, exc.status)
+        except (BoardError, BrisqueError) as exc:
+            return _error(exc)
+
+    async def new_game(request: Request) -> Response:
+        try:
+            data = await _json(request, lim, ("game", "seat", "level", "seed", "whole_game"))
+        except BoardError as exc:
+            return _error(exc)
+        return await run_in_threadpool(game_call, lambda: games.state(games.create(data)), 201)
+
+    async def game(request: Request) -> Response:
+        gid = request.path_params["id"]
+        return await run_in_threadpool(game_call, lambda: games.state(gid))
+
+    async def game_action(request: Request) -> Response:
+        gid, action = request.path_params["id"], request.path_params["action"]
+        keys = {
+            "moves": ("move",),
+            "takeback": ("moves_kept",),
+            "next": (),
+            "swap": (),
+            "hint": (),
+            "review": ("deal",),
+        }
+        if action not in keys:
+            return _error(
+                BoardError(f"no action {short_value(action)}: expected one of {', '.join(keys)}", 404)
+            )
+        try:
+            data = await _json(request, lim, keys[action]) if action not in ("next", "swap", "hint") else {}
+        except BoardError as exc:
+            return _error(exc)
+        calls: dict[str, Callable[[], Any]] = {
+            "moves": lambda: games.move(gid, data.get("move")),
+            "takeback": lambda: games.take_back(gid, data.get("moves_kept")),
+            "next": lambda: games.next_deal(gid),
+            "swap": lambda: games.state(games.swapped(gid)),
+            "hint": lambda: games.task(gid, "hint"),
+            "review": lambda: games.task(gid, "review", {"deal": data.get("deal")}),
+        }
+        return await run_in_threadpool(game_call, calls[action], 202 if action in ("hint", "review") else 200)
+
+    async def game_task(request: Request) -> Response:
+        gid, kind = request.path_params["id"], request.path_params["kind"]
+        if kind not in ("hint", "review"):
+            return _error(BoardError(f"no {short_value(kind)} here: expected hint or review", 404))
+        return await run_in_threadpool(game_call, lambda: games.task_state(gid, kind))
+
+    async def game_records(request: Request) -> Response:
+        gid = request.path_params["id"]
+        try:
+            text = await run_in_threadpool(games.records, gid)
+        except GameError as exc:
+            return _error(exc, exc.status)
+        return Response(
+            text,
+            media_type="application/x-ndjson",
+            headers={"Content-Disposition": f'attachment; filename="brisque-{gid[:8]}.jsonl"'},
+        )
 
     async def page(request: Request) -> Response:
         html = resources.files("solver.board").joinpath("static/index.html").read_text(encoding="utf-8")
@@ -289,6 +360,11 @@ def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Starlet
         Route("/api/analyses", start, methods=["POST"]),
         Route("/api/analyses/{id}", analysis, methods=["GET", "DELETE"]),
         Route("/api/load", load, methods=["POST"]),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{id}", game),
+        Route("/api/games/{id}/records", game_records),
+        Route("/api/games/{id}/{action}", game_action, methods=["POST"]),
+        Route("/api/games/{id}/{kind}", game_task),
     ]
 
     async def sweep() -> None:
@@ -325,6 +401,7 @@ def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Starlet
     guard = Middleware(Guard, host=host, body_seconds=lim.body_seconds)
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=[guard])
     app.state.jobs = jobs
+    app.state.games = games
     app.state.limits = lim
     return app
 

@@ -208,6 +208,24 @@ def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float, see
         conn.close()
 
 
+def _task_work(conn: Connection, seq: int, kind: str, payload: dict[str, Any]) -> None:
+    """The worker of a task of play (:mod:`solver.board.tasks`): its answer's JSON object,
+    or the error, as :func:`_work` sends them."""
+    _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (Ctrl-C in the server's terminal is the server's)
+    from solver.board.tasks import TASKS
+    from solver.errors import BrisqueError
+
+    try:
+        conn.send(("done", seq, TASKS[kind](payload)))
+    except BrisqueError as exc:
+        conn.send(("failed", seq, str(exc)))
+    except Exception as exc:  # noqa: BLE001 - the page must hear of any failure
+        conn.send(("failed", seq, f"the {kind} failed: {type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
 Deal = tuple[int, int, list[int]]  # what ties positions of one deal (_remaining)
 
 
@@ -428,6 +446,29 @@ class Jobs:
         with self._warm_lock:
             if self._warm is not None and self._warm.process is process:
                 self._warm, self._warm_busy = None, False
+
+    def start_task(self, kind: str, payload: dict[str, Any]) -> Job:
+        """Start a task of play in a worker of its own (the engine's move, a hint, a review:
+        :data:`solver.board.tasks.TASKS`), bounded as analyses are; BusyError when as many
+        run as the board allows."""
+        from solver.board.tasks import TASKS
+
+        if kind not in TASKS:
+            raise ArgumentError(f"no task {kind!r}: expected one of {', '.join(TASKS)}")
+        if self.running() >= self.limits.max_running:
+            raise BusyError(
+                f"{self.limits.max_running} analyses are running, the most this board runs at once"
+            )
+        self._forget_old()
+        seq = next(self._seq)
+        parent, child = self._ctx.Pipe(duplex=False)
+        process = self._ctx.Process(target=_task_work, args=(child, seq, kind, payload), daemon=True)
+        process.start()
+        child.close()
+        job = Job(id=uuid.uuid4().hex[:12], bpn=kind, process=process, conn=parent, seq=seq)
+        self.jobs[job.id] = job
+        threading.Thread(target=self._read, args=(job, parent), daemon=True).start()
+        return job
 
     def _read(self, job: Job, conn: Connection) -> None:
         """The reader thread of one job: everything the worker sends, as it comes, to the

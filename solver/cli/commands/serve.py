@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import threading
 import webbrowser
+from pathlib import Path
 
 import click
 
@@ -34,7 +35,17 @@ from solver.errors import install_hint
     show_default=True,
     help="Time of one analysis.",
 )
-def serve_cmd(host: str, port: int, no_browser: bool, max_running: int, max_seconds: float) -> None:
+@click.option(
+    "--games",
+    "games_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Where games against the engine are kept, so that a restart resumes them "
+    "[default: $XDG_STATE_HOME/brisque/games, or ~/.local/state/brisque/games].",
+)
+def serve_cmd(
+    host: str, port: int, no_browser: bool, max_running: int, max_seconds: float, games_dir: str | None
+) -> None:
     """Start the analysis board in the browser: paste a position, see its diagram and every
     move's value, play moves by clicking, step through puzzle files and match records.
 
@@ -66,7 +77,11 @@ def serve_cmd(host: str, port: int, no_browser: bool, max_running: int, max_seco
     shown = {"0.0.0.0": "127.0.0.1", "localhost": "127.0.0.1", "::": "[::1]"}.get(host, host)
     url = f"http://{f'[{shown}]' if ':' in shown and not shown.startswith('[') else shown}:{bound}/"
     click.echo(f"the board is at {url} (Ctrl-C stops it)", err=True)
-    app = create_app(Limits(max_running=max_running, max_seconds=max_seconds), host=host)
+    app = create_app(
+        Limits(max_running=max_running, max_seconds=max_seconds),
+        host=host,
+        games_dir=None if games_dir is None else Path(games_dir),
+    )
     if not no_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     server(app).run(sockets=[sock])

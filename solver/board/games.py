@@ -1,0 +1,226 @@
+"""The games played on the board against the engine: kept on disk, stepped by the page.
+
+Each game is a :class:`solver.play.table.Table`, kept as a small JSON file named by its id
+(its settings and moves: a reload or a restart of the server finds it again).  The engine
+thinks in a worker process (:meth:`solver.board.jobs.Jobs.start_task`): when it is the
+engine's turn, asking for the game starts its move if none is under way (or as soon as the
+board has a free worker), and plays it once it is ready, so the page never blocks and an
+abandoned game's thinking is cancelled like any abandoned analysis.  What the page receives
+is :meth:`Table.view`: nothing of the engine's cards or of the talon's order.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import threading
+from pathlib import Path
+from typing import Any
+
+from solver.board.jobs import BusyError, Job, Jobs
+from solver.errors import ArgumentError, BrisqueError, RecordError
+from solver.model.limits import short_value
+from solver.model.moves import Move
+from solver.play.table import Table
+
+GAME_ID = re.compile(r"^[0-9a-f]{24}$")
+MAX_GAMES = 2000  # games kept on disk; beyond, the oldest is forgotten
+
+
+def default_directory() -> Path:
+    """Where the board keeps its games: ``$XDG_STATE_HOME/brisque/games`` (by default
+    ``~/.local/state/brisque/games``)."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "brisque" / "games"
+
+
+class GameError(ArgumentError):
+    """A request about a game that cannot be met (its HTTP status in ``status``)."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+class Games:
+    """The games of one board (module text)."""
+
+    def __init__(self, jobs: Jobs, directory: Path | None = None, max_games: int = MAX_GAMES):
+        self.jobs = jobs
+        self.directory = directory or default_directory()
+        self.max_games = max_games
+        self.tables: dict[str, Table] = {}
+        self.tasks: dict[tuple[str, str], str] = {}  # (game, kind) -> the job under way or done
+        self.lock = threading.RLock()
+
+    # ------------------------------------------------------------------ keeping
+    def create(self, settings: dict[str, Any]) -> str:
+        """A new game from the page's settings (game, seat, level, seed, whole_game)."""
+        t = Table.new(
+            settings.get("game", "brisque"),
+            settings.get("seat", "a"),
+            settings.get("level", 2),
+            settings.get("seed"),
+            bool(settings.get("whole_game", False)),
+        )
+        gid = secrets.token_hex(12)
+        with self.lock:
+            self.tables[gid] = t
+            self.save(gid)
+        return gid
+
+    def table(self, gid: str) -> Table:
+        """The game ``gid`` (read from its file after a restart); 404 if there is none."""
+        if not GAME_ID.match(gid):
+            raise GameError(f"no game {short_value(gid)}: a game's id is 24 hexadecimal digits", 404)
+        with self.lock:
+            t = self.tables.get(gid)
+            if t is None:
+                path = self.directory / f"{gid}.json"
+                try:
+                    text = path.read_text(encoding="utf-8")
+                except OSError:
+                    raise GameError(f"no game {gid!r} here", 404) from None
+                import json
+
+                try:
+                    t = Table.from_dict(json.loads(text))
+                except (ValueError, RecordError) as exc:
+                    raise GameError(f"game {gid!r} cannot be read back: {exc}", 500) from None
+                self.tables[gid] = t
+            return t
+
+    def save(self, gid: str) -> None:
+        """Write the game's file (whole or not at all: a new file moved over the old)."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.directory / f"{gid}.json"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(self.tables[gid].to_json(), encoding="utf-8")
+        os.replace(tmp, path)
+        self._forget_old()
+
+    def _forget_old(self) -> None:
+        files = sorted(self.directory.glob("*.json"), key=lambda f: f.stat().st_mtime)
+        for f in files[: max(0, len(files) - self.max_games)]:
+            f.unlink(missing_ok=True)
+            self.tables.pop(f.stem, None)
+
+    # ------------------------------------------------------------------ playing
+    def state(self, gid: str) -> dict[str, Any]:
+        """The page's view of the game now: the engine's move played if it is ready, its
+        thinking started if it is its turn (``thinking``), and the settings' id."""
+        with self.lock:
+            t = self.table(gid)
+            self._engine_step(gid, t)
+            view = t.view()
+            view["id"] = gid
+            view["thinking"] = not view["over"] and view["turn"] == "engine"
+            return view
+
+    def _engine_step(self, gid: str, t: Table) -> None:
+        job = self._job(gid, "engine_move")
+        if job is not None and job.state != "running":
+            del self.tasks[gid, "engine_move"]
+            answer = job.answer or {}
+            current = answer.get("deal") == len(t.deals) and answer.get("moves_before") == len(t.deals[-1])
+            if job.state == "done" and current and not t.persons_turn() and not t.position().is_over():
+                t.engine_play(Move(answer["move"]))
+                self.save(gid)
+            job = None
+        p = t.position()
+        if job is None and not p.is_over() and not t.persons_turn():
+            try:
+                job = self.jobs.start_task("engine_move", {"table": t.to_dict()})
+                self.tasks[gid, "engine_move"] = job.id
+            except BusyError:  # (the board's workers are all busy: started at a later ask)
+                pass
+
+    def _job(self, gid: str, kind: str) -> Job | None:
+        jid = self.tasks.get((gid, kind))
+        return None if jid is None else self.jobs.get(jid)
+
+    def _cancel(self, gid: str, kind: str) -> None:
+        jid = self.tasks.pop((gid, kind), None)
+        if jid is not None:
+            self.jobs.cancel(jid)
+
+    def move(self, gid: str, move: object) -> dict[str, Any]:
+        """The person's move, then the game's state (the engine starts thinking)."""
+        if not isinstance(move, str):
+            raise GameError(f"move={short_value(move)}: expected a move such as TH, x or +mH")
+        with self.lock:
+            t = self.table(gid)
+            try:
+                t.play(move)
+            except BrisqueError as exc:
+                raise GameError(str(exc), 409 if "turn" in str(exc) or "over" in str(exc) else 400) from None
+            self._cancel(gid, "hint")
+            self.save(gid)
+            return self.state(gid)
+
+    def take_back(self, gid: str, moves_kept: object) -> dict[str, Any]:
+        """Take the deal in progress back to its first ``moves_kept`` moves."""
+        with self.lock:
+            t = self.table(gid)
+            t.take_back(moves_kept)  # type: ignore[arg-type]
+            for kind in ("engine_move", "hint"):
+                self._cancel(gid, kind)
+            self.save(gid)
+            return self.state(gid)
+
+    def next_deal(self, gid: str) -> dict[str, Any]:
+        with self.lock:
+            t = self.table(gid)
+            try:
+                t.next_deal()
+            except BrisqueError as exc:
+                raise GameError(str(exc), 409) from None
+            self.save(gid)
+            return self.state(gid)
+
+    def swapped(self, gid: str) -> str:
+        """A new game of the same cards with the seats swapped: the person plays the
+        engine's seat, to compare his result with the engine's."""
+        with self.lock:
+            t = self.table(gid)
+            seat = "b" if t.seat == 0 else "a"
+            return self.create(
+                {
+                    "game": t.rules.game,
+                    "seat": seat,
+                    "level": t.level.number,
+                    "seed": t.seed,
+                    "whole_game": t.whole_game,
+                }
+            )
+
+    def task(self, gid: str, kind: str, payload: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Start a hint or a review for the game (one of each at a time); its job's state."""
+        with self.lock:
+            t = self.table(gid)
+            if kind == "hint" and not t.persons_turn():
+                raise GameError("a hint is for your turn", 409)
+            self._cancel(gid, kind)
+            try:
+                job = self.jobs.start_task(kind, {"table": t.to_dict(), **(payload or {})})
+            except BusyError as exc:
+                raise GameError(str(exc), 429) from None
+            self.tasks[gid, kind] = job.id
+            return job.to_dict()
+
+    def task_state(self, gid: str, kind: str) -> dict[str, Any]:
+        with self.lock:
+            self.table(gid)
+            job = self._job(gid, kind)
+            if job is None:
+                raise GameError(f"no {kind} asked for game {gid!r}", 404)
+            return job.to_dict()
+
+    def records(self, gid: str) -> str:
+        """The finished deals of the game, as deal records (JSON Lines)."""
+        with self.lock:
+            return "".join(r.to_json() + "\n" for r in self.table(gid).records())
+
+
+__all__ = ["GAME_ID", "GameError", "Games", "default_directory"]

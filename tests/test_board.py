@@ -45,9 +45,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 class Board:
     """A running ``brisque serve`` and a little client for its API."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, command: str = "serve") -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "solver.cli", "serve", "--no-browser", "--port", "0", *args],
+            [sys.executable, "-m", "solver.cli", command, "--no-browser", "--port", "0", *args],
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,

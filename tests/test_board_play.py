@@ -138,3 +138,215 @@ def test_hints_moves_and_errors(tmp_path: Path) -> None:
         assert table_of(games, swapped["id"]).start(0).bpn() == table_of(games, gid).start(0).bpn()
     finally:
         b.stop()
+
+
+# ---------------------------------------------------------------- the page, in Chromium
+
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import threading  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def games_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("games")
+
+
+@pytest.fixture(scope="module")
+def play_board(games_dir: Path):
+    """``brisque play`` itself: it serves the board and says where its play page is."""
+    b = Board("--games", str(games_dir), "--game", "brisque", "--level", "1", "--seed", "9", command="play")
+    yield b
+    b.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        pytest.skip("no Chromium here (apt-get install chromium; .ci/run does)")
+    sync = pytest.importorskip("playwright.sync_api")
+    with sync.sync_playwright() as pw:
+        br = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield br
+        br.close()
+
+
+def new_page(browser, viewport=(1400, 900)):
+    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, accept_downloads=True)
+    pg = ctx.new_page()
+    pg.errors = []  # type: ignore[attr-defined]
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))  # type: ignore[attr-defined]
+    return pg
+
+
+def wait_ready(pg) -> str:
+    """Wait until the engine has played; the state of the table: "you" or "over"."""
+    pg.wait_for_function("document.body.dataset.thinking === 'no'", timeout=60000)
+    return pg.get_attribute("#status", "data-turn")
+
+
+def click_a_legal_move(pg) -> None:
+    """Click the first move the page offers, and wait for the server's answer to it."""
+    before = pg.evaluate("document.body.dataset.moves")
+    pg.locator("#hand button.playable, #actions button").first.click()
+    pg.wait_for_function(f"document.body.dataset.moves !== {json.dumps(before)}", timeout=30000)
+
+
+def test_a_whole_deal_by_clicks_shows_no_hidden_card_then_the_review(
+    browser, play_board, games_dir: Path, tmp_path: Path
+) -> None:
+    pg = new_page(browser)
+    responses: list[dict] = []
+
+    def keep(res) -> None:
+        if "/api/games" in res.url and "records" not in res.url:
+            responses.append({"url": res.url, "status": res.status, "body": res.json()})
+
+    pg.on("response", keep)
+    pg.goto(f"{play_board.url}/play?game=brisque&level=1&seed=9&seat=a")
+    pg.click("#start")
+    clicks = 0
+    while wait_ready(pg) == "you":
+        click_a_legal_move(pg)
+        clicks += 1
+    assert clicks >= 16  # (each answered: see click_a_legal_move)
+    gid = re.search(r"g=([0-9a-f]{24})", pg.url).group(1)
+    final = table_of(games_dir, gid)
+    assert final.position().is_over()
+    # every answer of the deal: no error, and no card the person could not see then
+    assert responses and all(r["status"] < 400 for r in responses), [
+        r for r in responses if r["status"] >= 400
+    ]
+    start = final.start(0)
+    for r in responses:
+        v = r["body"]
+        if "moves_played" not in v:
+            continue
+        t = Table.from_dict(
+            {**final.to_dict(), "deals": [[str(m) for m in final.deals[0][: v["moves_played"]]]]}
+        )
+        shown = set(CARD.findall(json.dumps(v))) - allowed_cards(t)
+        assert not shown, (r["url"], shown)
+    assert start.bpn() == Table.new("brisque", "a", 1, 9).start(0).bpn()  # (the seed's cards)
+
+    # the review: one row a decision, stepped through with the arrow keys
+    pg.click("#review-button")
+    pg.wait_for_selector("#review-rows tr", timeout=120000)
+    rec = final.records()[0]
+    positions = rec.replay()
+    decisions = [i + 1 for i, q in enumerate(positions[:-1]) if q.turn == 0 and len(q.legal_moves()) > 1]
+    numbers = [
+        int(n) for n in pg.eval_on_selector_all("#review-rows tr", "rows => rows.map(r => r.dataset.number)")
+    ]
+    assert numbers == decisions
+    assert pg.locator("#review-graph svg circle").count() >= len(decisions)
+    pg.keyboard.press("ArrowRight")
+    pg.wait_for_function(
+        "document.querySelector('#review-rows tr.current').dataset.number === "
+        + json.dumps(str(decisions[1]))
+    )
+    assert pg.get_attribute("#review-diagram", "data-bpn") == positions[decisions[1] - 1].bpn()
+
+    # the records downloaded from the page: brisque line grades them as the page did
+    with pg.expect_download() as dl:
+        pg.click("#download")
+    path = tmp_path / "deal.jsonl"
+    dl.value.save_as(path)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "solver.cli",
+            "line",
+            "--record",
+            str(path),
+            "--view",
+            "own",
+            "--worlds",
+            "50",
+            "--seed",
+            "9",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    steps = {s["number"]: s for s in json.loads(out.stdout)["steps"]}
+    page_grades = pg.eval_on_selector_all(
+        "#review-rows tr", "rows => rows.map(r => [Number(r.dataset.number), r.dataset.grade])"
+    )
+    assert page_grades and all((steps[n]["grade"] or "") == g for n, g in page_grades)
+
+    # take back to a decision and play on from there
+    pg.click("#review-rows tr:nth-child(2)")
+    pg.click("#take-back")
+    assert wait_ready(pg) == "you"
+    assert table_of(games_dir, gid).deals[0] == final.deals[0][: decisions[1] - 1]
+    assert not pg.errors  # type: ignore[attr-defined]
+
+
+def test_a_reload_in_mid_deal_resumes_the_game(browser, play_board, games_dir: Path) -> None:
+    pg = new_page(browser, viewport=(390, 844))
+    pg.goto(f"{play_board.url}/play?game=briscan&level=1&seed=12&seat=b")
+    pg.click("#start")
+    for _ in range(4):
+        assert wait_ready(pg) == "you"
+        click_a_legal_move(pg)
+    wait_ready(pg)
+    hand = pg.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
+    played = pg.locator("#played li").count()
+    url = pg.url
+    pg.reload()
+    wait_ready(pg)
+    assert pg.url == url
+    assert pg.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)") == hand
+    assert pg.locator("#played li").count() == played
+    # on a phone, nothing runs off the edge
+    width = pg.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    assert not pg.errors  # type: ignore[attr-defined]
+
+
+def test_twenty_games_at_once_all_finish(tmp_path: Path) -> None:
+    b = Board("--games", str(tmp_path / "games"))
+    try:
+        errors: list[str] = []
+        finished: list[str] = []
+
+        def one(seed: int) -> None:
+            try:
+                _, v = b.post(
+                    "/api/games", {"game": "petite", "seat": "ab"[seed % 2], "level": 1, "seed": seed}
+                )
+                gid = v["id"]
+                while True:
+                    v = wait_turn(b, gid, timeout=120)
+                    if v["over"]:
+                        finished.append(gid)
+                        return
+                    status, v = b.post(f"/api/games/{gid}/moves", {"move": v["legal"][0]["move"]})
+                    if status != 200:
+                        errors.append(str(v))
+                        return
+            except Exception as exc:  # noqa: BLE001 - reported below
+                errors.append(repr(exc))
+
+        threads = [threading.Thread(target=one, args=(s,)) for s in range(20)]
+        for t in threads:
+            t.start()
+        # the board answers other requests meanwhile
+        answered = 0
+        while any(t.is_alive() for t in threads):
+            status, _ = b.get("/api/position", bpn="petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3")
+            answered += status == 200
+            time.sleep(0.1)
+        for t in threads:
+            t.join()
+        assert not errors, errors[:3]
+        assert len(finished) == 20 and answered > 0
+    finally:
+        b.stop()

@@ -43,7 +43,12 @@ def _runnable(example: str) -> str | None:
     import re
     import shutil
 
-    if " serve" in example or "tcp://" in example or ("--scheduler local" in example and not _dask()):
+    if (
+        " serve" in example
+        or example.startswith("brisque play")
+        or "tcp://" in example
+        or ("--scheduler local" in example and not _dask())
+    ):
         return None  # (the board runs until stopped; no cluster to reach)
     if "--suite whole-deals" in example:
         return None  # (minutes of solving: tests/test_bench.py runs this very command, with --json)

@@ -240,3 +240,26 @@ def test_moves_out_of_turn_or_illegal_are_refused() -> None:
 def test_a_corrupt_kept_table_is_a_record_error(kept: object) -> None:
     with pytest.raises(RecordError, match="table"):
         Table.from_dict(kept)
+
+
+def test_declared_melds_are_listed_with_their_names_and_points() -> None:
+    for seed in range(100):
+        t = Table.new("briscan", seat="a", level=1, seed=seed)
+
+        def declare_first(v: dict) -> str:
+            return next((m["move"] for m in v["legal"] if m["kind"] == "declare"), v["legal"][0]["move"])
+
+        play_out(t, choose=declare_first)
+        mine = t.view()["melds"]["you"]
+        if mine:
+            p = t.position()
+            for m in mine:
+                label = move_label(p, parse_move(m["move"]))
+                assert m == {
+                    "move": label["move"],
+                    "label": label["label"].removeprefix("Declare "),
+                    "points": label["points"],
+                }
+                assert m["points"] > 0 and not m["label"].startswith("Declare")
+            return
+    pytest.fail("no declaration in 100 deals")

@@ -267,9 +267,18 @@ def create_app(
         html = resources.files("solver.board").joinpath("static/index.html").read_text(encoding="utf-8")
         return HTMLResponse(html)
 
+    async def play_page(request: Request) -> Response:
+        html = resources.files("solver.board").joinpath("static/play.html").read_text(encoding="utf-8")
+        return HTMLResponse(html)
+
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
-        kinds = {"board.js": "text/javascript", "board.css": "text/css"}
+        kinds = {
+            "board.js": "text/javascript",
+            "board.css": "text/css",
+            "play.js": "text/javascript",
+            "play.css": "text/css",
+        }
         if name not in kinds:  # (only the page's own files: no path from the request is opened)
             return _error(BoardError(f"no file {name!r} here", 404))
         text = resources.files("solver.board").joinpath(f"static/{name}").read_text(encoding="utf-8")
@@ -353,6 +362,7 @@ def create_app(
 
     routes = [
         Route("/", page),
+        Route("/play", play_page),
         Route("/favicon.ico", no_icon),
         Route("/static/{name}", static),
         Route("/api/position", position),

@@ -60,6 +60,11 @@ COMMANDS = {
         "Start the analysis board in the browser: paste a position, see its diagram and every "
         "move's value, play moves by clicking, step through puzzle files and match records.",
     ),
+    "play": Subcommand(
+        "solver.cli.commands.play:play_cmd",
+        "Play against the engine in the browser, at a level from beginner to master, with hints "
+        "and a review of your play after each deal.",
+    ),
 }
 
 

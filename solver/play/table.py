@@ -113,6 +113,16 @@ def meld_name(kind: int, code: str, in_trumps: bool = False) -> str:
     return "carte blanche"
 
 
+def _declared(p: Position, m: Move) -> dict[str, Any]:
+    """A meld declared, as the page lists it: its move, its name and cards, its points."""
+    label = move_label(p, m)
+    return {
+        "move": label["move"],
+        "label": label["label"].removeprefix("Declare "),
+        "points": label["points"],
+    }
+
+
 def _cards(mask: int) -> list[int]:
     return [c for c in range(32) if mask >> c & 1]
 
@@ -286,6 +296,7 @@ class Table:
             "seed": self.seed,
             "whole_game": self.whole_game,
             "deal": len(self.deals),
+            "moves_played": len(self.deals[-1]),  # (of this deal: a take-back keeps fewer)
             "you": SEATS[me],
             "turn": None if over else who[p.turn],
             "hand": [card_str(c) for suit in cards_by_suit(mine.hands[me]) for c in suit],
@@ -298,7 +309,7 @@ class Table:
             "tricks": {"you": p.tricks[me], "engine": p.tricks[opp]},
             "totals": {"you": p.game[me], "engine": p.game[opp]},
             "target": self.rules.target,
-            "melds": {who[s]: [str(Move(40 + i)) for i in p.melds[s]] for s in (0, 1)},
+            "melds": {who[s]: [_declared(p, Move(40 + i)) for i in p.melds[s]] for s in (0, 1)},
             "trick": on_table,
             "played": tricks,
             "legal": [move_label(p, m) for m in p.legal_moves()] if not over and p.turn == me else [],

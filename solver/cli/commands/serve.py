@@ -6,6 +6,7 @@ import socket
 import threading
 import webbrowser
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -14,35 +15,91 @@ from solver.cli.options import WholeNumber, number
 from solver.errors import install_hint
 
 
+def board_options(f: Any) -> Any:
+    """The server's options, shared by ``serve`` and ``play``."""
+    for option in reversed(
+        [
+            click.option(
+                "--host",
+                default="127.0.0.1",
+                show_default=True,
+                help="The address to listen on (127.0.0.1: this machine only).",
+            ),
+            click.option(
+                "--port",
+                type=WholeNumber(0, 65535),
+                default=8000,
+                show_default=True,
+                help="The port (0: any free one).",
+            ),
+            click.option("--no-browser", is_flag=True, help="Do not open the page in a browser."),
+            click.option(
+                "--max-running",
+                type=WholeNumber(1, 64),
+                default=2,
+                show_default=True,
+                help="Analyses (and the engine's moves) that run at once.",
+            ),
+            click.option(
+                "--max-seconds",
+                type=number(0.1, 3600),
+                default=30.0,
+                show_default=True,
+                help="Time of one analysis.",
+            ),
+            click.option(
+                "--games",
+                "games_dir",
+                type=click.Path(file_okay=False),
+                default=None,
+                help="Where games against the engine are kept, so that a restart resumes them "
+                "[default: $XDG_STATE_HOME/brisque/games, or ~/.local/state/brisque/games].",
+            ),
+        ]
+    ):
+        f = option(f)
+    return f
+
+
+def run_board(
+    host: str,
+    port: int,
+    no_browser: bool,
+    max_running: int,
+    max_seconds: float,
+    games_dir: str | None,
+    path: str,
+) -> None:
+    """Serve the board until Ctrl-C, opening ``path`` in a browser unless ``no_browser``."""
+    try:  # (imported here: Starlette and uvicorn are an optional extra, said if missing)
+        from solver.board.app import create_app, server
+        from solver.board.jobs import Limits
+    except ImportError:
+        raise BrisqueCommandError(f"the board needs Starlette and uvicorn: {install_hint('board')}") from None
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"warning: listening on {host}: other machines can reach the board", err=True)
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        raise BrisqueCommandError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    bound = sock.getsockname()[1]
+    shown = {"0.0.0.0": "127.0.0.1", "localhost": "127.0.0.1", "::": "[::1]"}.get(host, host)
+    url = f"http://{f'[{shown}]' if ':' in shown and not shown.startswith('[') else shown}:{bound}/"
+    click.echo(f"the board is at {url.rstrip('/') + path} (Ctrl-C stops it)", err=True)
+    app = create_app(
+        Limits(max_running=max_running, max_seconds=max_seconds),
+        host=host,
+        games_dir=None if games_dir is None else Path(games_dir),
+    )
+    if not no_browser:
+        threading.Timer(0.5, webbrowser.open, args=(url.rstrip("/") + path,)).start()
+    server(app).run(sockets=[sock])
+
+
 @click.command("serve")
-@click.option(
-    "--host",
-    default="127.0.0.1",
-    show_default=True,
-    help="The address to listen on (127.0.0.1: this machine only).",
-)
-@click.option(
-    "--port", type=WholeNumber(0, 65535), default=8000, show_default=True, help="The port (0: any free one)."
-)
-@click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
-@click.option(
-    "--max-running", type=WholeNumber(1, 64), default=2, show_default=True, help="Analyses that run at once."
-)
-@click.option(
-    "--max-seconds",
-    type=number(0.1, 3600),
-    default=30.0,
-    show_default=True,
-    help="Time of one analysis.",
-)
-@click.option(
-    "--games",
-    "games_dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Where games against the engine are kept, so that a restart resumes them "
-    "[default: $XDG_STATE_HOME/brisque/games, or ~/.local/state/brisque/games].",
-)
+@board_options
 def serve_cmd(
     host: str, port: int, no_browser: bool, max_running: int, max_seconds: float, games_dir: str | None
 ) -> None:
@@ -60,28 +117,4 @@ def serve_cmd(
       brisque serve --port 8765 --no-browser
       open http://127.0.0.1:8000/?bpn=...   (a position straight away)
     """
-    try:  # (imported here: Starlette and uvicorn are an optional extra, said if missing)
-        from solver.board.app import create_app, server
-        from solver.board.jobs import Limits
-    except ImportError:
-        raise BrisqueCommandError(f"the board needs Starlette and uvicorn: {install_hint('board')}") from None
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        click.echo(f"warning: listening on {host}: other machines can reach the board", err=True)
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError as exc:
-        raise BrisqueCommandError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    bound = sock.getsockname()[1]
-    shown = {"0.0.0.0": "127.0.0.1", "localhost": "127.0.0.1", "::": "[::1]"}.get(host, host)
-    url = f"http://{f'[{shown}]' if ':' in shown and not shown.startswith('[') else shown}:{bound}/"
-    click.echo(f"the board is at {url} (Ctrl-C stops it)", err=True)
-    app = create_app(
-        Limits(max_running=max_running, max_seconds=max_seconds),
-        host=host,
-        games_dir=None if games_dir is None else Path(games_dir),
-    )
-    if not no_browser:
-        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    server(app).run(sockets=[sock])
+    run_board(host, port, no_browser, max_running, max_seconds, games_dir, "/")

@@ -103,14 +103,17 @@ class ThreadBoard(Board):
     (:func:`solver.board.app.server`), in a thread of the tests' process: for limits that
     the command line does not set."""
 
-    def __init__(self, limits: object) -> None:
+    def __init__(self, limits: object, games_dir: Path | None = None) -> None:
         from solver.board.app import create_app, server
 
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = server(create_app(limits))  # type: ignore[arg-type]
+        # (its games in a folder of the tests', never the user's)
+        games = games_dir or Path(tempfile.mkdtemp(prefix="board-games-"))
+        self.app = create_app(limits, games_dir=games)  # type: ignore[arg-type]
+        self.server = server(self.app)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
         self.thread.start()
         end = time.monotonic() + 30

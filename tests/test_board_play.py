@@ -350,3 +350,60 @@ def test_twenty_games_at_once_all_finish(tmp_path: Path) -> None:
         assert len(finished) == 20 and answered > 0
     finally:
         b.stop()
+
+
+def play_api_deal(b: Board, gid: str) -> dict:
+    while True:
+        v = wait_turn(b, gid)
+        if v["over"]:
+            return v
+        status, v = b.post(f"/api/games/{gid}/moves", {"move": v["legal"][-1]["move"]})
+        assert status == 200, v
+
+
+def test_the_same_cards_with_the_seats_swapped_compare_the_results(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    b = Board("--games", str(games))
+    try:
+        _, first = b.post("/api/games", {"game": "petite", "seat": "a", "level": 1, "seed": 44})
+        end = play_api_deal(b, first["id"])
+        assert "comparison" not in end
+        _, second = b.post(f"/api/games/{first['id']}/swap", {})
+        assert second["you"] == "b"
+        end = play_api_deal(b, second["id"])
+        then = table_of(games, first["id"]).position(0).outcome()
+        now = table_of(games, second["id"]).position(0).outcome()
+        assert end["comparison"] == {
+            "seat": "a",
+            "deal": 1,
+            "you": int(then.margin(0)),
+            "engine": int(now.margin(0)),
+        }
+        # the link between the two games survives a restart
+        b.stop()
+        b = Board("--games", str(games))
+        assert wait_turn(b, second["id"])["comparison"] == end["comparison"]
+    finally:
+        b.stop()
+
+
+def test_an_abandoned_games_thinking_is_cancelled_and_resumes_when_asked(tmp_path: Path) -> None:
+    from test_board import ThreadBoard
+
+    from solver.board.jobs import Limits
+
+    b = ThreadBoard(Limits(max_running=2, max_seconds=30, abandon_seconds=1), games_dir=tmp_path / "games")
+    try:
+        # the master thinks three seconds a move, and the engine leads: its move starts at once
+        status, v = b.post("/api/games", {"game": "brisque", "seat": "b", "level": 5, "seed": 3})
+        assert status == 201 and v["thinking"]
+        games = b.app.state.games
+        job = games.jobs.jobs[games.tasks[v["id"], "engine_move"]]
+        end = time.monotonic() + 10
+        while job.state == "running" and time.monotonic() < end:
+            time.sleep(0.1)  # (nobody asks for the game)
+        assert job.state == "cancelled" and "abandoned" in (job.error or "")
+        v = wait_turn(b, v["id"])  # asked again: the engine thinks again, and plays
+        assert v["turn"] == "you" and v["moves_played"] >= 1
+    finally:
+        b.stop()

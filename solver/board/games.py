@@ -11,6 +11,7 @@ is :meth:`Table.view`: nothing of the engine's cards or of the talon's order.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -52,6 +53,7 @@ class Games:
         self.max_games = max_games
         self.tables: dict[str, Table] = {}
         self.tasks: dict[tuple[str, str], str] = {}  # (game, kind) -> the job under way or done
+        self.swapped_from: dict[str, str] = {}  # a game of the same cards, seats swapped -> the first
         self.lock = threading.RLock()
 
     # ------------------------------------------------------------------ keeping
@@ -82,13 +84,15 @@ class Games:
                     text = path.read_text(encoding="utf-8")
                 except OSError:
                     raise GameError(f"no game {gid!r} here", 404) from None
-                import json
-
                 try:
-                    t = Table.from_dict(json.loads(text))
+                    kept = json.loads(text)
+                    t = Table.from_dict(kept)
                 except (ValueError, RecordError) as exc:
                     raise GameError(f"game {gid!r} cannot be read back: {exc}", 500) from None
                 self.tables[gid] = t
+                first = kept.get("swapped_from")
+                if isinstance(first, str) and GAME_ID.match(first):
+                    self.swapped_from[gid] = first
             return t
 
     def save(self, gid: str) -> None:
@@ -96,7 +100,10 @@ class Games:
         self.directory.mkdir(parents=True, exist_ok=True)
         path = self.directory / f"{gid}.json"
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(self.tables[gid].to_json(), encoding="utf-8")
+        kept = self.tables[gid].to_dict()
+        if gid in self.swapped_from:
+            kept["swapped_from"] = self.swapped_from[gid]
+        tmp.write_text(json.dumps(kept), encoding="utf-8")
         os.replace(tmp, path)
         self._forget_old()
 
@@ -116,7 +123,29 @@ class Games:
             view = t.view()
             view["id"] = gid
             view["thinking"] = not view["over"] and view["turn"] == "engine"
+            if view["over"] and gid in self.swapped_from:
+                view["comparison"] = self._comparison(self.swapped_from[gid], t)
             return view
+
+    def _comparison(self, first_id: str, t: Table) -> dict[str, Any] | None:
+        """The same cards played twice: in the first game the person held the seat the
+        engine holds now. His margin there beside the engine's here, on those cards."""
+        try:
+            first = self.table(first_id)
+        except GameError:
+            return None
+        i = len(t.deals) - 1
+        if i >= len(first.deals) or not first.position(i).is_over():
+            return None
+        seat = first.person_seat(i)
+        then, now = first.position(i).outcome(), t.position(i).outcome()
+        assert then is not None and now is not None
+        return {
+            "seat": "ab"[seat],
+            "deal": i + 1,
+            "you": int(then.margin(seat)),
+            "engine": int(now.margin(seat)),
+        }
 
     def _engine_step(self, gid: str, t: Table) -> None:
         job = self._job(gid, "engine_move")
@@ -185,7 +214,7 @@ class Games:
         with self.lock:
             t = self.table(gid)
             seat = "b" if t.seat == 0 else "a"
-            return self.create(
+            new = self.create(
                 {
                     "game": t.rules.game,
                     "seat": seat,
@@ -194,6 +223,9 @@ class Games:
                     "whole_game": t.whole_game,
                 }
             )
+            self.swapped_from[new] = gid
+            self.save(new)
+            return new
 
     def task(self, gid: str, kind: str, payload: dict[str, Any] | None = None) -> dict[str, Any]:
         """Start a hint or a review for the game (one of each at a time); its job's state."""

@@ -219,7 +219,13 @@ function renderResult(v) {
     text += ` Game: you ${v.totals.you}, engine ${v.totals.engine} (to ${v.target}).`;
     if (v.game_over) text += v.game_winner === "you" ? " You won the game." : v.game_winner === "engine" ? " The engine won the game." : "";
   }
+  const c = v.comparison;
+  if (c) {
+    const sign = (x) => (x > 0 ? "+" : "") + x;
+    text += ` The same cards, seat ${c.seat}: you made ${sign(c.you)} with them, the engine ${sign(c.engine)}.`;
+  }
   $("result-text").textContent = text;
+  $("result-text").dataset.comparison = c ? JSON.stringify(c) : "";
   $("next-deal").hidden = !v.whole_game || v.game_over;
   $("download").href = `/api/games/${state.id}/records`;
 }

@@ -1,5 +1,6 @@
-"""Regenerate the play page's pictures in docs/: a deal in progress (docs/play.png), the
-review of a deal (docs/review.png) and the page on a phone (docs/play-phone.png).
+"""Regenerate the board's pictures in docs/: the analysis board with a puzzle file open
+(docs/board.png), a deal in progress (docs/play.png), the review of a deal
+(docs/review.png) and the play page on a phone (docs/play-phone.png).
 
 Starts ``brisque play`` on a free port with a games folder of its own, drives Chromium
 through Playwright, and stops the server.  Needs the extras ``board`` and ``test`` and a
@@ -63,6 +64,13 @@ def main() -> None:
             page.keyboard.press("ArrowRight")
             page.wait_for_timeout(500)
             page.locator("#review").screenshot(path=str(DOCS / "review.png"))
+            board = browser.new_page(viewport={"width": 1400, "height": 900})
+            board.goto(f"{base}/")
+            board.set_input_files("#file", str(DOCS.parent / "positions" / "brisque-endgames.bpd"))
+            board.wait_for_function(
+                "document.getElementById('verdict').dataset.verdict !== ''", timeout=60000
+            )
+            board.screenshot(path=str(DOCS / "board.png"))
             phone = browser.new_page(viewport={"width": 390, "height": 844})
             phone.goto(f"{base}/play?game=briscan&level=1&seed=7&seat=a")
             phone.click("#start")

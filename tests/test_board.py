@@ -802,6 +802,39 @@ def test_a_puzzle_file_is_stepped_through(page, board, tmp_path):
     page.wait_for_function(f"document.querySelector('[data-bpn]').dataset.bpn === {json.dumps(second)}")
 
 
+def test_the_puzzle_view_shows_the_answer_with_a_pass_or_fail_mark_and_hides_it(page, board, tmp_path):
+    records = [
+        r
+        for r in (ROOT / "positions" / "petite-deals.bpd").read_text().splitlines()
+        if r.startswith("petite")
+    ]
+    good = records[0]
+    bm = good.split("; bm ")[1].split(" ;")[0]
+    v = good.split("; v ")[1].split(" ;")[0]
+    # the same position with a wrong value: the solve does not agree
+    wrong = good.replace(f"; v {v} ;", f"; v {int(v) + 7} ;").replace('id "', 'id "wrong-')
+    path = tmp_path / "puzzles.bpd"
+    path.write_text(good + "\n" + wrong + "\n")
+    page.goto(board.url + "/")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#puzzle:not([hidden])")
+    assert f"best move {bm}" in page.text_content(
+        "#answer-text"
+    ) and f"value {int(v):+d}" in page.text_content("#answer-text")
+    page.wait_for_function("document.getElementById('verdict').dataset.verdict !== ''", timeout=30000)
+    assert page.get_attribute("#verdict", "data-verdict") == "pass"
+    page.check("#hide-answer")
+    assert (
+        not page.is_visible("#answer")
+        or page.evaluate("getComputedStyle(document.getElementById('answer')).visibility") == "hidden"
+    )
+    assert page.evaluate("getComputedStyle(document.getElementById('moves')).visibility") == "hidden"
+    page.uncheck("#hide-answer")
+    page.click("#next-item")
+    page.wait_for_function("document.getElementById('verdict').dataset.verdict === 'fail'", timeout=30000)
+    assert f"value {int(v) + 7:+d}" in page.text_content("#answer-text")
+
+
 def test_a_sampled_analysis_runs_to_its_end_and_another_is_cancelled(page, board):
     p = Position(FULL)
     view = p.view("b").bpn()  # b's hand shown, a's hidden: sampled

@@ -182,7 +182,14 @@ def load_items(text: str | bytes) -> tuple[list[dict[str, Any]], list[str]]:
                 puzzle = parse_record(line, f"line {no}")
                 if puzzle is not None:
                     count += 1
-                    items.append({"name": puzzle.id, "bpns": [puzzle.position.bpn()]})
+                    item: dict[str, Any] = {"name": puzzle.id, "bpns": [puzzle.position.bpn()]}
+                    # the record's answer, for the page's puzzle view (pass or fail, or hidden)
+                    for op in ("bm", "am"):
+                        if puzzle.moves(op):
+                            item[op] = [str(m) for m in puzzle.moves(op)]
+                    if puzzle.int_op("v") is not None:
+                        item["v"] = puzzle.int_op("v")
+                    items.append(item)
         except BrisqueError as exc:
             errors.append(str(exc) if str(exc).startswith(f"line {no}:") else f"line {no}: {exc}")
     return items, errors

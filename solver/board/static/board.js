@@ -7,6 +7,7 @@ const state = {
   pov: null,       // the seat at the bottom (null: the player to move)
   job: null,       // the running analysis of this tab
   items: [],       // positions loaded from a file
+  puzzle: null,    // the loaded puzzle record shown, with its answer
   timer: null,
   asked: 0,        // analyses asked for: only the latest one may run
 };
@@ -240,6 +241,7 @@ async function poll(id, bpn) {
   $("progress").value = 1;
   if (job.state === "done") {
     render(job.answer);
+    judgePuzzle(job.answer);
     $("status").textContent = `done in ${job.seconds.toFixed(1)} s`;
   } else {
     $("status").textContent = job.state;
@@ -278,9 +280,39 @@ async function openFile(file) {
   if (data.items.length) openItem(0);
 }
 
+// the puzzle view: the record's answer (bm, am, v), hidden on request, and whether the
+// analysis of the puzzle's position agrees with it
+function showPuzzle(item) {
+  state.puzzle = item && (item.bm || item.am || item.v !== undefined) ? item : null;
+  $("puzzle").hidden = !state.puzzle;
+  if (!state.puzzle) return;
+  const parts = [];
+  if (item.bm) parts.push(`best move ${item.bm.join(" ")}`);
+  if (item.am) parts.push(`avoid ${item.am.join(" ")}`);
+  if (item.v !== undefined) parts.push(`value ${item.v > 0 ? "+" : ""}${item.v}`);
+  $("answer-text").textContent = parts.join("; ");
+  $("verdict").textContent = "";
+  $("verdict").dataset.verdict = "";
+}
+
+function judgePuzzle(answer) {
+  const item = state.puzzle;
+  if (!item || current() !== item.bpns[0] || answer.method === "pimc") return;
+  const best = answer.best || [];
+  const bm = !item.bm || best.some((m) => item.bm.includes(m));
+  const am = !item.am || !best.some((m) => item.am.includes(m));
+  const v = item.v === undefined || answer.value === item.v;
+  const pass = bm && am && v && answer.exact !== false;
+  $("verdict").dataset.verdict = pass ? "pass" : "fail";
+  $("verdict").textContent = pass
+    ? "✓ pass: the solve finds the record's answer"
+    : `✗ fail: the solve gives ${best.join(" ")} worth ${answer.value}`;
+}
+
 async function openItem(k) {
   const item = state.items[k];
   if (!item) return;
+  showPuzzle(item);
   $("items").value = String(k);
   state.line = item.bpns.slice();
   state.index = 0;
@@ -320,6 +352,9 @@ function setup() {
     }
   });
   $("analyse").addEventListener("click", analyse);
+  $("hide-answer").addEventListener("change", (e) => {
+    document.body.classList.toggle("answer-hidden", e.target.checked);
+  });
   $("cancel").addEventListener("click", () => {
     state.asked++;  // (an analysis still starting is void too)
     cancel();

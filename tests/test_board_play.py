@@ -248,7 +248,11 @@ def test_a_whole_deal_by_clicks_shows_no_hidden_card_then_the_review(
         "document.querySelector('#review-rows tr.current').dataset.number === "
         + json.dumps(str(decisions[1]))
     )
-    assert pg.get_attribute("#review-diagram", "data-bpn") == positions[decisions[1] - 1].bpn()
+    # (the row is marked at once, its diagram comes from the server)
+    pg.wait_for_function(
+        "document.getElementById('review-diagram').dataset.bpn === "
+        + json.dumps(positions[decisions[1] - 1].bpn())
+    )
 
     # the records downloaded from the page: brisque line grades them as the page did
     with pg.expect_download() as dl:

@@ -132,10 +132,21 @@ def test_hints_moves_and_errors(tmp_path: Path) -> None:
         assert status == 400 and "game='skat'" in err["error"]
         status, err = b.post("/api/games", {"level": 99})
         assert status == 400 and "level=99" in err["error"]
-        # the same cards with the seats swapped
-        status, swapped = b.post(f"/api/games/{gid}/swap", {})
-        assert status == 200 and swapped["you"] == "b" and swapped["id"] != gid
-        assert table_of(games, swapped["id"]).start(0).bpn() == table_of(games, gid).start(0).bpn()
+        # the same cards with the seats swapped, not while they are played (they would be dealt
+        # face up to a game played out at once), nor a review of a deal not over
+        status, err = b.post(f"/api/games/{gid}/swap", {})
+        assert status == 409 and "once this game is over" in err["error"]
+        status, err = b.post(f"/api/games/{gid}/review", {"deal": 0})
+        assert status == 409 and "not over" in err["error"]
+        for bad in ({"deal": "x"}, {"deal": True}, {"deal": 5}, {}):
+            status, err = b.post(f"/api/games/{gid}/review", bad)
+            assert status == 400 and "deal=" in err["error"], (bad, err)
+        status, err = b.post("/api/games", {"whole_game": "no"})
+        assert status == 400 and "whole_game='no'" in err["error"]
+        # the seed deals every card: not shown while the game is played
+        assert v["seed"] is None and wait_turn(b, gid)["seed"] is None
+        status, big = b.post("/api/games", {"game": "petite", "seed": "9007199254740993"})
+        assert status == 201 and table_of(games, big["id"]).seed == 9007199254740993
     finally:
         b.stop()
 

@@ -263,3 +263,53 @@ def test_declared_melds_are_listed_with_their_names_and_points() -> None:
                 assert m["points"] > 0 and not m["label"].startswith("Declare")
             return
     pytest.fail("no declaration in 100 deals")
+
+
+def test_the_seed_is_shown_only_once_the_game_is_over() -> None:
+    t = Table.new("petite", seat="a", level=1, seed=77, whole_game=True)
+    seen: list[object] = []
+    while True:
+        seen.clear()
+        play_out(t, check=lambda tt, v: seen.append(v["seed"]))
+        if t.game_over():
+            break
+        assert set(seen) == {None}  # (the seed would deal the next deals too)
+        t.next_deal()
+    assert t.view()["seed"] == 77
+
+
+def test_the_totals_at_the_end_of_a_deal_count_it() -> None:
+    t = Table.new("petite", seat="a", level=1, seed=3, whole_game=True)
+    play_out(t)
+    v = t.view()
+    won = v["result"]["winner"]
+    assert v["totals"] == {"you": int(won == "you"), "engine": int(won == "engine")}
+
+
+def test_a_long_whole_game_is_viewed_without_replaying_every_deal_again() -> None:
+    t = Table.new("petite", seat="a", level=1, seed=5, whole_game=True)
+    t.rules = t.rules.__class__.parse("petite(target=12)")  # (a longer match: more deals)
+    deals = 0
+    while not t.game_over() and deals < 14:
+        play_out(t)
+        deals += 1
+        if not t.game_over():
+            t.next_deal()
+    calls = 0
+    from solver.play import table as module
+
+    real = module.deal
+
+    def counting(*args, **kwargs):
+        nonlocal calls
+        calls += 1
+        return real(*args, **kwargs)
+
+    module.deal = counting
+    try:
+        again = Table.from_dict(t.to_dict())
+        again.view()
+    finally:
+        module.deal = real
+    assert deals >= 10
+    assert calls == len(again.deals)  # (each deal dealt once)

@@ -54,17 +54,22 @@ class Games:
         self.tables: dict[str, Table] = {}
         self.tasks: dict[tuple[str, str], str] = {}  # (game, kind) -> the job under way or done
         self.swapped_from: dict[str, str] = {}  # a game of the same cards, seats swapped -> the first
+        self.engine_errors: dict[str, str] = {}  # the engine's last failure in a game (tried again)
         self.lock = threading.RLock()
 
     # ------------------------------------------------------------------ keeping
     def create(self, settings: dict[str, Any]) -> str:
         """A new game from the page's settings (game, seat, level, seed, whole_game)."""
+        whole = settings.get("whole_game", False)
+        if not isinstance(whole, bool):
+            raise GameError(
+                f"whole_game={short_value(whole)}: expected true (a whole game) or false (one deal)"
+            )
+        seed = settings.get("seed")
+        if isinstance(seed, str) and seed.isdigit() and len(seed) <= 19:
+            seed = int(seed)  # (a page's seed beyond 2^53, sent as text: a JavaScript number would round it)
         t = Table.new(
-            settings.get("game", "brisque"),
-            settings.get("seat", "a"),
-            settings.get("level", 2),
-            settings.get("seed"),
-            bool(settings.get("whole_game", False)),
+            settings.get("game", "brisque"), settings.get("seat", "a"), settings.get("level", 2), seed, whole
         )
         gid = secrets.token_hex(12)
         with self.lock:
@@ -74,7 +79,7 @@ class Games:
 
     def table(self, gid: str) -> Table:
         """The game ``gid`` (read from its file after a restart); 404 if there is none."""
-        if not GAME_ID.match(gid):
+        if not GAME_ID.fullmatch(gid):
             raise GameError(f"no game {short_value(gid)}: a game's id is 24 hexadecimal digits", 404)
         with self.lock:
             t = self.tables.get(gid)
@@ -87,8 +92,9 @@ class Games:
                 try:
                     kept = json.loads(text)
                     t = Table.from_dict(kept)
-                except (ValueError, RecordError) as exc:
-                    raise GameError(f"game {gid!r} cannot be read back: {exc}", 500) from None
+                except (ValueError, RecordError):
+                    # (not the reason: it would quote the deal, the engine's cards included)
+                    raise GameError(f"game {gid!r} cannot be read back: its file is damaged", 500) from None
                 self.tables[gid] = t
                 first = kept.get("swapped_from")
                 if isinstance(first, str) and GAME_ID.match(first):
@@ -123,6 +129,9 @@ class Games:
             view = t.view()
             view["id"] = gid
             view["thinking"] = not view["over"] and view["turn"] == "engine"
+            failed = self.engine_errors.get(gid)
+            if failed and view["thinking"]:
+                view["engine_error"] = failed
             if view["over"] and gid in self.swapped_from:
                 view["comparison"] = self._comparison(self.swapped_from[gid], t)
             return view
@@ -155,7 +164,10 @@ class Games:
             current = answer.get("deal") == len(t.deals) and answer.get("moves_before") == len(t.deals[-1])
             if job.state == "done" and current and not t.persons_turn() and not t.position().is_over():
                 t.engine_play(Move(answer["move"]))
+                self.engine_errors.pop(gid, None)
                 self.save(gid)
+            elif job.state == "failed":
+                self.engine_errors[gid] = job.error or "the engine failed"
             job = None
         p = t.position()
         if job is None and not p.is_over() and not t.persons_turn():
@@ -180,10 +192,14 @@ class Games:
             raise GameError(f"move={short_value(move)}: expected a move such as TH, x or +mH")
         with self.lock:
             t = self.table(gid)
+            if t.position().is_over():
+                raise GameError(f"move {short_value(move)}: the deal is over", 409)
+            if not t.persons_turn():
+                raise GameError(f"move {short_value(move)}: it is the engine's turn", 409)
             try:
                 t.play(move)
             except BrisqueError as exc:
-                raise GameError(str(exc), 409 if "turn" in str(exc) or "over" in str(exc) else 400) from None
+                raise GameError(str(exc), 400) from None
             self._cancel(gid, "hint")
             self.save(gid)
             return self.state(gid)
@@ -213,6 +229,9 @@ class Games:
         engine's seat, to compare his result with the engine's."""
         with self.lock:
             t = self.table(gid)
+            if not t.game_over():
+                # (the new game would deal these cards face up to a page that plays them out)
+                raise GameError("the same cards with the seats swapped: once this game is over", 409)
             seat = "b" if t.seat == 0 else "a"
             new = self.create(
                 {
@@ -233,6 +252,14 @@ class Games:
             t = self.table(gid)
             if kind == "hint" and not t.persons_turn():
                 raise GameError("a hint is for your turn", 409)
+            if kind == "review":
+                i = (payload or {}).get("deal")
+                if type(i) is not int or not 0 <= i < len(t.deals):
+                    raise GameError(
+                        f"deal={short_value(i)}: expected a deal of this game, 0 to {len(t.deals) - 1}"
+                    )
+                if not t.position(i).is_over():
+                    raise GameError(f"deal {i + 1} is not over: a review is of a finished deal", 409)
             self._cancel(gid, kind)
             try:
                 job = self.jobs.start_task(kind, {"table": t.to_dict(), **(payload or {})})

@@ -138,6 +138,9 @@ class Table:
     seed: int
     whole_game: bool = False
     deals: list[list[Move]] = field(default_factory=lambda: [[]])
+    # the start of each deal, once made: it depends only on the deals before it, which are
+    # over and never change (a take-back changes the last deal only)
+    _starts: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
 
     # ---------------------------------------------------------------- making one
     @classmethod
@@ -171,8 +174,13 @@ class Table:
 
     def start(self, deal_index: int) -> Position:
         """The start of a deal, dealt with the game totals before it."""
+        known = self._starts.get(deal_index)
+        if known is not None:
+            return Position(known)
         a, b = self.totals(deal_index)
-        return deal(deal_seed(self.seed, deal_index), self.rules, game=(a, b))
+        p = deal(deal_seed(self.seed, deal_index), self.rules, game=(a, b))
+        self._starts[deal_index] = p.bpn()
+        return p
 
     def totals(self, deal_index: int | None = None) -> list[int]:
         """The game totals of a and b, the seats of that deal, before a deal (by default,
@@ -195,6 +203,12 @@ class Table:
                 person_engine[1] += out.score[1 - me]
         seat = self.person_seat(min(end, len(self.deals) - 1) if deal_index is None else deal_index)
         return person_engine if seat == 0 else person_engine[::-1]
+
+    def _person_engine_totals(self) -> list[int]:
+        """The game totals of the person and the engine, after the last deal once it is over."""
+        t = self.totals()
+        me = self.person_seat()
+        return [t[me], t[1 - me]]
 
     def position(self, deal_index: int | None = None) -> Position:
         """The whole position of a deal now (every card: the table's own, never the page's),
@@ -293,7 +307,8 @@ class Table:
             "game": self.rules.game,
             "rules": str(self.rules),
             "level": {"number": self.level.number, "name": self.level.name},
-            "seed": self.seed,
+            # the seed deals every card: shown once the game is over, never while it is played
+            "seed": self.seed if over and self.game_over() else None,
             "whole_game": self.whole_game,
             "deal": len(self.deals),
             "moves_played": len(self.deals[-1]),  # (of this deal: a take-back keeps fewer)
@@ -307,7 +322,7 @@ class Table:
             "talon": p.talon_count,
             "score": {"you": p.score[me], "engine": p.score[opp]},
             "tricks": {"you": p.tricks[me], "engine": p.tricks[opp]},
-            "totals": {"you": p.game[me], "engine": p.game[opp]},
+            "totals": dict(zip(("you", "engine"), self._person_engine_totals())),
             "target": self.rules.target,
             "melds": {who[s]: [_declared(p, Move(40 + i)) for i in p.melds[s]] for s in (0, 1)},
             "trick": on_table,

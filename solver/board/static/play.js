@@ -70,8 +70,15 @@ function setUrl(id) {
   if (id) localStorage.setItem("brisque-game", id); else localStorage.removeItem("brisque-game");
 }
 
+function forgetReview() {
+  state.review = null;
+  state.step = -1;
+  $("review").hidden = true;
+}
+
 async function newGame(settings) {
   stopPolling();
+  forgetReview();
   const v = await api("POST", "/api/games", settings);
   state.id = v.id;
   setUrl(v.id);
@@ -100,10 +107,13 @@ function stopPolling() {
 function poll() {
   stopPolling();
   state.timer = setTimeout(async () => {
+    const id = state.id;
     try {
-      render(await api("GET", `/api/games/${state.id}`));
+      render(await api("GET", `/api/games/${id}`));
     } catch (e) {
+      if (id !== state.id) return;
       showError(e.message);
+      if (/no game/.test(e.message)) { showSetup(); return; }  // (gone: asking again will not bring it back)
       poll();
     }
   }, 250);
@@ -123,6 +133,7 @@ async function play(move) {
 }
 
 function render(v) {
+  if (v.id && state.id && v.id !== state.id) return;  // (an answer about a game left since)
   state.view = v;
   $("setup").hidden = true;
   $("table").hidden = false;
@@ -182,8 +193,10 @@ function render(v) {
     for (const m of v.melds[who]) melds.push(`<li data-meld="${m.move}">${who === "you" ? "You" : "The engine"}: ${redSuits(m.label)} <span class="points">+${m.points}</span></li>`);
   }
   $("melds").innerHTML = melds.length ? `<ul class="melds">${melds.join("")}</ul>` : "";
-  const share = `${location.origin}/play?game=${v.game}&level=${v.level.number}&seed=${v.seed}&seat=${v.you}`;
-  $("deal-info").innerHTML = `${v.game}, deal ${v.deal}${v.whole_game ? ` (game to ${v.target})` : ""} · seed <a href="${share}">${v.seed}</a>`;
+  // the seed deals every card: the server gives it once the game is over, as a link to share
+  const share = v.seed === null ? "" :
+    ` · seed <a id="share" href="${location.origin}/play?game=${v.game}&level=${v.level.number}&seed=${v.seed}&seat=${v.you}${v.whole_game ? "&whole=1" : ""}">${v.seed}</a>`;
+  $("deal-info").innerHTML = `${v.game}, deal ${v.deal}${v.whole_game ? ` (game to ${v.target})` : ""}${share}`;
   // the tricks played
   const played = $("played");
   played.replaceChildren();
@@ -201,6 +214,7 @@ function render(v) {
   document.body.dataset.thinking = v.thinking ? "yes" : "no";
   document.body.dataset.moves = String(v.moves_played);
   status.textContent = v.over ? "The deal is over" : v.thinking ? "The engine is thinking" : "Your turn";
+  if (v.engine_error) showError(`the engine failed (it tries again): ${v.engine_error}`);
   $("hint").disabled = v.turn !== "you";
   if (v.thinking) poll(); else stopPolling();
   renderResult(v);
@@ -252,6 +266,9 @@ async function hint() {
 // ------------------------------------------------------------------ review
 async function review() {
   const v = state.view;
+  state.review = null;  // (the steps of an earlier review are not this deal's)
+  state.step = -1;
+  $("review-diagram").replaceChildren();
   $("review").hidden = false;
   $("review-status").textContent = "· grading every decision from what you could see…";
   $("review-rows").replaceChildren();
@@ -325,6 +342,8 @@ async function takeBack() {
 // ------------------------------------------------------------------ wiring
 function showSetup() {
   stopPolling();
+  forgetReview();
+  state.id = null;
   setUrl(null);
   $("table").hidden = true;
   $("result").hidden = true;
@@ -335,14 +354,14 @@ function showSetup() {
 function settingsFromForm() {
   const seed = $("seed").value.trim();
   const s = { game: $("game").value, seat: $("seat").value, level: Number($("level").value), whole_game: $("length").value === "game" };
-  if (seed) s.seed = Number(seed);
+  if (seed) s.seed = seed;  // (as text: a JavaScript number rounds seeds beyond 2^53)
   return s;
 }
 
 $("setup-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const seed = $("seed").value.trim();
-  if (seed && !/^\d{1,18}$/.test(seed)) { showError(`seed ${JSON.stringify(seed)}: expected a whole number`); return; }
+  if (seed && !/^\d{1,19}$/.test(seed)) { showError(`seed ${JSON.stringify(seed)}: expected a whole number`); return; }
   try { await newGame(settingsFromForm()); } catch (err) { showError(err.message); }
 });
 $("hint").addEventListener("click", hint);
@@ -351,12 +370,12 @@ $("again").addEventListener("click", showSetup);
 $("review-button").addEventListener("click", review);
 $("take-back").addEventListener("click", takeBack);
 $("next-deal").addEventListener("click", async () => {
-  try { $("review").hidden = true; render(await api("POST", `/api/games/${state.id}/next`)); } catch (e) { showError(e.message); }
+  try { forgetReview(); render(await api("POST", `/api/games/${state.id}/next`)); } catch (e) { showError(e.message); }
 });
 $("swap").addEventListener("click", async () => {
   try {
     const v = await api("POST", `/api/games/${state.id}/swap`);
-    state.id = v.id; setUrl(v.id); $("review").hidden = true; render(v);
+    forgetReview(); state.id = v.id; setUrl(v.id); render(v);
   } catch (e) { showError(e.message); }
 });
 document.addEventListener("keydown", (e) => {

@@ -37,6 +37,7 @@ from solver.engine.results import current_margin
 from solver.errors import ArgumentError
 from solver.model.moves import EXCHANGE, Move, as_move
 from solver.model.position import Position, seat
+from solver.model.pure_bits import cards_of
 from solver.model.rules import Rules
 from solver.native.constants import WIN_THRESHOLD
 
@@ -169,20 +170,6 @@ def _prepared(h: History) -> tuple[Position, list[_Step], list[int]]:
     return first, steps, unused
 
 
-def _cards(mask: int) -> list[int]:
-    """The cards of a mask in increasing order.
-
-    >>> _cards(0b10110)
-    [1, 2, 4]
-    """
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def world_history(h: History, world: Position, rng: random.Random) -> Position:
     """The full position at the history's start for one history of ``world`` (a full position
     consistent with the history's last view): the opponent's draws chosen at random among
@@ -199,7 +186,7 @@ def world_history(h: History, world: Position, rng: random.Random) -> Position:
             if s.draws[k] is not None:
                 continue
             # a card he used at this move or before was in his hand before this draw
-            free = _cards(held & unused[i])
+            free = cards_of(held & unused[i])
             if not free:
                 raise ArgumentError(
                     f"history: no card of {world.bpn()!r} fits the opponent's draw at move {i + 1}"

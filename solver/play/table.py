@@ -35,6 +35,7 @@ from solver.model.limits import MAX_SEED, short_value, whole_or_none
 from solver.model.melds import ACE_OF_TRUMPS, BLANK_COURTS, MARRIAGE, QUARTET, SEQUENCE
 from solver.model.moves import EXCHANGE, PASS, Move, parse_move
 from solver.model.position import SEATS, Position
+from solver.model.pure_bits import cards_of
 from solver.model.rules import Rules, as_rules
 from solver.play.dealing import deal
 from solver.play.levels import DEFAULT_LEVEL, Level
@@ -80,7 +81,7 @@ def move_label(p: Position, m: Move) -> dict[str, Any]:
         return {"move": str(m), "kind": "pass", "label": "Leave the turnup", "points": 0}
     meld = m.meld
     assert meld is not None
-    cards = " ".join(pretty_card(c) for c in sorted(_cards(meld.cards_for(p.trump)), reverse=True))
+    cards = " ".join(pretty_card(c) for c in sorted(cards_of(meld.cards_for(p.trump)), reverse=True))
     name = meld_name(meld.kind, meld.code, meld.suit == p.trump)
     return {
         "move": str(m),
@@ -121,10 +122,6 @@ def _declared(p: Position, m: Move) -> dict[str, Any]:
         "label": label["label"].removeprefix("Declare "),
         "points": label["points"],
     }
-
-
-def _cards(mask: int) -> list[int]:
-    return [c for c in range(32) if mask >> c & 1]
 
 
 @dataclass
@@ -316,7 +313,7 @@ class Table:
             "turn": None if over else who[p.turn],
             "hand": [card_str(c) for suit in cards_by_suit(mine.hands[me]) for c in suit],
             "engine_cards": bin(p.hands[opp]).count("1"),
-            "engine_shown": [card_str(c) for c in _cards(p.shown[opp] & p.hands[opp])],
+            "engine_shown": [card_str(c) for c in cards_of(p.shown[opp] & p.hands[opp])],
             "trump": SUIT_LETTERS[p.trump],
             "turnup": None if p.turnup < 0 else card_str(p.turnup),
             "talon": p.talon_count,

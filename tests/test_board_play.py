@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -15,6 +17,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
+from helpers import run_brisque  # noqa: E402
 from test_board import Board  # noqa: E402
 from test_play_table import allowed_cards  # noqa: E402
 
@@ -153,11 +156,6 @@ def test_hints_moves_and_errors(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- the page, in Chromium
 
-import shutil  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import threading  # noqa: E402
-
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
@@ -270,26 +268,11 @@ def test_a_whole_deal_by_clicks_shows_no_hidden_card_then_the_review(
         pg.click("#download")
     path = tmp_path / "deal.jsonl"
     dl.value.save_as(path)
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "solver.cli",
-            "line",
-            "--record",
-            str(path),
-            "--view",
-            "own",
-            "--worlds",
-            "50",
-            "--seed",
-            "9",
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
+    # (from outside the checkout: there, python -m would find the unbuilt source first)
+    out = run_brisque(
+        "line", "--record", path, "--view", "own", "--worlds", 50, "--seed", 9, "--json", cwd=tmp_path
     )
+    assert out.returncode == 0, (path.read_text(), out.stderr)
     steps = {s["number"]: s for s in json.loads(out.stdout)["steps"]}
     page_grades = pg.eval_on_selector_all(
         "#review-rows tr", "rows => rows.map(r => [Number(r.dataset.number), r.dataset.grade])"
@@ -298,7 +281,10 @@ def test_a_whole_deal_by_clicks_shows_no_hidden_card_then_the_review(
 
     # take back to a decision and play on from there
     pg.click("#review-rows tr:nth-child(2)")
+    before = pg.evaluate("document.body.dataset.moves")
     pg.click("#take-back")
+    # (the page answers once the server has taken the moves back)
+    pg.wait_for_function(f"document.body.dataset.moves !== {json.dumps(before)}", timeout=30000)
     assert wait_ready(pg) == "you"
     assert table_of(games_dir, gid).deals[0] == final.deals[0][: decisions[1] - 1]
     assert not pg.errors  # type: ignore[attr-defined]

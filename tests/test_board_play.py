@@ -251,6 +251,7 @@ def test_a_whole_deal_by_clicks_shows_no_hidden_card_then_the_review(
         int(n) for n in pg.eval_on_selector_all("#review-rows tr", "rows => rows.map(r => r.dataset.number)")
     ]
     assert numbers == decisions
+    assert pg.text_content("#chance-head") == "deal chance given up"  # (one deal, not a whole game)
     assert pg.locator("#review-graph svg circle").count() >= len(decisions)
     pg.keyboard.press("ArrowRight")
     pg.wait_for_function(
@@ -406,5 +407,37 @@ def test_an_abandoned_games_thinking_is_cancelled_and_resumes_when_asked(tmp_pat
         assert job.state == "cancelled" and "abandoned" in (job.error or "")
         v = wait_turn(b, v["id"])  # asked again: the engine thinks again, and plays
         assert v["turn"] == "you" and v["moves_played"] >= 1
+    finally:
+        b.stop()
+
+
+def test_a_failing_engine_is_tried_again_after_a_delay_that_doubles(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    from test_board import ThreadBoard
+
+    from solver.board.games import retry_delay
+    from solver.board.jobs import Limits
+
+    b = ThreadBoard(Limits(max_running=2, max_seconds=30), games_dir=tmp_path / "games")
+    try:
+        status, v = b.post("/api/games", {"game": "brisque", "seat": "b", "level": 5, "seed": 3})
+        assert status == 201 and v["thinking"]
+        gid, games = v["id"], b.app.state.games
+        for failures in (1, 2):
+            job = games.jobs.jobs[games.tasks[gid, "engine_move"]]
+            os.kill(job.process.pid, signal.SIGKILL)  # (a worker killed, as for its memory)
+            end = time.monotonic() + 10
+            while job.state == "running" and time.monotonic() < end:
+                time.sleep(0.05)
+            assert job.state == "failed"
+            status, v = b.get(f"/api/games/{gid}")
+            assert v["thinking"] and v["engine_error"]
+            assert 0 < v["engine_retry_in"] <= retry_delay(failures)
+            assert (gid, "engine_move") not in games.tasks  # (not tried again at once)
+            time.sleep(retry_delay(failures) + 0.1)
+            status, v = b.get(f"/api/games/{gid}")
+            assert (gid, "engine_move") in games.tasks  # (tried again once the delay is over)
     finally:
         b.stop()

@@ -107,3 +107,21 @@ def test_a_review_needs_a_finished_deal_and_good_settings() -> None:
         review_deal(rec, "x")
     with pytest.raises(ArgumentError, match="worlds=3"):
         review_deal(rec, "a", worlds=3)
+
+
+def test_a_deal_of_a_whole_game_is_reviewed_by_the_chance_of_the_game() -> None:
+    from test_game_chance import whole_game_record
+
+    rec = whole_game_record()
+    seat = "a" if rec.players[0] == "you" else "b"
+    r = review_deal(rec, seat, worlds=10, seed=2)
+    steps = analyse_line(rec.start, rec.moves, view="own", worlds=10, seed=2, only=seat, chance="game")
+    by_number = {s.number: s for s in steps}
+    assert r.rows and {row["own_win_of"] for row in r.rows} == {"game"}
+    assert all(row["grade"] == by_number[row["number"]].grade for row in r.rows)
+    # the single deal's chance differs: the game's totals are near the target
+    deal = {
+        s.number: s.own_win_drop
+        for s in analyse_line(rec.start, rec.moves, view="own", worlds=10, seed=2, only=seat)
+    }
+    assert any(deal[row["number"]] != pytest.approx(row["own_win_drop"], abs=1e-3) for row in r.rows)

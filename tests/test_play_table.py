@@ -121,6 +121,12 @@ def test_take_back_and_play_on() -> None:
     assert not t.view()["over"]
     with pytest.raises(ArgumentError, match="moves_kept=99"):
         t.take_back(99)
+    # a take-back is counted (the result says it was played with take-backs) and kept
+    t.take_back(3)  # (nothing undone: not counted)
+    assert t.view()["take_backs"] == 1
+    assert Table.from_dict(json.loads(t.to_json())).take_backs == 1
+    with pytest.raises(RecordError, match="take_backs=-1"):
+        Table.from_dict({**t.to_dict(), "take_backs": -1})
 
 
 def test_a_whole_game_alternates_the_seats_and_adds_the_totals() -> None:
@@ -167,6 +173,10 @@ def test_records_replay_and_name_the_players_by_seat() -> None:
     assert again.final().is_over()
     assert again.players == ("humanlike:6:0.1", "you")
     assert again.final().bpn() == t.position().bpn()
+    assert not again.whole_game  # (one deal: graded by the chance of winning the deal)
+    whole = Table.new("brisque", seat="b", level=1, seed=6, whole_game=True)
+    play_out(whole)
+    assert DealRecord.from_json(whole.records()[0].to_json()).whole_game
 
 
 def test_move_labels_read_with_suit_symbols_and_points() -> None:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
+from solver.analysis.game_chance import GameChance
 from solver.engine.api import shared_solver, solve
 from solver.engine.quick import quick_limit
 from solver.engine.results import Bound, Limit
@@ -26,6 +28,7 @@ from solver.formats.words import plural
 from solver.model.limits import MIN_OWN_WORLDS, short_value
 from solver.model.moves import Move, parse_move, parse_moves
 from solver.model.position import SEATS, Position, as_position
+from solver.model.rules import as_rules
 from solver.model.value import Value
 
 
@@ -59,12 +62,14 @@ class Step:
     # the talon): a loss beyond the noise is then an inaccuracy, as between any estimates
     own_estimate: bool | None = None
     # from his own information too: his expected number (ranking "match") of the move and of
-    # the best move, and how much the move lowered his chance of winning the deal, paired
-    # over the same worlds, with its standard error
+    # the best move, and how much the move lowered his chance of winning the deal (or, with
+    # ``own_win_of`` "game", the whole game to the target), paired over the same worlds,
+    # with its standard error
     own_value: float | None = None
     own_best_value: float | None = None
     own_win_drop: float | None = None
     own_win_stderr: float | None = None
+    own_win_of: str | None = None
     # a game won outright thrown away (or a game lost let in) by this move: the loss is then
     # in the ranking numbers of :mod:`solver.analysis.ranking` (rule "match"), kept out of
     # the point totals of :func:`losses_by_player` and counted by :func:`games_given_up`
@@ -104,12 +109,13 @@ class Step:
     @property
     def grade(self) -> str | None:
         """From his own information: ``"inaccuracy"``, ``"mistake"`` or ``"blunder"`` by the
-        points the move gave away and by the chance of winning the deal it gave up
-        (:func:`grade_of`), the worse of the two; None when neither is beyond the noise, or
-        when the move was not judged from his own information."""
+        points (tricks, in Petite Brisque) the move gave away and by the chance of winning
+        the deal or the game it gave up (:func:`grade_of`), the worse of the two; None when
+        neither is beyond the noise, or when the move was not judged from his own information."""
         if self.own_loss is None:
             return None
-        return grade_of(self.own_loss, self.own_stderr, self.own_win_drop, self.own_win_stderr)
+        objective = as_rules(self.bpn.split(" ", 1)[0]).objective
+        return grade_of(self.own_loss, self.own_stderr, self.own_win_drop, self.own_win_stderr, objective)
 
     @property
     def inaccuracy(self) -> bool:
@@ -142,6 +148,7 @@ class Step:
             "own_best_value": json_number(self.own_best_value),
             "own_win_drop": json_number(self.own_win_drop),
             "own_win_stderr": json_number(self.own_win_stderr),
+            "own_win_of": self.own_win_of,
             "grade": self.grade,
             "game": self.game,
             "game_proven": self.game_proven,
@@ -153,23 +160,32 @@ class Step:
 MISTAKE_Z = 2.0  # a loss from one's own information counts beyond this many standard errors
 
 # The grades of a move judged from one's own information: the points it gave away (ranking
-# numbers: a game won counts what it is worth), and the chance of winning the deal it gave
-# up, each at least this much and beyond MISTAKE_Z standard errors of its paired difference.
+# numbers: a game won counts what it is worth), and the chance of winning the deal (or the
+# game) it gave up, each at least this much and beyond MISTAKE_Z standard errors of its
+# paired difference.  Petite Brisque's margins are tricks (one trick more is 2 of margin,
+# from -5 to +5): its own scale, where a loss of 2 is a whole trick given away in every world.
 GRADE_POINTS = (("blunder", 25.0), ("mistake", 10.0), ("inaccuracy", 3.0))
+GRADE_TRICKS = (("blunder", 2.0), ("mistake", 1.0), ("inaccuracy", 0.5))
 GRADE_WIN_CHANCE = (("blunder", 0.25), ("mistake", 0.10), ("inaccuracy", 0.05))
 GRADES = ("inaccuracy", "mistake", "blunder")
 
 
 def grade_of(
-    loss: float, loss_se: float | None, win_drop: float | None = None, win_se: float | None = None
+    loss: float,
+    loss_se: float | None,
+    win_drop: float | None = None,
+    win_se: float | None = None,
+    objective: str = "margin",
 ) -> str | None:
-    """The grade of a move that lost ``loss`` points and ``win_drop`` of the chance of
-    winning the deal (with their standard errors; 0: no noise, every world solved; None:
-    one world, nothing proven): the worse of the two grades, None if neither is beyond the
-    noise.
+    """The grade of a move that lost ``loss`` points (tricks of margin, for the objective
+    ``"tricks"``) and ``win_drop`` of the chance of winning (with their standard errors; 0:
+    no noise, every world solved; None: one world, nothing proven): the worse of the two
+    grades, None if neither is beyond the noise.
 
     >>> grade_of(12.0, 2.0), grade_of(12.0, 8.0), grade_of(4.0, 1.0, 0.3, 0.05), grade_of(2.0, 0.0)
     ('mistake', None, 'blunder', None)
+    >>> grade_of(2.0, 0.0, objective="tricks")
+    'blunder'
     """
 
     def by(value: float | None, se: float | None, table: tuple[tuple[str, float], ...]) -> int:
@@ -177,7 +193,8 @@ def grade_of(
             return -1
         return next((GRADES.index(name) for name, least in table if value >= least), -1)
 
-    worst = max(by(loss, loss_se, GRADE_POINTS), by(win_drop, win_se, GRADE_WIN_CHANCE))
+    points = GRADE_TRICKS if objective == "tricks" else GRADE_POINTS
+    worst = max(by(loss, loss_se, points), by(win_drop, win_se, GRADE_WIN_CHANCE))
     return GRADES[worst] if worst >= 0 else None
 
 
@@ -217,27 +234,36 @@ class _Own:
     estimate: bool  # the worlds' values were depth-limited estimates (early in the talon)
     value: float  # the move's expected number, and the best move's
     best_value: float
-    win_drop: float  # the chance of winning the deal given up, and its standard error
+    win_drop: float  # the chance of winning the deal (or game) given up, and its standard error
     win_stderr: float | None
 
 
-def _own_judgement(p: Position, m: Move, worlds: int, seed: int) -> _Own:
+def _own_judgement(p: Position, m: Move, worlds: int, seed: int, chance: str = "deal") -> _Own:
     from solver.analysis.ranking import RankingRule
     from solver.analysis.sampling import SampledAnalysis, analyse
 
     view = p.view(p.turn)
+    of_value: Callable[[Value], float] | None = None
+    if chance == "game":  # the chance of winning the game to the target, from the totals
+        table = GameChance.for_rules(p.rules)
+        of_value = partial(table.of_value, view)
     a = analyse(view, worlds=worlds, seed=seed) if view.has_hidden else solve(view, pv=False)
     if not isinstance(a, SampledAnalysis):  # no hidden card, or one consistent world: exact
         rank = RankingRule.parse("match")
         numbers = {mv.move: rank.number(mv.value, view) for mv in a.moves}
         best = max(numbers.values())
         loss = float(best - numbers[m])
-        drop = float(best > 0) - float(numbers[m] > 0)
+        if of_value is None:
+            drop = float(best > 0) - float(numbers[m] > 0)
+        else:
+            values = {mv.move: mv.value for mv in a.moves}
+            top = next(mv for mv, n in numbers.items() if n == best)
+            drop = of_value(values[top]) - of_value(values[m])
         return _Own(loss, 0.0, loss > 0, 1, False, float(numbers[m]), float(best), drop, 0.0)
     if a.stopped == "interrupted":
         raise KeyboardInterrupt
     loss, se = a.paired_loss(m)
-    drop, drop_se = a.paired_win_drop(m)
+    drop, drop_se = a.paired_win_drop(m, of_value)
     estimate = a.world_method != "exact"
     if se is None:  # (one world sampled: nothing known of the noise, no mistake proven)
         mistake = False
@@ -256,6 +282,7 @@ def analyse_line(
     view: Literal["full", "own"] = "full",
     progress: Callable[[int, int], object] | None = None,
     only: str | None = None,
+    chance: Literal["deal", "game"] = "deal",
 ) -> list[Step]:
     """Play ``moves`` from ``start``; before each, value every legal move.
 
@@ -271,12 +298,20 @@ def analyse_line(
     ``moves`` is a list of moves (Moves or strings) or one string of moves separated by
     spaces (``"QD 9C"``).  ``only="a"`` (or ``"b"``) judges that seat's moves alone (the
     other moves are played, not judged; a move's judgement never depends on the others).
+    ``chance="game"`` judges the chance a move gives up of winning the whole game to the
+    target, from the start's game totals (:mod:`solver.analysis.game_chance`), rather than
+    of winning the deal.
     """
     p = as_position(start, "start").copy()
     if only not in (None, "a", "b"):
         raise ArgumentError(f"only={short_value(only)}: expected 'a', 'b' or None (every move)")
     if view not in ("full", "own"):
         raise ArgumentError(f"view={view!r}: expected 'full' or 'own'")
+    if chance not in ("deal", "game"):
+        raise ArgumentError(
+            f"chance={short_value(chance)}: expected 'deal' (the chance of winning the deal) or "
+            "'game' (of winning the whole game to the target)"
+        )
     if view == "own" and worlds < MIN_OWN_WORLDS:
         raise ArgumentError(
             f"worlds={worlds}: judging moves from one's own information needs at least {MIN_OWN_WORLDS} worlds"
@@ -297,7 +332,7 @@ def analyse_line(
         ) from None
     steps: list[Step] = []
     try:
-        _play_and_judge(p, moves, steps, limit, auto_limit, worlds, seed, view, progress, only)
+        _play_and_judge(p, moves, steps, limit, auto_limit, worlds, seed, view, progress, only, chance)
     except KeyboardInterrupt:
         raise LineInterrupted(steps) from None
     return steps
@@ -314,6 +349,7 @@ def _play_and_judge(
     view: str,
     progress: Callable[[int, int], object] | None,
     only: str | None = None,
+    chance: str = "deal",
 ) -> None:
     """The loop of :func:`analyse_line`: appends a step for each move (kept on Ctrl-C)."""
     from solver.analysis.sampling import SampledAnalysis, analyse
@@ -374,7 +410,7 @@ def _play_and_judge(
                 known = [v for v in lows if v is not None]
                 proven = exact or (up is not None and bool(known) and max(known) > up)
         loss, game = move_loss(value, mv_value, p)
-        own = _own_judgement(p, m, worlds, seed) if view == "own" else None
+        own = _own_judgement(p, m, worlds, seed, chance) if view == "own" else None
         steps.append(
             Step(
                 number=i,
@@ -402,6 +438,7 @@ def _play_and_judge(
                 own_best_value=None if own is None else own.best_value,
                 own_win_drop=None if own is None else own.win_drop,
                 own_win_stderr=None if own is None else own.win_stderr,
+                own_win_of=None if own is None else chance,
             )
         )
         p.push(m)
@@ -467,6 +504,7 @@ def games_given_up(steps: list[Step], proven: bool = True) -> dict[str, int]:
 __all__ = [
     "GRADES",
     "GRADE_POINTS",
+    "GRADE_TRICKS",
     "GRADE_WIN_CHANCE",
     "MIN_OWN_WORLDS",
     "MISTAKE_Z",

@@ -151,6 +151,9 @@ class SampledAnalysis:
     win: str | None = None
     # each world's ranking number of each move (by move number), for paired comparisons
     world_numbers: list[dict[int, float]] = field(default_factory=list, repr=False)
+    # each world's final value of each move (a margin or a game won), for chances that are
+    # no function of the number: the chance of winning a whole game (solver.analysis.game_chance)
+    world_values: list[dict[int, Value]] = field(default_factory=list, repr=False)
     # each world's weight by the inference (empty: every world alike), and their effective
     # sample size, (sum w)^2 / sum w^2 (None: no inference)
     world_weights: list[float] = field(default_factory=list, repr=False)
@@ -180,10 +183,14 @@ class SampledAnalysis:
         loss, se = _mean_se([w[best] - w[other] for w in self.world_numbers], self.world_weights or None)
         return loss, 0.0 if self.enumerated else se
 
-    def paired_win_drop(self, m: Move | str) -> tuple[float, float | None]:
+    def paired_win_drop(
+        self, m: Move | str, chance: Callable[[Value], float] | None = None
+    ) -> tuple[float, float | None]:
         """(drop, stderr): how much ``m`` lowers the chance of winning the deal against the
         best move (the share of the worlds where the move's number is above 0: a margin won
-        or a game won outright), paired over the same worlds as :meth:`paired_loss`.
+        or a game won outright), paired over the same worlds as :meth:`paired_loss`; with
+        ``chance``, the mean of ``chance(value)`` over the worlds instead (the chance of
+        winning a whole game from each world's final value: :mod:`solver.analysis.game_chance`).
 
         >>> a = analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=10, seed=3)
         >>> drop, se = a.paired_win_drop(a.best[0])
@@ -194,9 +201,11 @@ class SampledAnalysis:
         best, other = int(self.best[0]), int(mv)
         if not self.world_numbers or other not in self.world_numbers[0]:
             raise ArgumentError(f"{mv} is not a legal move of {self.bpn!r}")
-        drop, se = _mean_se(
-            [float(w[best] > 0) - float(w[other] > 0) for w in self.world_numbers], self.world_weights or None
-        )
+        if chance is None:
+            diffs = [float(w[best] > 0) - float(w[other] > 0) for w in self.world_numbers]
+        else:
+            diffs = [chance(w[best]) - chance(w[other]) for w in self.world_values]
+        drop, se = _mean_se(diffs, self.world_weights or None)
         return drop, 0.0 if self.enumerated else se
 
     @property
@@ -798,6 +807,7 @@ def _summarise(
         pv=[best[0]],
         win=win,
         world_numbers=numbers,
+        world_values=[{m: r[0][m] for m in legal} for r in results],
         world_weights=ws or [],
         effective_worlds=None if ws is None else effective_worlds([r[3] * (temper or 0.0) for r in results]),
         work=math.fsum(world_work(p.rules.game, horizon, exact, r[1], r[2], replayed) for r in results),

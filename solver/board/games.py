@@ -16,6 +16,7 @@ import os
 import re
 import secrets
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,17 @@ from solver.play.table import Table
 
 GAME_ID = re.compile(r"^[0-9a-f]{24}$")
 MAX_GAMES = 2000  # games kept on disk; beyond, the oldest is forgotten
+ENGINE_RETRY_FIRST = 0.5  # seconds before a failed engine move is tried again; doubles a failure
+ENGINE_RETRY_MOST = 30.0  # the longest wait between tries
+
+
+def retry_delay(failures: int) -> float:
+    """Seconds to wait before trying the engine again after ``failures`` failures in a row.
+
+    >>> [retry_delay(n) for n in (1, 2, 3, 10)]
+    [0.5, 1.0, 2.0, 30.0]
+    """
+    return float(min(ENGINE_RETRY_MOST, ENGINE_RETRY_FIRST * 2.0 ** min(failures - 1, 16)))
 
 
 def default_directory() -> Path:
@@ -55,6 +67,8 @@ class Games:
         self.tasks: dict[tuple[str, str], str] = {}  # (game, kind) -> the job under way or done
         self.swapped_from: dict[str, str] = {}  # a game of the same cards, seats swapped -> the first
         self.engine_errors: dict[str, str] = {}  # the engine's last failure in a game (tried again)
+        # failures in a row of a game's engine, and when it may be tried again (monotonic)
+        self.engine_retry: dict[str, tuple[int, float]] = {}
         self.lock = threading.RLock()
 
     # ------------------------------------------------------------------ keeping
@@ -132,6 +146,7 @@ class Games:
             failed = self.engine_errors.get(gid)
             if failed and view["thinking"]:
                 view["engine_error"] = failed
+                view["engine_retry_in"] = round(max(0.0, self.engine_retry[gid][1] - time.monotonic()), 1)
             if view["over"] and gid in self.swapped_from:
                 view["comparison"] = self._comparison(self.swapped_from[gid], t)
             return view
@@ -165,12 +180,18 @@ class Games:
             if job.state == "done" and current and not t.persons_turn() and not t.position().is_over():
                 t.engine_play(Move(answer["move"]))
                 self.engine_errors.pop(gid, None)
+                self.engine_retry.pop(gid, None)
                 self.save(gid)
             elif job.state == "failed":
                 self.engine_errors[gid] = job.error or "the engine failed"
+                n = self.engine_retry.get(gid, (0, 0.0))[0] + 1
+                self.engine_retry[gid] = (n, time.monotonic() + retry_delay(n))
             job = None
         p = t.position()
-        if job is None and not p.is_over() and not t.persons_turn():
+        # (a failing engine is tried again after a delay that doubles: a failure that recurs,
+        # a worker killed for its memory, does not start a process at every poll of the page)
+        waiting = gid in self.engine_retry and time.monotonic() < self.engine_retry[gid][1]
+        if job is None and not waiting and not p.is_over() and not t.persons_turn():
             try:
                 job = self.jobs.start_task("engine_move", {"table": t.to_dict()})
                 self.tasks[gid, "engine_move"] = job.id
@@ -282,4 +303,4 @@ class Games:
             return "".join(r.to_json() + "\n" for r in self.table(gid).records())
 
 
-__all__ = ["GAME_ID", "GameError", "Games", "default_directory"]
+__all__ = ["GAME_ID", "GameError", "Games", "default_directory", "retry_delay"]

@@ -19,6 +19,9 @@ class DealRecord:
     start: str
     moves: list[str] = field(default_factory=list)
     players: tuple[str, str] = ("?", "?")
+    # a deal of a whole game to the target (brisque play): its moves are graded by the chance
+    # of winning the game, from the start's game totals, not of winning the deal
+    whole_game: bool = False
 
     def replay(self) -> list[Position]:
         """Every position of the deal, from the start to the end."""
@@ -41,8 +44,12 @@ class DealRecord:
         return self.replay()[-1]
 
     def to_json(self) -> str:
-        """One JSON object: ``start``, ``moves`` and ``players`` (read by :meth:`from_json`)."""
-        return json.dumps({"start": self.start, "moves": self.moves, "players": list(self.players)})
+        """One JSON object: ``start``, ``moves`` and ``players``, and ``"whole_game": true``
+        for a deal of a whole game (read by :meth:`from_json`)."""
+        d: dict[str, object] = {"start": self.start, "moves": self.moves, "players": list(self.players)}
+        if self.whole_game:
+            d["whole_game"] = True
+        return json.dumps(d)
 
     @classmethod
     def from_json(cls, text: str) -> DealRecord:
@@ -78,7 +85,10 @@ class DealRecord:
             or not all(isinstance(x, str) for x in players)
         ):
             raise RecordError(f"not a deal record: 'players' is {players!r}, not two player names")
-        return cls(start=start, moves=list(moves), players=(players[0], players[1]))
+        whole = d.get("whole_game", False)
+        if not isinstance(whole, bool):
+            raise RecordError(f"not a deal record: 'whole_game' is {whole!r}, not true or false")
+        return cls(start=start, moves=list(moves), players=(players[0], players[1]), whole_game=whole)
 
 
 class MatchRecord(TypedDict):

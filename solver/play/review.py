@@ -80,7 +80,14 @@ def review_deal(
     if not end.is_over():
         raise RecordError(f"the deal of {record.start!r} is not over: a review is of a finished deal")
     steps = analyse_line(
-        record.start, record.moves, view="own", worlds=worlds, seed=seed, only=seat, progress=progress
+        record.start,
+        record.moves,
+        view="own",
+        worlds=worlds,
+        seed=seed,
+        only=seat,
+        progress=progress,
+        chance="game" if record.whole_game else "deal",
     )
     me = SEATS.index(seat)
     review = Review(seat=seat, start=record.start, moves=list(record.moves))
@@ -100,6 +107,7 @@ def review_deal(
                 "own_stderr": json_number(s.own_stderr),
                 "own_win_drop": json_number(s.own_win_drop),
                 "own_win_stderr": json_number(s.own_win_stderr),
+                "own_win_of": s.own_win_of,
                 "estimate": bool(s.own_estimate),
                 "dd_loss": json_number(s.loss),
                 "game": s.game,

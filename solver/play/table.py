@@ -135,6 +135,9 @@ class Table:
     seed: int
     whole_game: bool = False
     deals: list[list[Move]] = field(default_factory=lambda: [[]])
+    # moves taken back (each take-back that undid at least one move): the result of a game
+    # played with take-backs says so
+    take_backs: int = 0
     # the start of each deal, once made: it depends only on the deals before it, which are
     # over and never change (a take-back changes the last deal only)
     _starts: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
@@ -287,6 +290,8 @@ class Table:
             raise ArgumentError(
                 f"moves_kept={short_value(moves_kept)}: expected a whole number from 0 to {len(self.deals[-1])}"
             )
+        if n < len(self.deals[-1]):
+            self.take_backs += 1
         del self.deals[-1][n:]
 
     # ---------------------------------------------------------------- what the person sees
@@ -309,6 +314,7 @@ class Table:
             "whole_game": self.whole_game,
             "deal": len(self.deals),
             "moves_played": len(self.deals[-1]),  # (of this deal: a take-back keeps fewer)
+            "take_backs": self.take_backs,
             "you": SEATS[me],
             "turn": None if over else who[p.turn],
             "hand": [card_str(c) for suit in cards_by_suit(mine.hands[me]) for c in suit],
@@ -369,6 +375,7 @@ class Table:
             "seed": self.seed,
             "whole_game": self.whole_game,
             "deals": [[str(m) for m in d] for d in self.deals],
+            "take_backs": self.take_backs,
         }
 
     @classmethod
@@ -383,6 +390,10 @@ class Table:
                 str(d["game"]).split("(")[0], d["seat"], d["level"], d["seed"], d.get("whole_game", False)
             )
             t.rules = as_rules(d["game"])
+            backs = d.get("take_backs", 0)
+            if isinstance(backs, bool) or not isinstance(backs, int) or backs < 0:
+                raise ValueError(f"take_backs={short_value(backs)}: expected a whole number")
+            t.take_backs = backs
             t.deals = []
             for i, moves in enumerate(d["deals"]):
                 t.deals.append([])
@@ -411,7 +422,10 @@ class Table:
                 players.reverse()
             out.append(
                 DealRecord(
-                    start=self.start(i).bpn(), moves=[str(m) for m in moves], players=(players[0], players[1])
+                    start=self.start(i).bpn(),
+                    moves=[str(m) for m in moves],
+                    players=(players[0], players[1]),
+                    whole_game=self.whole_game,
                 )
             )
         return out

@@ -214,7 +214,7 @@ function render(v) {
   document.body.dataset.thinking = v.thinking ? "yes" : "no";
   document.body.dataset.moves = String(v.moves_played);
   status.textContent = v.over ? "The deal is over" : v.thinking ? "The engine is thinking" : "Your turn";
-  if (v.engine_error) showError(`the engine failed (it tries again): ${v.engine_error}`);
+  if (v.engine_error) showError(`the engine failed (it tries again in ${v.engine_retry_in} s): ${v.engine_error}`);
   $("hint").disabled = v.turn !== "you";
   if (v.thinking) poll(); else stopPolling();
   renderResult(v);
@@ -233,6 +233,8 @@ function renderResult(v) {
     text += ` Game: you ${v.totals.you}, engine ${v.totals.engine} (to ${v.target}).`;
     if (v.game_over) text += v.game_winner === "you" ? " You won the game." : v.game_winner === "engine" ? " The engine won the game." : "";
   }
+  // (a result reached by taking moves back is no result against the engine alone)
+  if (v.take_backs) text += ` Played with ${v.take_backs} take-back${v.take_backs > 1 ? "s" : ""}.`;
   const c = v.comparison;
   if (c) {
     const sign = (x) => (x > 0 ? "+" : "") + x;
@@ -293,6 +295,10 @@ function renderReview() {
   const c = r.result.counts;
   $("review-status").textContent = `· ${c.blunder} blunders, ${c.mistake} mistakes, ${c.inaccuracy} inaccuracies`;
   $("review-graph").innerHTML = r.svg;
+  // a deal of a whole game is graded by the chance of winning the game, not the deal
+  const of = (r.rows.find((row) => row.own_win_of) || {}).own_win_of || "deal";
+  $("chance-head").textContent = `${of} chance given up`;
+  $("chance-head").title = `how much the move lowered your chance of winning the ${of}`;
   const rows = $("review-rows");
   rows.replaceChildren();
   r.rows.forEach((row, i) => {
@@ -304,7 +310,10 @@ function renderReview() {
       `<td>${row.best.slice(0, 3).map(prettyMove).join(" ")}</td>` +
       `<td>${row.own_loss.toFixed(1)} ± ${row.own_stderr == null ? "?" : row.own_stderr.toFixed(1)}</td>` +
       `<td>${drop}</td><td>${row.dd_loss}</td>` +
-      `<td>${row.grade ? `<span class="grade ${GRADES[row.grade]}">${row.grade}</span>` : ""}</td>`;
+      `<td>${row.grade ? `<span class="grade ${GRADES[row.grade]}">${row.grade}</span>` : ""}` +
+      // (early in the talon the worlds are valued by a depth-limited search: say so)
+      `${row.grade && row.estimate ? ` <span class="estimate" title="judged on depth-limited estimates, early in the talon">estimate</span>` : ""}</td>`;
+    tr.dataset.estimate = row.estimate ? "yes" : "no";
     tr.addEventListener("click", () => showStep(i));
     rows.appendChild(tr);
   });

@@ -82,6 +82,14 @@ from solver.model.value import Value
     help=f"Worlds per move with --view own (at least {MIN_OWN_WORLDS}: fewer say nothing of the "
     "noise), and for positions with hidden cards.",
 )
+@click.option(
+    "--chance",
+    type=click.Choice(["deal", "game"]),
+    default=None,
+    help="With --view own, the chance of winning that a move's grade weighs: of the deal, or of "
+    "the whole game to the target from the start's game totals (a game won by the deals good "
+    "players make).  [default: game for a record of a whole game (brisque play), else deal]",
+)
 @seed_option("Seed of the sampled worlds.")
 @quiet_option()
 @json_option("One JSON object with every step.")
@@ -96,6 +104,7 @@ def line_cmd(
     exact: bool,
     view: str,
     worlds: int,
+    chance: str | None,
     seed: int,
     quiet: bool,
     as_json: bool,
@@ -127,6 +136,11 @@ def line_cmd(
         record_file = records_alias
     if not record_file and options_given("deal_index"):
         raise BrisqueCommandError(f"--deal {deal_index} picks a record of a --record FILE: add --record")
+    if chance is not None and view != "own":
+        raise BrisqueCommandError(
+            f"--chance {chance} weighs the grades of --view own: add --view own (--view full judges "
+            "moves by their points, every card seen)"
+        )
     if view == "own" and worlds < MIN_OWN_WORLDS:
         raise BrisqueCommandError(
             f"--worlds {worlds}: --view own needs at least {MIN_OWN_WORLDS} worlds a move "
@@ -150,6 +164,8 @@ def line_cmd(
         except RecordError as exc:
             raise BrisqueCommandError(f"{record_file}: record {deal_index}: {exc}") from None
         bpn, moves = rec.start, tuple(rec.moves)
+        if chance is None and rec.whole_game:
+            chance = "game"
     if not bpn:
         raise BrisqueCommandError("give a BPN and moves, or --record FILE")
     moves = tuple(t for m in moves for t in m.split())  # ("QD 9C" in one argument too)
@@ -191,6 +207,7 @@ def line_cmd(
             seed=seed,
             view="own" if view == "own" else "full",
             progress=progress if show else None,
+            chance="game" if chance == "game" else "deal",
         )
     except (PositionError, NotationError, ArgumentError) as exc:
         raise BrisqueCommandError(f"{where}{exc}") from None
@@ -302,8 +319,9 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
             or "none"
             for seat in "ab"
         }
+        what = next((s.own_win_of for s in steps if s.own_win_of), "deal")
         click.echo(
-            f"grades from the player's own information (points given away, or the chance of winning the deal, "
+            f"grades from the player's own information (points given away, or the chance of winning the {what}, "
             f"beyond the noise): a {graded['a']}; b {graded['b']}"
         )
         mistakes = {seat: sum(1 for s in steps if s.player == seat and s.mistake) for seat in "ab"}

@@ -800,6 +800,42 @@ class Report:
             left=0,
         )
 
+    def play_load(self) -> None:
+        """Games against the engine at once on one board, beside one game alone."""
+        d = _load(self.path("play-load.json"))
+        m = self.meta["runs"]["play-load.json"]
+        self.add("## Games against the engine at once", "")
+        self.source(self.machines[m["machine"]], m["date"], m["command"], "play-load.json")
+        self.add(
+            f"One board (`brisque serve`, started on 127.0.0.1) and a client thread a game, each a deal of "
+            f"{d['game'].capitalize()} at level {d['level']} (the engine thinks a tenth of a second a move "
+            f"in at most {d['max_running']} worker processes; games beyond wait their turn, first come "
+            "first served), the page's polls every 50 ms while the engine thinks, and the analysis "
+            "board asked for a position every 0.2 s meanwhile. Milliseconds: median / 95th percentile "
+            "/ most; the engine's answer is from the person's move to the engine's on the page.",
+            "",
+        )
+        rows = []
+        for r in d["rows"]:
+            rows.append(
+                [r["games"], f"{r['wall_s']:.1f}"]
+                + [
+                    f"{r[k]['p50']:g} / {r[k]['p95']:g} / {r[k]['max']:g}"
+                    for k in ("poll_ms", "move_ms", "engine_ms", "analysis_ms")
+                ]
+            )
+        self.table(
+            ["games at once", "wall s", "poll", "move sent", "engine's answer", "analysis board"],
+            rows,
+            left=0,
+        )
+        self.add(
+            f"With {d['rows'][1]['games']} games the poll's 95th percentile is {d['poll_p95_ratio']:g} times "
+            f"one game's and the engine's median answer {d['engine_p50_ratio']:g} times: two cores "
+            "shared by twenty games; the page never waits on the engine.",
+            "",
+        )
+
     def figures(self, ident: str) -> None:
         t = next(t for t in self.meta["tables"] if t["id"] == ident)
         self.add(f"## {t['title']}", "")
@@ -867,4 +903,5 @@ def build(results: str = RESULTS, written: str | None = None) -> str:
     r.figures("interrupts")
     r.figures("budget")
     r.tools()
+    r.play_load()
     return "\n".join(r.lines).rstrip() + "\n"

@@ -441,3 +441,27 @@ def test_a_failing_engine_is_tried_again_after_a_delay_that_doubles(tmp_path: Pa
             assert (gid, "engine_move") in games.tasks  # (tried again once the delay is over)
     finally:
         b.stop()
+
+
+def test_games_waiting_for_a_worker_are_served_first_come_first_served(tmp_path: Path) -> None:
+    from test_board import ThreadBoard
+
+    from solver.board.jobs import Limits
+
+    b = ThreadBoard(Limits(max_running=1, max_seconds=30), games_dir=tmp_path / "games")
+    try:
+        ids = []
+        for seed in (1, 2, 3):  # (the engine leads in each: the first takes the one worker)
+            status, v = b.post("/api/games", {"game": "brisque", "seat": "b", "level": 3, "seed": seed})
+            assert status == 201 and v["thinking"]
+            ids.append(v["id"])
+        first, second, third = ids
+        games = b.app.state.games
+        assert (first, "engine_move") in games.tasks and list(games.waiting) == [second, third]
+        wait_turn(b, first)  # the first game's move played: the worker goes to the game that came next
+        b.get(f"/api/games/{third}")  # (the third asks first now: it still waits its turn)
+        assert (second, "engine_move") in games.tasks
+        assert (third, "engine_move") not in games.tasks and list(games.waiting) == [third]
+        assert wait_turn(b, third)["turn"] == "you"  # and it is served in its turn
+    finally:
+        b.stop()

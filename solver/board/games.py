@@ -17,6 +17,7 @@ import re
 import secrets
 import threading
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,11 @@ class Games:
         self.engine_errors: dict[str, str] = {}  # the engine's last failure in a game (tried again)
         # failures in a row of a game's engine, and when it may be tried again (monotonic)
         self.engine_retry: dict[str, tuple[int, float]] = {}
+        # games whose engine waits for a free worker, first come first served (whoever polled
+        # first when a worker came free would otherwise go first: some games waited 10 times
+        # longer than others), and when each game was last asked for
+        self.waiting: deque[str] = deque()
+        self.asked: dict[str, float] = {}
         self.lock = threading.RLock()
 
     # ------------------------------------------------------------------ keeping
@@ -139,6 +145,7 @@ class Games:
         thinking started if it is its turn (``thinking``), and the settings' id."""
         with self.lock:
             t = self.table(gid)
+            self.asked[gid] = time.monotonic()
             self._engine_step(gid, t)
             view = t.view()
             view["id"] = gid
@@ -187,16 +194,37 @@ class Games:
                 n = self.engine_retry.get(gid, (0, 0.0))[0] + 1
                 self.engine_retry[gid] = (n, time.monotonic() + retry_delay(n))
             job = None
-        p = t.position()
-        # (a failing engine is tried again after a delay that doubles: a failure that recurs,
-        # a worker killed for its memory, does not start a process at every poll of the page)
-        waiting = gid in self.engine_retry and time.monotonic() < self.engine_retry[gid][1]
-        if job is None and not waiting and not p.is_over() and not t.persons_turn():
+        if job is None and self._engine_to_move(gid, t) and gid not in self.waiting:
+            self.waiting.append(gid)
+        self._start_waiting()
+
+    def _engine_to_move(self, gid: str, t: Table) -> bool:
+        """Whether the engine should start thinking in game ``gid`` now: its turn, no move
+        under way, and no failure's delay to wait out (a failing engine is tried again after
+        a delay that doubles: a failure that recurs, a worker killed for its memory, does not
+        start a process at every poll of the page)."""
+        if (gid, "engine_move") in self.tasks or t.position().is_over() or t.persons_turn():
+            return False
+        return not (gid in self.engine_retry and time.monotonic() < self.engine_retry[gid][1])
+
+    def _start_waiting(self) -> None:
+        """Start the engine of the games waiting for a worker, first come first served, as
+        long as workers are free; a game nobody asked for lately leaves the queue (asked for
+        again, it joins at the end)."""
+        now = time.monotonic()
+        while self.waiting:
+            gid = self.waiting[0]
+            t = self.tables.get(gid)
+            stale = now - self.asked.get(gid, now) > self.jobs.limits.abandon_seconds
+            if t is None or stale or not self._engine_to_move(gid, t):
+                self.waiting.popleft()
+                continue
             try:
                 job = self.jobs.start_task("engine_move", {"table": t.to_dict()})
-                self.tasks[gid, "engine_move"] = job.id
-            except BusyError:  # (the board's workers are all busy: started at a later ask)
-                pass
+            except BusyError:  # (every worker busy: the next ask of any game tries again)
+                return
+            self.tasks[gid, "engine_move"] = job.id
+            self.waiting.popleft()
 
     def _job(self, gid: str, kind: str) -> Job | None:
         jid = self.tasks.get((gid, kind))

@@ -465,3 +465,31 @@ def test_games_waiting_for_a_worker_are_served_first_come_first_served(tmp_path:
         assert wait_turn(b, third)["turn"] == "you"  # and it is served in its turn
     finally:
         b.stop()
+
+
+def test_an_engine_that_cannot_start_fails_its_own_game_only(tmp_path: Path) -> None:
+    from test_board import ThreadBoard
+
+    from solver.board.jobs import Limits
+
+    b = ThreadBoard(Limits(max_running=2, max_seconds=30), games_dir=tmp_path / "games")
+    try:
+        games = b.app.state.games
+        real = games.jobs.start_task
+        failing = {"left": 1}
+
+        def start_task(kind, payload):  # (the first start fails as a full process table would)
+            if failing["left"]:
+                failing["left"] -= 1
+                raise OSError(11, "Resource temporarily unavailable")
+            return real(kind, payload)
+
+        games.jobs.start_task = start_task
+        status, v = b.post("/api/games", {"game": "petite", "seat": "b", "level": 1, "seed": 1})
+        assert status == 201 and v["engine_error"].startswith("the engine could not start")
+        status, w = b.post("/api/games", {"game": "petite", "seat": "b", "level": 1, "seed": 2})
+        assert status == 201 and "engine_error" not in w  # the other game is not held up
+        assert wait_turn(b, w["id"])["turn"] == "you"
+        assert wait_turn(b, v["id"])["turn"] == "you"  # and the first is tried again, and plays
+    finally:
+        b.stop()

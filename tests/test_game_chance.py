@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from helpers import run_brisque
 
-from solver.analysis.game_chance import DealOutcomes, GameChance
+from solver.analysis.game_chance import DealOutcomes, GameChance, final_scores
 from solver.analysis.line import analyse_line
-from solver.errors import RecordError
+from solver.errors import ArgumentError, RecordError
 from solver.formats.numbers import json_number
 from solver.formats.records import DealRecord
 from solver.model.position import Position
@@ -30,7 +30,12 @@ import deal_outcomes  # noqa: E402
 def recursive_chance(outcomes: DealOutcomes, target: int, grid: int):
     """An independent oracle: the chance by plain recursion over the games' states, each
     deal's scores rounded to the grid as the table rounds them."""
-    total = sum(c for *_, c in outcomes.counts)
+
+    def step(x: int) -> int:
+        return (2 * x + grid) // (2 * grid)
+
+    # (a deal that adds nothing is left out, as the table leaves it out)
+    total = sum(c for a, b, w, c in outcomes.counts if w is not None or step(a) or step(b))
     cells = -(-target // grid)
 
     @cache
@@ -41,7 +46,9 @@ def recursive_chance(outcomes: DealOutcomes, target: int, grid: int):
             if winner is not None:
                 out += count / total * (1.0 if winner == "ab"[seat] else 0.0)
                 continue
-            ii, jj = i + int(round(x / grid)), j + int(round(y / grid))
+            ii, jj = i + step(x), j + step(y)
+            if ii == i and jj == j:  # (a deal that adds nothing: left out, as the table does)
+                continue
             if ii >= cells or jj >= cells:
                 out += count / total * (1.0 if ii > jj else 0.0 if ii < jj else 0.5)
             else:
@@ -98,16 +105,48 @@ def test_the_chance_at_the_end_of_a_game_is_its_result() -> None:
 
 def test_a_deal_value_becomes_the_chance_of_the_game() -> None:
     brisque = GameChance.for_rules("brisque")
-    near = Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 game=450:300")
+    bpn = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
+    near = Position(bpn + " game=400:300")
     assert brisque.of_value(near, Value.game_won("b", "b")) == 1.0
     assert brisque.of_value(near, Value.game_won("a", "b")) == 0.0
-    # b needs 200 points: winning the deal by a lot still leaves the game open, a
-    # margin that takes a to 500 with more than b ends it
+    # a has 452 whatever happens: losing the deal by 100 takes him past 500 with more than b
     assert brisque.of_value(near, Value.margin(-100, "b")) == 0.0
-    assert brisque.of_value(near, Value.margin(100, "b")) > brisque.of_value(near, Value.margin(0, "b"))
+    assert 0.0 < brisque.of_value(near, Value.margin(0, "b")) < brisque.of_value(near, Value.margin(100, "b"))
+    # at 450 a reaches 500 with the 52 he has: b would need more than a, 203 points this deal
+    assert brisque.of_value(Position(bpn + " game=450:300"), Value.margin(100, "b")) == 0.0
     petite = GameChance.for_rules("petite")
     p = Position(Table.new("petite", "a", 1, 3).start(0).bpn() + " game=2:0")
     assert petite.of_value(p, Value.margin(1, "a")) == 1.0  # the third deal won: the game
+
+
+def test_the_split_of_a_deals_points_keeps_what_each_has_and_gives_the_margin() -> None:
+    t = Table.new("briscan", "a", 1, 8)
+    while not t.position().is_over():
+        p = t.position()
+        for margin in range(-200, 201, 7):
+            v = Value.margin(margin, p.turn)
+            mine, his = final_scores(p, v)
+            assert mine - his == margin
+            assert mine >= p.score[p.turn] and his >= p.score[1 - p.turn]
+        t.engine_play(t.engine_choose()) if not t.persons_turn() else t.play(p.legal_moves()[0])
+    end = t.position()
+    assert final_scores(end, Value.margin(end.score[0] - end.score[1], 0)) == tuple(end.score)
+
+
+def test_a_game_of_many_deals_settles_and_equals_the_recursion() -> None:
+    # (to seven deals won: up to thirteen deals, more sweeps than the target's cells)
+    outcomes = DealOutcomes.load("petite")
+    table = GameChance(as_rules("petite(target=7)"), outcomes)
+    oracle = recursive_chance(outcomes, 7, 1)
+    for seat in (0, 1):
+        for i in range(7):
+            for j in range(7):
+                assert table.chance(i, j, seat) == pytest.approx(oracle(seat, i, j), abs=1e-12)
+
+
+def test_the_chance_is_known_for_each_games_own_objective_only() -> None:
+    with pytest.raises(ArgumentError, match="objective"):
+        GameChance.for_rules("brisque(objective=tricks)")
 
 
 def test_the_shipped_outcomes_hold_every_game() -> None:
@@ -192,3 +231,12 @@ def test_a_record_says_whole_game_only_when_it_is_one() -> None:
     assert DealRecord.from_json(whole.to_json()).whole_game is True
     with pytest.raises(RecordError, match="'whole_game' is 'yes'"):
         DealRecord.from_json('{"start": "brisque x", "moves": [], "whole_game": "yes"}')
+
+
+def test_in_a_decided_game_points_thrown_away_are_no_blunder() -> None:
+    # b has 495 and 35 of this deal: he wins the game whatever he plays; QD throws 40 points
+    bpn = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 game=100:495"
+    (deal,) = analyse_line(bpn, ["QD"], view="own", worlds=10)
+    (game,) = analyse_line(bpn, ["QD"], view="own", worlds=10, chance="game")
+    assert deal.own_loss == game.own_loss == 40 and deal.grade == "blunder"
+    assert game.own_win_drop == 0.0 and game.grade is None

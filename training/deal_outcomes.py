@@ -9,7 +9,7 @@ game-winning event (four kings or queens, a vole).  Only deals started from a ne
 
 Run:  python training/deal_outcomes.py RECORDS.jsonl ... [--out FILE]
       (the shipped file: the equal-time matches' records of Brisque and Briscan, and a
-      Petite Brisque match of pimc:0.1s against itself: docs/solver.md)
+      Petite Brisque match of pimc:40 against itself: docs/solver.md)
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ from solver.model.value import Value
 from solver.native.constants import PACK_POINTS
 
 GRID = 5  # points a cell of the table in the points games (a deal's scores rounded to it)
+GAME_OBJECTIVES = {"brisque": "margin", "briscan": "margin", "petite": "tricks"}  # (the outcomes' own)
 OUTCOMES_FILE = "deal-outcomes.json"
 
 
@@ -83,7 +84,13 @@ class GameChance:
 
     def __init__(self, rules: Rules, outcomes: DealOutcomes) -> None:
         self.rules = rules
-        self.grid = 1 if rules.objective == "tricks" else GRID
+        if rules.objective != GAME_OBJECTIVES.get(outcomes.game, rules.objective):
+            raise ArgumentError(
+                f"rules={str(rules)!r}: the chance of the game is known for {outcomes.game}'s own "
+                f"objective ({GAME_OBJECTIVES[outcomes.game]}), not {rules.objective}"
+            )
+        # (a target off the grid's edges, such as 333: cells of one point)
+        self.grid = 1 if rules.objective == "tricks" or rules.target % GRID else GRID
         self.target = rules.target
         self.cells = -(-rules.target // self.grid)  # cells below the target
         self.source = outcomes.source
@@ -96,28 +103,37 @@ class GameChance:
 
     # ---------------------------------------------------------------- the table
     def _cell(self, points: int) -> int:
-        return int(round(points / self.grid))
+        """The cell of a total: cell k holds the totals from k grids up to the next (the
+        target is a cell's edge, so that a cell is wholly short of it or wholly beyond)."""
+        return points // self.grid
+
+    def _step(self, points: int) -> int:
+        """The cells a deal's points add: from the middle of a cell, the cell they reach."""
+        return (2 * points + self.grid) // (2 * self.grid)
 
     def _solve(self, outcomes: DealOutcomes) -> np.ndarray:
         """``table[s, i, j]``: the chance that the player of seat ``s`` in the next deal, with
-        ``i`` cells of total against ``j``, wins the game.  Every deal adds points, so the
-        game ends within the target's cells of deals: that many sweeps from the terminal
-        values are exact."""
+        totals in cells ``i`` and ``j``, wins the game.  Every deal counted adds a cell to
+        someone, so a game ends within ``2 * cells - 1`` deals: that many sweeps from the
+        terminal values give the exact table (an error if they did not)."""
         n = self.cells
-        total = sum(c for *_, c in outcomes.counts)
-        if total == 0:
-            raise ArgumentError(f"no deals in the outcomes of {outcomes.game}")
         # each seat's view of a deal: (my cells, his cells, my outright result, weight)
-        # (deals of the same cells are added up first: a few hundred sums, not thousands)
+        # (deals of the same cells are added up first: a few hundred sums, not thousands).
+        # A deal that adds nothing (a drawn Petite deal) is left out: it only hands the lead over
         merged: list[dict[tuple[int, int, float | None], float]] = [{}, {}]
         for a, b, w, count in outcomes.counts:
             mine = (a, b), (b, a)
             for s in (0, 1):
                 x, y = mine[s]
                 outright = None if w is None else float(w == "ab"[s])
-                key = (0, 0, outright) if outright is not None else (self._cell(x), self._cell(y), None)
-                merged[s][key] = merged[s].get(key, 0.0) + count / total
-        views = [[(x, y, o, wt) for (x, y, o), wt in m.items()] for m in merged]
+                key = (0, 0, outright) if outright is not None else (self._step(x), self._step(y), None)
+                if key == (0, 0, None):
+                    continue
+                merged[s][key] = merged[s].get(key, 0.0) + count
+        total = sum(merged[0].values())
+        if total == 0:
+            raise ArgumentError(f"no deal that adds to the totals in the outcomes of {outcomes.game}")
+        views = [[(x, y, o, wt / total) for (x, y, o), wt in m.items()] for m in merged]
         reach = max(max(x, y) for v in views for x, y, _, _ in v) + 1
         size = n + reach
         # the totals at or beyond the target after a deal: the higher wins, equal is a half
@@ -125,7 +141,7 @@ class GameChance:
         over = (i >= n) | (j >= n)
         final = np.where(i > j, 1.0, np.where(i < j, 0.0, 0.5))
         table = np.full((2, n, n), 0.5)
-        for _ in range(n + 2):
+        for _ in range(2 * n + 1):
             new = np.zeros_like(table)
             for s in (0, 1):
                 after = np.where(over, final, 0.0)
@@ -136,9 +152,9 @@ class GameChance:
                     else:
                         new[s] += weight * after[x : x + n, y : y + n]
             if np.array_equal(new, table):
-                break
+                return table
             table = new
-        return table
+        raise ArgumentError(f"the chance of the game of {outcomes.game} did not settle in {2 * n + 1} sweeps")
 
     # ---------------------------------------------------------------- reading it
     def chance(self, mine: int, his: int, seat: int) -> float:
@@ -147,8 +163,7 @@ class GameChance:
         one (at or beyond the target: 1, 0, or a half for equal totals)."""
         if mine >= self.target or his >= self.target:
             return 1.0 if mine > his else 0.0 if mine < his else 0.5
-        i, j = min(self._cell(mine), self.cells - 1), min(self._cell(his), self.cells - 1)
-        return float(self._table[seat, i, j])
+        return float(self._table[seat, self._cell(mine), self._cell(his)])
 
     def of_value(self, p: Position, v: Value) -> float:
         """The chance that ``v.pov`` wins the game if the deal of ``p`` (with its game
@@ -159,10 +174,25 @@ class GameChance:
         if self.rules.objective == "tricks":  # a deal won is a game point
             mine, his = (1, 0) if int(v) > 0 else (0, 1) if int(v) < 0 else (0, 0)
         else:
-            still = PACK_POINTS - points_of(p.out) + p.rules.last_trick_bonus
-            deal = p.score[0] + p.score[1] + still
-            mine, his = (deal + int(v)) // 2, (deal - int(v)) // 2
+            mine, his = final_scores(p, v)
         return self.chance(p.game[me] + mine, p.game[1 - me] + his, seat=1 - me)
+
+
+def final_scores(p: Position, v: Value) -> tuple[int, int]:
+    """The deal's final scores of ``v.pov`` and his opponent if the deal of ``p`` ends with
+    the margin ``v``: each keeps what he has scored, and the points still to be scored (the
+    card points in play and the last trick's bonus, or the margin's change if that is more:
+    declarations to come are unknown) are split so that the margin comes out.
+
+    >>> p = Position("brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35")
+    >>> final_scores(p, Value.margin(44, "b")), final_scores(p, Value.margin(-90, "b"))
+    ((96, 52), (35, 125))
+    """
+    me = v.pov
+    still = 0 if p.is_over() else PACK_POINTS - points_of(p.out) + p.rules.last_trick_bonus
+    change = int(v) - (p.score[me] - p.score[1 - me])  # the margin still to come
+    rest = max(still, abs(change))
+    return p.score[me] + (rest + change) // 2, p.score[1 - me] + (rest - change) // 2
 
 
 @cache
@@ -171,4 +201,4 @@ def _table_of(rules: str) -> GameChance:
     return GameChance(r, DealOutcomes.load(r.game))
 
 
-__all__ = ["GRID", "DealOutcomes", "GameChance"]
+__all__ = ["GAME_OBJECTIVES", "GRID", "DealOutcomes", "GameChance", "final_scores"]

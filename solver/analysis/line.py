@@ -110,10 +110,14 @@ class Step:
     def grade(self) -> str | None:
         """From his own information: ``"inaccuracy"``, ``"mistake"`` or ``"blunder"`` by the
         points (tricks, in Petite Brisque) the move gave away and by the chance of winning
-        the deal or the game it gave up (:func:`grade_of`), the worse of the two; None when
-        neither is beyond the noise, or when the move was not judged from his own information."""
+        the deal it gave up (:func:`grade_of`), the worse of the two; in a deal of a whole
+        game (``own_win_of`` "game"), where points count only for the game, by the chance of
+        winning the game alone. None when nothing is beyond the noise, or when the move was
+        not judged from his own information."""
         if self.own_loss is None:
             return None
+        if self.own_win_of == "game":  # (in a whole game, points count only for the game)
+            return grade_of(0.0, None, self.own_win_drop, self.own_win_stderr)
         objective = as_rules(self.bpn.split(" ", 1)[0]).objective
         return grade_of(self.own_loss, self.own_stderr, self.own_win_drop, self.own_win_stderr, objective)
 
@@ -255,10 +259,9 @@ def _own_judgement(p: Position, m: Move, worlds: int, seed: int, chance: str = "
         loss = float(best - numbers[m])
         if of_value is None:
             drop = float(best > 0) - float(numbers[m] > 0)
-        else:
-            values = {mv.move: mv.value for mv in a.moves}
-            top = next(mv for mv, n in numbers.items() if n == best)
-            drop = of_value(values[top]) - of_value(values[m])
+        else:  # (against the move best for the chance of the game)
+            chances = {mv.move: of_value(mv.value) for mv in a.moves}
+            drop = max(chances.values()) - chances[m]
         return _Own(loss, 0.0, loss > 0, 1, False, float(numbers[m]), float(best), drop, 0.0)
     if a.stopped == "interrupted":
         raise KeyboardInterrupt

@@ -187,10 +187,11 @@ class SampledAnalysis:
         self, m: Move | str, chance: Callable[[Value], float] | None = None
     ) -> tuple[float, float | None]:
         """(drop, stderr): how much ``m`` lowers the chance of winning the deal against the
-        best move (the share of the worlds where the move's number is above 0: a margin won
-        or a game won outright), paired over the same worlds as :meth:`paired_loss`; with
-        ``chance``, the mean of ``chance(value)`` over the worlds instead (the chance of
-        winning a whole game from each world's final value: :mod:`solver.analysis.game_chance`).
+        move with the best chance (the share of the worlds where a move's number is above 0:
+        a margin won or a game won outright), paired over the same worlds as
+        :meth:`paired_loss`; with ``chance``, the mean of ``chance(value)`` over the worlds
+        instead (the chance of winning a whole game from each world's final value:
+        :mod:`solver.analysis.game_chance`).
 
         >>> a = analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=10, seed=3)
         >>> drop, se = a.paired_win_drop(a.best[0])
@@ -198,14 +199,19 @@ class SampledAnalysis:
         (0.0, 0.0)
         """
         mv = parse_move(m) if isinstance(m, str) else m
-        best, other = int(self.best[0]), int(mv)
+        other = int(mv)
         if not self.world_numbers or other not in self.world_numbers[0]:
             raise ArgumentError(f"{mv} is not a legal move of {self.bpn!r}")
+        ws = self.world_weights or None
         if chance is None:
-            diffs = [float(w[best] > 0) - float(w[other] > 0) for w in self.world_numbers]
+            chances = [{k: float(n > 0) for k, n in w.items()} for w in self.world_numbers]
         else:
-            diffs = [chance(w[best]) - chance(w[other]) for w in self.world_values]
-        drop, se = _mean_se(diffs, self.world_weights or None)
+            chances = [{k: chance(v) for k, v in w.items()} for w in self.world_values]
+        # (the reference is the move best for the chance, which need not be the best margin)
+        best = max(
+            chances[0], key=lambda k: (_mean_se([c[k] for c in chances], ws)[0], k == int(self.best[0]))
+        )
+        drop, se = _mean_se([c[best] - c[other] for c in chances], ws)
         return drop, 0.0 if self.enumerated else se
 
     @property

@@ -137,7 +137,9 @@ class Games:
         files = sorted(self.directory.glob("*.json"), key=lambda f: f.stat().st_mtime)
         for f in files[: max(0, len(files) - self.max_games)]:
             f.unlink(missing_ok=True)
-            self.tables.pop(f.stem, None)
+            # (what the board keeps of a game goes with it: memory bounded by max_games)
+            for kept in (self.tables, self.asked, self.engine_errors, self.engine_retry, self.swapped_from):
+                kept.pop(f.stem, None)
 
     # ------------------------------------------------------------------ playing
     def state(self, gid: str) -> dict[str, Any]:
@@ -190,9 +192,7 @@ class Games:
                 self.engine_retry.pop(gid, None)
                 self.save(gid)
             elif job.state == "failed":
-                self.engine_errors[gid] = job.error or "the engine failed"
-                n = self.engine_retry.get(gid, (0, 0.0))[0] + 1
-                self.engine_retry[gid] = (n, time.monotonic() + retry_delay(n))
+                self._engine_failed(gid, job.error or "the engine failed")
             job = None
         if job is None and self._engine_to_move(gid, t) and gid not in self.waiting:
             self.waiting.append(gid)
@@ -223,8 +223,19 @@ class Games:
                 job = self.jobs.start_task("engine_move", {"table": t.to_dict()})
             except BusyError:  # (every worker busy: the next ask of any game tries again)
                 return
+            except Exception as exc:  # noqa: BLE001 - a process that cannot start (no memory):
+                # this game's failure, tried again after its delay, not every game's blocked
+                self.waiting.popleft()
+                self._engine_failed(gid, f"the engine could not start: {exc}")
+                continue
             self.tasks[gid, "engine_move"] = job.id
             self.waiting.popleft()
+
+    def _engine_failed(self, gid: str, error: str) -> None:
+        """Count a failure of the game's engine: tried again after a delay that doubles."""
+        self.engine_errors[gid] = error
+        n = self.engine_retry.get(gid, (0, 0.0))[0] + 1
+        self.engine_retry[gid] = (n, time.monotonic() + retry_delay(n))
 
     def _job(self, gid: str, kind: str) -> Job | None:
         jid = self.tasks.get((gid, kind))
@@ -260,6 +271,9 @@ class Games:
             t.take_back(moves_kept)  # type: ignore[arg-type]
             for kind in ("engine_move", "hint"):
                 self._cancel(gid, kind)
+            # (a new position: the engine's failures at the old one are not waited out)
+            self.engine_errors.pop(gid, None)
+            self.engine_retry.pop(gid, None)
             self.save(gid)
             return self.state(gid)
 

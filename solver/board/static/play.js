@@ -214,7 +214,10 @@ function render(v) {
   document.body.dataset.thinking = v.thinking ? "yes" : "no";
   document.body.dataset.moves = String(v.moves_played);
   status.textContent = v.over ? "The deal is over" : v.thinking ? "The engine is thinking" : "Your turn";
-  if (v.engine_error) showError(`the engine failed (it tries again in ${v.engine_retry_in} s): ${v.engine_error}`);
+  if (v.engine_error) {
+    const when = v.engine_retry_in > 0 ? ` in ${v.engine_retry_in} s` : "";
+    showError(`the engine failed (it tries again${when}): ${v.engine_error}`);
+  }
   $("hint").disabled = v.turn !== "you";
   if (v.thinking) poll(); else stopPolling();
   renderResult(v);
@@ -234,7 +237,7 @@ function renderResult(v) {
     if (v.game_over) text += v.game_winner === "you" ? " You won the game." : v.game_winner === "engine" ? " The engine won the game." : "";
   }
   // (a result reached by taking moves back is no result against the engine alone)
-  if (v.take_backs) text += ` Played with ${v.take_backs} take-back${v.take_backs > 1 ? "s" : ""}.`;
+  if (v.take_backs) text += ` This game was played with ${v.take_backs} take-back${v.take_backs > 1 ? "s" : ""}.`;
   const c = v.comparison;
   if (c) {
     const sign = (x) => (x > 0 ? "+" : "") + x;

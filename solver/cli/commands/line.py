@@ -319,10 +319,14 @@ def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interr
             or "none"
             for seat in "ab"
         }
-        what = next((s.own_win_of for s in steps if s.own_win_of), "deal")
+        weighed = (
+            "the chance of winning the game given up"
+            if any(s.own_win_of == "game" for s in steps)
+            else "points given away, or the chance of winning the deal"
+        )
         click.echo(
-            f"grades from the player's own information (points given away, or the chance of winning the {what}, "
-            f"beyond the noise): a {graded['a']}; b {graded['b']}"
+            f"grades from the player's own information ({weighed}, beyond the noise): "
+            f"a {graded['a']}; b {graded['b']}"
         )
         mistakes = {seat: sum(1 for s in steps if s.player == seat and s.mistake) for seat in "ab"}
         slips = {seat: sum(1 for s in steps if s.player == seat and s.inaccuracy) for seat in "ab"}

@@ -83,6 +83,11 @@ class Report:
             r["search"]: r for r in _load(self.path("world-search-brisque.json"))["rows"] if r["k"] == "all"
         }
         m = {(s["first"], s["second"], s["rules"]): s for s in run["matches"]}
+        horizon = {
+            g: _load(self.path(f"equal-time-{g}.json"))["horizon"]
+            for g in ("brisque", "briscan")
+            if os.path.exists(self.path(f"equal-time-{g}.json"))
+        }
         rows = [
             [
                 "`brisque bench` signature (nodes; the same on every machine)",
@@ -127,6 +132,21 @@ class Report:
                 "Intel",
                 "2026-12-01",
             ],
+            *(
+                [
+                    [
+                        "the learned horizon against today's default at equal time (0.1 s a decision), a deal",
+                        ", ".join(
+                            f"{g.capitalize()} {h['mean_margin']:+.2f} [{h['ci95'][0]:+.1f}, {h['ci95'][1]:+.1f}]"
+                            for g, h in horizon.items()
+                        ),
+                        "AMD",
+                        self.meta["runs"]["equal-time-*.json"]["date"],
+                    ]
+                ]
+                if horizon
+                else []
+            ),
             [
                 "PIMC 100 worlds against greedy, Brisque, per deal",
                 f"{m[('pimc:100', 'greedy', 'brisque')]['mean_margin']:+.1f} points",

@@ -1093,3 +1093,24 @@ def test_the_board_still_reads_a_file_that_starts_with_a_byte_order_mark():
         "items": [{"name": "one", "bpns": ["petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3"]}],
         "errors": [],
     }
+
+
+def test_the_address_printed_answers_at_once() -> None:
+    # (a client that reads the address and connects straight away, without retrying)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", "serve", "--no-browser", "--port", "0"],
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        cwd=AWAY,
+    )
+    try:
+        assert process.stderr is not None
+        found = re.search(r"http://127\.0\.0\.1:\d+/", process.stderr.readline())
+        assert found
+        url = found.group(0) + "api/position?" + urllib.parse.urlencode({"bpn": FULL})
+        with urllib.request.urlopen(url, timeout=60) as res:
+            assert res.status == 200
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

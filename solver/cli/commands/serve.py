@@ -84,6 +84,9 @@ def run_board(
         sock.bind((host, port))
     except OSError as exc:
         raise BrisqueCommandError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    # listening before the address is printed: a client that reads it and connects at once
+    # waits in the backlog until the server takes it, rather than being refused
+    sock.listen(128)
     bound = sock.getsockname()[1]
     shown = {"0.0.0.0": "127.0.0.1", "localhost": "127.0.0.1", "::": "[::1]"}.get(host, host)
     url = f"http://{f'[{shown}]' if ':' in shown and not shown.startswith('[') else shown}:{bound}/"

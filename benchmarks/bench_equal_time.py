@@ -1,5 +1,6 @@
-"""Duplicate matches at equal thinking time: the learned horizon, the inference, and both,
-each against today's default player (PIMC with today's world search).
+"""Duplicate matches at equal thinking time: the learned horizon (today's default player),
+the inference, and both, each against the default player before the learned network (PIMC
+with the quick search to the linear horizon, ``@linear``).
 
 Both players of a match think the same budget a decision (``pimc:0.1s``: seconds of work,
 solver/analysis/thinking.py), so the better player is the one that spends it better.  For
@@ -42,11 +43,11 @@ from solver.model.value import Value
 from solver.play.match import duplicate_summary, run_match, t95
 
 RESULTS = Path(__file__).parent / "results"
-TODAY = "pimc:{think}"  # today's default player, at the budget
+BEFORE = "pimc:{think}@linear"  # the default player before the learned network, at the budget
 MATCHES = {
-    "horizon": "pimc:{think}@learned:3",
-    "inference": "pimc:{think}+infer",
-    "both": "pimc:{think}@learned:3+infer",
+    "horizon": "pimc:{think}",  # the default: three tricks to the learned network
+    "inference": "pimc:{think}@linear+infer",
+    "both": "pimc:{think}+infer",
 }
 
 
@@ -108,7 +109,7 @@ def play(name: str, args: argparse.Namespace) -> dict[str, Any]:
     """Play the match ``name``, going on from the records already in ``--records`` (the
     pairs complete there are not played again; the thinking times are kept beside them)."""
     first = MATCHES[name].format(think=args.think)
-    second = TODAY.format(think=args.think)
+    second = BEFORE.format(think=args.think)
     records: list[dict[str, Any]] = []
     spent = {"deals": 0, "seconds_first": 0.0, "seconds_second": 0.0}
     path = timing_path = None

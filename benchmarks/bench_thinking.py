@@ -42,7 +42,7 @@ from solver.model.rules import Rules
 from solver.play.dealing import deal, random_position
 
 RESULTS = Path(__file__).parent / "results"
-SEARCHES = ["quick", "learned", "learned:3", "linear:3", "handmade:3"]
+SEARCHES = ["linear", "learned", "learned:3", "linear:3", "handmade:3"]  # (quick is learned:3 in both games)
 GAMES = ["brisque", "briscan"]
 
 
@@ -67,7 +67,7 @@ def measure(game: str, search: str, deals: int, worlds: int) -> list[Row]:
                 if i == worlds:
                     break
                 t0 = time.perf_counter()
-                out = _solve_worlds((str(rules), [w.bpn()], lim, ws.horizon, None))
+                out = _solve_worlds((str(rules), [w.bpn()], lim, ws.horizon(rules), None))
                 dt = time.perf_counter() - t0
                 rows.append((dt, out[0][1], out[0][2], lim is None))
     return rows
@@ -144,7 +144,7 @@ def main() -> None:
     for game in GAMES:
         x, y = [], []
         for search in SEARCHES:
-            horizon = WorldSearch.parse(search).horizon
+            horizon = WorldSearch.parse(search).horizon(Rules.parse(game))
             for t, n, e, exact in data[game, search]:
                 row = [1.0] + [0.0] * (len(columns) - 1)
                 row[columns.index("exact_node" if exact else horizon)] = n
@@ -157,7 +157,7 @@ def main() -> None:
         fitted[game] = dict(zip(columns, map(float, fit)))
     table = []
     for (game, search), rs in data.items():
-        horizon = WorldSearch.parse(search).horizon
+        horizon = WorldSearch.parse(search).horizon(Rules.parse(game))
         f = fitted[game]
         measured = sum(r[0] for r in rs)
         predicted = sum(

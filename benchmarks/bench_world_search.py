@@ -46,9 +46,10 @@ RESULTS = Path(__file__).parent / "results"
 FIRST_SEED = 0  # test positions: seeds 0, 1, ...; fitted evaluations train on other seeds
 
 
-# The candidates (solver.engine.quick.WorldSearch): "quick" (the default world search),
-# "learned" and "linear" (the same with the learned network, the fitted linear weights),
-# "depth:N" (N tricks to the learned horizon evaluation, with the game-win guard),
+# The candidates (solver.engine.quick.WorldSearch): "quick" (the default world search:
+# learned:3 in Brisque and Briscan), "learned" and "linear" (exact late and four tricks
+# before, to the learned network or the fitted linear weights: "linear" was the default),
+# "depth:N" (N tricks to the fitted linear evaluation, with the game-win guard),
 # "handmade:N" (N tricks to the hand-made heuristic, no guard: the world search before
 # the fitted evaluation, but for the exact final phase) and "exact".
 WORLD_SEARCHES = ["quick", "learned", "linear", "handmade:3", "handmade:4", "depth:3", "depth:4", "depth:5"]
@@ -58,7 +59,7 @@ def run_world_search(p: Position, name: str) -> Move:
     """The move that the named world search picks on the perfect-information ``p`` (with the
     horizon evaluation the search names, on a table cleared as each sampled world's is)."""
     search = WorldSearch.parse(name)
-    solver = shared_solver(p.rules, horizon=search.horizon)
+    solver = shared_solver(p.rules, horizon=search.horizon(p.rules))
     solver.engine.clear()
     return solver.solve(p, pv=False, limit=search.limit(p)).best[0]
 

@@ -134,11 +134,19 @@ def test_the_weights_file_keeps_every_weight_exactly():
 
 
 def test_a_world_search_names_the_horizon_it_scores_with():
-    from solver.engine.quick import WorldSearch
+    from solver.engine.quick import WorldSearch, exact_late_limit
     from solver.engine.seam import DEFAULT_HORIZON
 
-    assert WorldSearch.parse("learned:3").horizon == "learned"
-    assert WorldSearch.parse("linear").horizon == "linear"
-    assert WorldSearch.parse("quick").horizon == WorldSearch.parse("depth:2").horizon == DEFAULT_HORIZON
     p = turn_starts("brisque", 1, first_seed=77)[0]
-    assert WorldSearch.parse("learned").limit(p) == WorldSearch.parse("quick").limit(p)
+    assert WorldSearch.parse("learned:3").horizon(p.rules) == "learned"
+    assert WorldSearch.parse("linear").horizon(p.rules) == "linear"
+    assert WorldSearch.parse("depth:2").horizon(p.rules) == DEFAULT_HORIZON == "linear"
+    # the quick search: the learned network where one is shipped (proven at equal time)
+    assert WorldSearch.parse("quick").horizon(p.rules) == "learned"
+    petite = Rules.parse("petite(draw=yes)")
+    assert WorldSearch.parse("quick").horizon(petite) == "linear"  # (no network for Petite)
+    # learned and linear without a depth are the search of a game without a network
+    assert (
+        WorldSearch.parse("learned").limit(p) == WorldSearch.parse("linear").limit(p) == exact_late_limit(p)
+    )
+    assert WorldSearch.parse("quick").limit(p) == WorldSearch.parse("learned:3").limit(p)

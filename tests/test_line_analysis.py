@@ -323,15 +323,15 @@ V = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
 
 
 def test_line_sampled_loss_within_the_noise_is_no_mistake(invoke):
-    # 9H loses 3.85 over 20 worlds, but the paired difference's standard error is about 4
+    # 9H loses 4.05 over 20 worlds, but the paired difference's standard error is about 4.3
     res = invoke("line", V, "9H", "--worlds", 20, "--json")
     assert res.exit_code == 0, res.stderr
     step = json.loads(res.stdout)["steps"][0]
-    assert step["loss"] == 3.85 and step["loss_stderr"] > 3.85 / 2
+    assert step["loss"] == 4.05 and step["loss_stderr"] > 4.05 / 2
     assert step["mistake"] is False and step["inaccuracy"] is False
-    assert json.loads(res.stdout)["loss"]["a"] == 3.85
+    assert json.loads(res.stdout)["loss"]["a"] == 4.05
     text = invoke("line", V, "9H", "--worlds", 20).stdout
-    assert "mistake" not in text and "(sampled, +- 4.0)" in text
+    assert "mistake" not in text and "(sampled, +- 4.3)" in text
 
 
 def test_line_sampled_loss_beyond_the_noise_is_a_mistake():
@@ -455,12 +455,15 @@ def test_analyse_reports_a_line_that_leaves_the_view(brisque, tmp_path: Path):
 
 
 def test_an_unproven_game_event_is_counted_apart():
-    (ks,) = analyse_line(S5, "KS")
+    # four tricks to the linear horizon see the game given up by KS but cannot prove it
+    # (the quick search's three tricks to the learned one can: the guard's proofs depend
+    # on the search before them)
+    (ks,) = analyse_line(S5, "KS", limit=Limit(depth=4))
     assert ks.game is not None and not ks.exact and not ks.proven
     assert not ks.game_proven and ks.inaccuracy and not ks.mistake
     assert games_given_up([ks]) == {"a": 0, "b": 0}
     assert games_given_up([ks], proven=False) == {"a": 0, "b": 1}
-    (kd,) = analyse_line(S5, "KD")
+    (kd,) = analyse_line(S5, "KD", limit=Limit(depth=4))
     assert kd.game_proven and kd.mistake
     assert games_given_up([kd]) == {"a": 0, "b": 1}
     assert games_given_up([kd], proven=False) == {"a": 0, "b": 0}
@@ -468,7 +471,7 @@ def test_an_unproven_game_event_is_counted_apart():
 
 def test_the_command_says_which_game_events_are_proven(tmp_path: Path):
     def line(move: str, *extra: str) -> subprocess.CompletedProcess[str]:
-        cmd = [sys.executable, "-m", "solver.cli", "line", S5, move, "-q", *extra]
+        cmd = [sys.executable, "-m", "solver.cli", "line", S5, move, "-q", "--depth", "4", *extra]
         return subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=120)
 
     r = line("KS", "--json")

@@ -107,7 +107,7 @@ def test_a_horizon_never_falls_in_the_final_phase():
 
 def test_fitted_and_hand_made_evaluations_differ_and_both_run():
     p = random_position(3, "brisque", 3)
-    s = Solver(p.rules)
+    s = Solver(p.rules, horizon="linear")
     fitted = s.solve(p, pv=False, limit=Limit(depth=2))
     s.engine.set_horizon(None)
     s.engine.clear()
@@ -161,10 +161,13 @@ def test_world_search_specs():
 def test_sampled_answers_name_the_world_search_they_ran():
     p = random_position(11, "brisque", 2)
     view = p.view(p.turn)
-    fitted = analyse(view, worlds=6, seed=1)
+    learned = analyse(view, worlds=6, seed=1)
+    fitted = analyse(view, worlds=6, seed=1, world_search="linear")
     hand_made = analyse(view, worlds=6, seed=1, world_search="handmade:3")
-    assert fitted.world_method == "depth 4" and hand_made.world_method == "depth 3 hand-made"
+    assert learned.world_method == "depth 3 learned" and fitted.world_method == "depth 4"
+    assert hand_made.world_method == "depth 3 hand-made"
     assert [m.value for m in fitted.moves] != [m.value for m in hand_made.moves]
+    assert [m.value for m in learned.moves] != [m.value for m in hand_made.moves]
     assert analyse(view, worlds=6, seed=1, world_search="depth:2").world_method == "depth 2"
     with pytest.raises(ArgumentError, match="give one of them"):
         analyse(view, worlds=6, depth=2, world_search="handmade:3")
@@ -174,6 +177,8 @@ def test_players_take_a_world_search():
     assert make_player("pimc:5@handmade:3").name == "pimc:5@handmade:3"
     assert make_player("clairvoyant@depth:2").name == "clairvoyant@depth:2"
     assert make_player("pimc:5@quick").name == "pimc:5"
+    # the quick search of Brisque before the learned network keeps a name of its own
+    assert make_player("pimc:5@linear").search.limit(random_position(4, "brisque", 2)) == Limit(depth=4)
     with pytest.raises(ArgumentError, match="only pimc and clairvoyant"):
         make_player("greedy@depth:2")
     with pytest.raises(ArgumentError, match="world search"):
@@ -208,4 +213,4 @@ def test_each_world_gets_the_limit_of_its_search(monkeypatch):
     analyse(view, worlds=3, seed=1, world_search="handmade:2")
     analyse(view, worlds=3, seed=1)
     assert seen[0] == (Limit(depth=2, guard=False), "handmade")
-    assert seen[-1] == (Limit(depth=4), "linear")
+    assert seen[-1] == (Limit(depth=3), "learned")

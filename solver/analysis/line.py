@@ -33,8 +33,9 @@ from solver.model.value import Value
 
 
 def default_limit(p: Position) -> Limit | None:
-    """The engine's quick search: exact near the end of the talon, a four-trick estimate
-    earlier (:mod:`solver.engine.quick`)."""
+    """The engine's quick search: three tricks to the learned evaluation in Brisque and
+    Briscan; exact near the end of the talon and a four-trick estimate earlier in Petite
+    Brisque (:mod:`solver.engine.quick`)."""
     return quick_limit(p)
 
 
@@ -290,7 +291,7 @@ def analyse_line(
     """Play ``moves`` from ``start``; before each, value every legal move.
 
     Perfect-information positions are solved (exactly, or within ``limit``; with
-    ``auto_limit`` early talon positions get a four-trick estimate); positions with
+    ``auto_limit`` early talon positions get the quick search's estimate); positions with
     hidden cards are analysed by sampling (``worlds``, ``seed``).
 
     ``view="own"`` (on a deal with every card known, such as a deal record) also judges
@@ -398,7 +399,8 @@ def _play_and_judge(
                 value, mv_value, best = shared_solver(p.rules).judge(p, m)
                 exact = True
             else:
-                b = solve(p, pv=False, limit=lim)
+                # (the quick search as solve runs it, with its own horizon evaluation)
+                b = solve(p, pv=False, quick=True) if limit is None else solve(p, pv=False, limit=lim)
                 mine = next(mv for mv in b.moves if mv.move == m)
                 # exact: the best value and this move's both proven (a game won or lost at
                 # once is, though other moves be estimates)

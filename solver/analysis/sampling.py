@@ -27,7 +27,7 @@ from solver.analysis.ranking import RankingRule, WinWorth
 from solver.analysis.thinking import Think, world_work
 from solver.analysis.worlds import all_worlds, iter_worlds, shuffled_worlds, world_count
 from solver.engine.api import shared_solver, solve
-from solver.engine.quick import DEFAULT_DEPTH, WorldSearch
+from solver.engine.quick import WorldSearch, quick_summary
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.errors import ArgumentError, ArgumentTypeError, ImpossiblePositionError, PositionError
 from solver.formats.numbers import json_number, json_share
@@ -43,6 +43,7 @@ from solver.model.limits import (
 )
 from solver.model.moves import Move, move, parse_move
 from solver.model.position import SEATS, Position, as_position
+from solver.model.rules import Rules
 from solver.model.value import Value
 
 if TYPE_CHECKING:
@@ -299,8 +300,6 @@ def _solve_worlds(task: WorldTask, out: list[WorldResult] | None = None) -> list
     (``seconds`` left, counted from when the task starts: clocks differ between machines);
     a world so stopped is left out: its values are not what the search stands for."""
     rules_text, bpns, limit, horizon, seconds, inference = task
-    from solver.model.rules import Rules
-
     deadline = None if seconds is None else time.perf_counter() + max(seconds, MIN_WORLD_SECONDS)
     rules = Rules.parse(rules_text)
     solver = shared_solver(rules, WORLD_TABLE_BITS, horizon)
@@ -412,8 +411,9 @@ def analyse(
     errors of their paired difference (after at least 2 batches).
     ``workers`` processes, or any ``concurrent.futures`` ``executor`` the caller passes (or a
     ``dask.distributed`` client: the worlds are solved on its cluster, docs/cluster.md).
-    ``depth``: tricks of look-ahead per world (default: exact in the last talon tricks,
-    four tricks to the fitted horizon evaluation before); ``world_search`` names another
+    ``depth``: tricks of look-ahead per world (default: the game's quick search,
+    :mod:`solver.engine.quick`: three tricks to the learned evaluation in Brisque and
+    Briscan, exact late and four tricks before in Petite Brisque); ``world_search`` names another
     per-world search (:class:`~solver.engine.quick.WorldSearch`: ``"handmade:3"``, ...).  ``win_worth``: what a game won
     outright counts in the means that rank moves (:mod:`solver.analysis.ranking`).
     ``on_update`` gets the answer so far at most every ``update_every`` seconds (progress
@@ -517,6 +517,7 @@ def analyse(
     # order, so that one cut short (time, separation, Ctrl-C) is a fair sample of the worlds
     source = shuffled_worlds(p, seed) if enumerated else iter_worlds(p, seed)
     lim = ws.limit(p)  # the same search for every world (a Limit crosses to workers)
+    horizon = ws.horizon(p.rules)
     infer = (
         (history, seed)
         if history is not None and inference and history.opponent_decisions and infers(p.rules)
@@ -526,7 +527,7 @@ def analyse(
     replayed = (
         0 if history is None or infer is None else len(history.moves) * model_for(p.rules.game).histories
     )
-    described = ws.describe(lim)
+    described = ws.describe(lim, p.rules)
     rules_text = str(p.rules)
     if executor is not None:  # (a cluster's or a pool's width: its tasks at once)
         workers = max(workers, executor_width(executor) or 1)
@@ -565,7 +566,7 @@ def analyse(
             described,
             stopped,
             rank,
-            ws.horizon,
+            horizon,
             exact,
             temper,
             replayed,
@@ -584,7 +585,7 @@ def analyse(
                     rules_text,
                     [w.bpn() for w in round_worlds],
                     lim,
-                    ws.horizon,
+                    horizon,
                     _seconds_left(deadline),
                     infer,
                 )
@@ -596,7 +597,7 @@ def analyse(
                 round_worlds = list(itertools.islice(source, min(width * task_size, wanted - len(results))))
                 chunks = [round_worlds[i : i + task_size] for i in range(0, len(round_worlds), task_size)]
                 left = _seconds_left(deadline)  # (counted from when a worker starts a task)
-                tasks = [(rules_text, [w.bpn() for w in ch], lim, ws.horizon, left, infer) for ch in chunks]
+                tasks = [(rules_text, [w.bpn() for w in ch], lim, horizon, left, infer) for ch in chunks]
                 from solver.analysis.pool import InOrder
 
                 in_order = InOrder(executor, _solve_worlds, tasks)
@@ -611,7 +612,7 @@ def analyse(
                 # whatever the workers solved beyond it
                 while counted < len(results) and work < budget:
                     work += world_work(
-                        game, ws.horizon, exact, results[counted][1], results[counted][2], replayed
+                        game, horizon, exact, results[counted][1], results[counted][2], replayed
                     )
                     counted += 1
                 if work >= budget and counted < wanted:
@@ -669,18 +670,18 @@ def analyse(
     if drawn > len(results) and stopped in ("worlds", "enumerated"):
         stopped = "time"  # (worlds left unsolved at the deadline: neither all asked for nor all)
     if not results and time_limit is not None:  # (every world drawn was left at the deadline)
-        raise ArgumentError(_none_in_time(time_limit, ws, depth is not None))
+        raise ArgumentError(_none_in_time(time_limit, ws, p.rules, depth is not None))
     return answer(enumerated and stopped == "enumerated")
 
 
-def _none_in_time(time_limit: float, ws: WorldSearch, as_depth: bool = False) -> str:
+def _none_in_time(time_limit: float, ws: WorldSearch, rules: Rules, as_depth: bool = False) -> str:
     """The error when the time limit stopped the first world's search: what that search
     does, and what would answer (``as_depth``: the search was given as ``depth=N``)."""
     if ws.kind == "exact":
         why = "solves each world exactly, which can take long before the last talon tricks"
         advice = "give more time, or world_search='quick'"
     elif ws.kind == "quick":
-        why = f"searches each world {DEFAULT_DEPTH} tricks deep, or exactly in the last talon tricks"
+        why = f"searches each world {quick_summary(rules)}"
         advice = "give more time"
     else:
         why = f"searches each world {ws.depth} tricks deep, which takes longer the deeper"

@@ -16,7 +16,7 @@ from contextlib import contextmanager, nullcontext
 from typing import Literal
 
 from solver.engine.bounded import bounded_solve, interrupted_answer
-from solver.engine.quick import quick_limit
+from solver.engine.quick import quick_horizon, quick_limit
 from solver.engine.reference import reference_values
 from solver.engine.results import (
     Analysis,
@@ -512,7 +512,8 @@ def solve(
     tricks and evaluates the horizon with a heuristic (``docs/solver.md``).
     ``engine="reference"`` uses the plain Python solver (slow; the tests' oracle).
     ``quick=True`` runs the search each sampled world gets (:mod:`solver.engine.quick`):
-    exact in the last talon tricks, a four-trick estimate before.
+    three tricks to the learned evaluation in Brisque and Briscan; exact in the last
+    talon tricks and a four-trick estimate before in Petite Brisque.
     ``threads`` share an exact solve and its table (the same answer, sooner on a whole deal).
     ``progress(done, total, nodes)`` follows an exact solve of every move, which goes a root
     move at a time: called before the first (``done`` 0), as each is solved, and every
@@ -559,7 +560,8 @@ def solve(
     if limit is not None and limit.bounded:
         # estimates and budgets depend on what the table holds: start from an empty one so
         # that the same question always gets the same answer
-        solver = shared_solver(p.rules, min(table_bits, BOUNDED_TABLE_BITS))
+        horizon = quick_horizon(p.rules) if quick else DEFAULT_HORIZON
+        solver = shared_solver(p.rules, min(table_bits, BOUNDED_TABLE_BITS), horizon)
         solver.engine.clear()
         return solver.solve(p, every_move=every_move, pv=pv, limit=limit)
     return shared_solver(p.rules, table_bits).solve(

@@ -1,15 +1,20 @@
 """The quick search: what each sampled world, the clairvoyant player and line analysis get.
 
-Exact while that is affordable (at most ``EXACT_TALON_TRICKS`` talon tricks left: 100 worlds
-in about a second on the machine of BENCHMARKS.md), and earlier a search of
-``DEFAULT_DEPTH`` tricks to the learned horizon evaluation of docs/solver.md, with the
-final phase exact and a guard that proves forced game wins and losses
-(benchmarks/bench_world_search.py measures it against the exact solve).  ``solve(p, quick=True)``
-and ``brisque solve --quick`` run exactly this search, so that it can be measured against the
-exact solve.
+It depends on the game.  Where a learned horizon network is shipped (Brisque and Briscan,
+scored by margin), a search of ``LEARNED_DEPTH`` tricks to the network, the whole deal
+long: it was proven the stronger player at equal thinking time (BENCHMARKS.md, duplicate
+matches at equal thinking time).  Elsewhere (Petite Brisque, other objectives), exact while
+that is affordable (at most ``EXACT_TALON_TRICKS`` talon tricks left: 100 worlds in about a
+second on the machine of BENCHMARKS.md), and earlier a search of ``DEFAULT_DEPTH`` tricks
+to the fitted linear evaluation.  Both keep the final phase exact and a guard that proves
+forced game wins and losses (benchmarks/bench_world_search.py measures them against the
+exact solve).  ``solve(p, quick=True)`` and ``brisque solve --quick`` run exactly this
+search, so that it can be measured against the exact solve.
 
 >>> from solver.model.position import Position
 >>> quick_limit(Position("brisque AK.T9.J.8/.K8.J9.KJ 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"))
+Limit(nodes=None, seconds=None, depth=3, guard=True)
+>>> exact_late_limit(Position("brisque AK.T9.J.8/.K8.J9.KJ 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"))
 Limit(nodes=None, seconds=None, depth=4, guard=True)
 """
 
@@ -19,13 +24,17 @@ import re
 from dataclasses import dataclass
 
 from solver.engine.results import Limit
-from solver.engine.seam import DEFAULT_HORIZON, HORIZONS
+from solver.engine.seam import DEFAULT_HORIZON, HORIZONS, horizon_network
 from solver.errors import ArgumentError, ArgumentTypeError
 from solver.model.limits import MAX_DEPTH, short, short_value
 from solver.model.position import Position
+from solver.model.rules import Rules
 
-EXACT_TALON_TRICKS = 4  # worlds with at most this many talon tricks left are solved exactly
-DEFAULT_DEPTH = 4  # tricks of look-ahead before that, to the learned horizon evaluation
+EXACT_TALON_TRICKS = (
+    4  # without a network: worlds with at most this many talon tricks left are solved exactly
+)
+DEFAULT_DEPTH = 4  # tricks of look-ahead before that, to the fitted linear evaluation
+LEARNED_DEPTH = 3  # with a network: tricks of look-ahead to it, the whole deal
 
 
 def talon_tricks_left(p: Position) -> int:
@@ -35,12 +44,58 @@ def talon_tricks_left(p: Position) -> int:
     return (p.talon_count + 1) // 2
 
 
-def quick_limit(p: Position, depth: int | None = None) -> Limit | None:
-    """The quick search of ``p``: ``None`` (exact) late in the deal, else a depth limit
-    (``depth`` tricks, when given, whatever the talon)."""
-    if depth is None and talon_tricks_left(p) <= EXACT_TALON_TRICKS:
+def has_network(rules: Rules) -> bool:
+    """Whether a learned horizon network is shipped for ``rules`` (then the quick search
+    is ``LEARNED_DEPTH`` tricks to it).
+
+    >>> has_network(Rules.parse("brisque")), has_network(Rules.parse("petite"))
+    (True, False)
+    """
+    return horizon_network(rules) is not None
+
+
+def quick_limit(p: Position) -> Limit | None:
+    """The quick search of ``p``: ``LEARNED_DEPTH`` tricks where the game has a network,
+    else :func:`exact_late_limit`."""
+    if has_network(p.rules):
+        # (the whole deal: with at most three talon tricks left the search reaches the
+        # final phase and its values are exact; an exact solve there gives the same values
+        # with a third fewer nodes, docs/experiments/learned-horizon.md, but would spend a
+        # budget of thinking otherwise than the player proven by the matches)
+        return Limit(depth=LEARNED_DEPTH)
+    return exact_late_limit(p)
+
+
+def exact_late_limit(p: Position) -> Limit | None:
+    """``None`` (exact) late in the deal, else ``DEFAULT_DEPTH`` tricks: the quick search
+    of a game without a network, and of ``learned`` and ``linear`` in any game."""
+    if talon_tricks_left(p) <= EXACT_TALON_TRICKS:
         return None
-    return Limit(depth=depth or DEFAULT_DEPTH)
+    return Limit(depth=DEFAULT_DEPTH)
+
+
+def quick_horizon(rules: Rules) -> str:
+    """The horizon evaluation of the quick search: the learned network where one is shipped,
+    else the default of depth-limited solves (the fitted linear weights).  Solves keep that
+    default (``solver.engine.seam.DEFAULT_HORIZON``): MTD(f)'s first guess and the bounded
+    solves of ``brisque solve`` are scored with it, and their node counts sign the benchmarks."""
+    return "learned" if has_network(rules) else DEFAULT_HORIZON
+
+
+def quick_summary(rules: Rules) -> str:
+    """The quick search of ``rules`` in words (for messages and help).
+
+    >>> quick_summary(Rules.parse("briscan"))
+    'three tricks deep to the learned evaluation'
+    """
+    if has_network(rules):
+        return f"{_WORDS[LEARNED_DEPTH]} tricks deep to the learned evaluation"
+    return (
+        f"{_WORDS[DEFAULT_DEPTH]} tricks deep to the linear evaluation, or exactly in the last talon tricks"
+    )
+
+
+_WORDS = {3: "three", 4: "four"}  # (the depths above, in words)
 
 
 def quick_description(limit: Limit | None) -> str:
@@ -52,13 +107,16 @@ def quick_description(limit: Limit | None) -> str:
 class WorldSearch:
     """Which search each sampled world gets, by a short spec (for comparing them):
 
-    * ``quick``: the default above (exact late, ``DEFAULT_DEPTH`` tricks before to the
-      default horizon evaluation, ``solver.engine.seam.DEFAULT_HORIZON``);
+    * ``quick``: the default above, which depends on the game (:func:`quick_limit`, to
+      :func:`quick_horizon`);
     * ``exact``: every world solved exactly, however early (slow);
-    * ``depth:N``: N tricks to the default evaluation, exact only where the search ends;
-    * ``learned`` and ``learned:N``: ``quick`` and ``depth:N`` with the learned network at
-      the horizon (the linear weights where no network is shipped for the game);
-    * ``linear`` and ``linear:N``: the same with the fitted linear evaluation;
+    * ``depth:N``: N tricks to the default evaluation of solves (the fitted linear one),
+      exact only where the search ends;
+    * ``learned`` and ``learned:N``: exact late and ``DEFAULT_DEPTH`` tricks before
+      (:func:`exact_late_limit`), or N tricks, with the learned network at the horizon (the
+      linear weights where no network is shipped for the game);
+    * ``linear`` and ``linear:N``: the same with the fitted linear evaluation (``linear``
+      was the quick search of every game before the network);
     * ``handmade:N``: N tricks to the hand-made heuristic without the game-win guard (the
       world search before the fitted evaluation: ``handmade:3`` was the default).
 
@@ -97,32 +155,47 @@ class WorldSearch:
     def __str__(self) -> str:
         return self.kind if self.depth is None else f"{self.kind}:{self.depth}"
 
-    @property
-    def horizon(self) -> str:
-        """The evaluation its horizon is scored with (solver.engine.seam.HORIZONS)."""
+    def horizon(self, rules: Rules) -> str:
+        """The evaluation its horizon is scored with under ``rules`` (one of
+        solver.engine.seam.HORIZONS).
+
+        >>> WorldSearch().horizon(Rules.parse("brisque")), WorldSearch().horizon(Rules.parse("petite(draw=yes)"))
+        ('learned', 'linear')
+        """
+        if self.kind == "quick":
+            return quick_horizon(rules)
         return self.kind if self.kind in HORIZONS else DEFAULT_HORIZON
 
     def limit(self, p: Position) -> Limit | None:
         """The limit of this search on ``p``."""
         if self.kind == "exact":
             return None
-        if self.kind == "quick" or (self.kind in ("learned", "linear") and self.depth is None):
+        if self.kind == "quick":
             return quick_limit(p)
+        if self.kind in ("learned", "linear") and self.depth is None:
+            return exact_late_limit(p)
         return Limit(depth=self.depth, guard=self.kind != "handmade")
 
-    def describe(self, limit: Limit | None) -> str:
-        """The answers' ``world_search`` for a search run with ``limit``."""
+    def describe(self, limit: Limit | None, rules: Rules) -> str:
+        """The answers' ``world_search`` for a search run with ``limit`` under ``rules``:
+        the horizon is named unless it is the default of solves (``DEFAULT_HORIZON``)."""
         text = quick_description(limit)
-        if limit is None or self.horizon == DEFAULT_HORIZON:
+        horizon = self.horizon(rules)
+        if limit is None or horizon == DEFAULT_HORIZON:
             return text
-        return text + {"handmade": " hand-made", "linear": " linear", "learned": " learned"}[self.horizon]
+        return text + {"handmade": " hand-made", "linear": " linear", "learned": " learned"}[horizon]
 
 
 __all__ = [
     "DEFAULT_DEPTH",
     "EXACT_TALON_TRICKS",
+    "LEARNED_DEPTH",
     "WorldSearch",
+    "exact_late_limit",
+    "has_network",
     "quick_description",
+    "quick_horizon",
     "quick_limit",
+    "quick_summary",
     "talon_tricks_left",
 ]

@@ -74,8 +74,10 @@ def engine_key(r: Rules) -> str:
 # the learned network, the fitted linear weights, the hand-made heuristic.  A game without
 # a network falls back on its linear weights, one without weights on the heuristic.
 HORIZONS = ("learned", "linear", "handmade")
-# the default: the fitted linear weights, until the learned network is proven the stronger
-# player at equal thinking time (BENCHMARKS.md, duplicate matches)
+# the default of solves (depth-limited and bounded solves, MTD(f)'s first guess): the fitted
+# linear weights.  The quick search of sampled worlds uses the learned network where one is
+# shipped (solver.engine.quick.quick_horizon): proven the stronger player at equal thinking
+# time (BENCHMARKS.md); the exact solves' node counts, which sign the benchmarks, stay as they were
 DEFAULT_HORIZON = "linear"
 # what a game won at the horizon (its chance less that of a game lost) adds to the margin
 NETWORK_WIN_POINTS = 100.0

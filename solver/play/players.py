@@ -178,7 +178,7 @@ class HumanlikePlayer:
 
 class ClairvoyantPlayer:
     """Sees every card (the opponent's hand and the talon order) and plays the double-dummy
-    best move: exact late in the deal, a four-trick estimate early (as PIMC's worlds)."""
+    best move with the quick search of PIMC's worlds (:mod:`solver.engine.quick`)."""
 
     def __init__(self, search: WorldSearch | None = None):
         self.search = search or WorldSearch()
@@ -188,7 +188,9 @@ class ClairvoyantPlayer:
         moves = position.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        solver = shared_solver(position.rules, horizon=self.search.horizon)  # (a table is costly to allocate)
+        solver = shared_solver(
+            position.rules, horizon=self.search.horizon(position.rules)
+        )  # (a table is costly to allocate)
         solver.engine.clear()  # (estimates depend on the table: the same choices every run)
         a = solver.solve(position, pv=False, limit=self.search.limit(position))
         # an unfinished answer's line starts with the best proven of its best estimates
@@ -196,7 +198,8 @@ class ClairvoyantPlayer:
 
 
 def _search_suffix(search: WorldSearch) -> str:
-    """``@SEARCH`` in a player's name, unless it is the default quick search."""
+    """``@SEARCH`` in a player's name, unless it is the default quick search (``@linear``
+    names the quick search of Brisque and Briscan before the learned network)."""
     return "" if search.kind == "quick" else f"@{search}"
 
 

@@ -71,16 +71,22 @@ from solver.model.position import Position
     default=None,
     help="Stop once the best move leads the runner-up by this many standard errors.",
 )
-@depth_option("Tricks of look-ahead per world (default: exact in the last four talon tricks, 4 before).")
+@depth_option(
+    "Tricks of look-ahead per world (default: the quick search: 3 to the learned evaluation in "
+    "Brisque and Briscan; exact in the last four talon tricks and 4 before in Petite Brisque)."
+)
 @click.option(
     "--world-search",
     default="quick",
     show_default=True,
-    help="The search each world gets: quick (the default rule), exact (every world solved "
-    "exactly: slow early), depth:N (N tricks to the default horizon evaluation), learned or "
-    "learned:N (quick or N tricks with the learned network at the horizon), linear or linear:N "
-    "(the same with the fitted linear evaluation, the default), or handmade:N (N tricks to the "
-    "hand-made heuristic, the old default being handmade:3).",
+    help="The search each world gets: quick (the default: three tricks to the learned horizon "
+    "network in Brisque and Briscan; in Petite Brisque exact in the last four talon tricks and "
+    "four tricks to the linear evaluation before), exact (every world solved exactly: slow "
+    "early), depth:N (N tricks to the default horizon evaluation), learned or learned:N (exact "
+    "late and four tricks before, or N tricks, with the learned network at the horizon), linear "
+    "or linear:N (the same with the fitted linear evaluation: linear was the default before the "
+    "network), or handmade:N (N tricks to the hand-made heuristic, the default before that "
+    "being handmade:3).",
 )
 @click.option(
     "--win-worth",

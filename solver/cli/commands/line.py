@@ -113,8 +113,10 @@ def line_cmd(
 
     Finds the mistakes of a played line: loss is how much the move gave away
     against the best move, for the player who made it.  Positions late in the deal
-    are solved exactly; earlier talon positions get a four-trick estimate unless
-    --exact (or --nodes / --depth) says otherwise.
+    are solved exactly; earlier talon positions get the estimate of the search each
+    sampled world gets (three tricks to the learned evaluation in Brisque and Briscan,
+    four to the linear one in Petite Brisque) unless --exact (or --nodes / --depth)
+    says otherwise.
 
     A double-dummy loss blames a player for not seeing hidden cards.  --view own
     judges each move from what its player knew: the loss over the worlds his view

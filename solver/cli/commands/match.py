@@ -72,9 +72,11 @@ def match_cmd(
     pimc (100 worlds), pimc:N or pimc:0.5s, or clairvoyant (sees every card).
     A budget such as pimc:0.5s is thought in work, not on a clock: equal budgets
     are equal time, and a seed replays the same match.  PIMC and clairvoyant take @SEARCH,
-    the search each world gets: quick (the default), exact, depth:N, learned[:N]
-    (the learned horizon network), linear[:N] (the fitted linear horizon, today's
-    default) or handmade:N (the old default was handmade:3).  PIMC takes +infer
+    the search each world gets: quick (the default: three tricks to the learned
+    horizon network in Brisque and Briscan), exact, depth:N, learned[:N] (the
+    network, exact late and four tricks before, or N tricks), linear[:N] (the
+    same with the fitted linear horizon: linear was the default before the network)
+    or handmade:N (the default before that was handmade:3).  PIMC takes +infer
     at the end: its worlds weighed by the opponent's play so far.
 
     Reports, for FIRST, the mean margin per deal over the deal pairs without a

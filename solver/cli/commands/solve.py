@@ -81,8 +81,9 @@ def solve_one(
 @click.option(
     "--quick",
     is_flag=True,
-    help="Run the search each world of a sampled analysis gets: exact in the last four talon "
-    "tricks, four tricks to the fitted horizon evaluation before (to measure it against the exact solve).",
+    help="Run the search each world of a sampled analysis gets (to measure it against the exact "
+    "solve): three tricks to the learned horizon evaluation in Brisque and Briscan; exact in the "
+    "last four talon tricks and four tricks to the fitted linear evaluation before in Petite Brisque.",
 )
 @workers_option(
     "Cores: threads sharing one exact solve and its table (one BPN: the same answer, "

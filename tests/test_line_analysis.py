@@ -380,6 +380,10 @@ def test_line_own_view_calls_a_loss_between_estimates_an_inaccuracy(invoke, matc
         assert s.inaccuracy == bool(s.own_mistake and s.own_estimate)
     slips = [sum(s.inaccuracy for s in steps if s.player == seat) for seat in "ab"]
     assert f"inaccuracies (between estimates): a {slips[0]}, b {slips[1]}" in text
+    # the quick search's three tricks reach the final phase from three talon tricks left
+    # (trick 8 of Brisque's ten talon tricks): the worlds' values are proven from there on
+    assert {s.own_estimate for s in steps if s.trick <= 7} == {True}
+    assert {s.own_estimate for s in steps if s.trick >= 8} == {False}
 
 
 # b declares the four kings at once (+kK): a game won outright, proven within any budget
@@ -467,6 +471,10 @@ def test_an_unproven_game_event_is_counted_apart():
     assert kd.game_proven and kd.mistake
     assert games_given_up([kd]) == {"a": 0, "b": 1}
     assert games_given_up([kd], proven=False) == {"a": 0, "b": 0}
+    # the quick search (three tricks to the learned network, the guard after them) proves it
+    (ks,) = analyse_line(S5, "KS")
+    assert ks.game == "gives up a won game" and not ks.exact and ks.proven and ks.game_proven
+    assert games_given_up([ks]) == {"a": 0, "b": 1}
 
 
 def test_the_command_says_which_game_events_are_proven(tmp_path: Path):

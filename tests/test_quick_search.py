@@ -20,6 +20,7 @@ from solver.engine.quick import (
     exact_late_limit,
     has_network,
     quick_limit,
+    reaches_final_phase,
     talon_tricks_left,
 )
 from solver.engine.results import Limit
@@ -49,7 +50,12 @@ def test_three_tricks_reach_the_final_phase_and_are_exact(k):
         # so the quick search's values there are exact
         q = solve(p, quick=True, pv=False)
         assert quick_limit(p) == Limit(depth=LEARNED_DEPTH) and q.exact and q.value == e.value
-        assert analyse(p.view(p.turn), worlds=3, seed=1).world_method == "depth 3 learned"
+        # and the sampled answers say so (line analysis judges mistakes on them)
+        assert reaches_final_phase(p, quick_limit(p))
+        assert analyse(p.view(p.turn), worlds=3, seed=1).world_method == "exact"
+    p = positions_with_talon_tricks(LEARNED_DEPTH + 1, 1)[0]
+    assert not reaches_final_phase(p, quick_limit(p)) and reaches_final_phase(p, Limit(depth=4))
+    assert analyse(p.view(p.turn), worlds=3, seed=1).world_method == "depth 3 learned"
 
 
 @pytest.mark.parametrize("k", [1, EXACT_TALON_TRICKS])
@@ -60,6 +66,7 @@ def test_without_a_network_late_positions_are_solved_exactly(k):
         assert analyse(p.view(p.turn), worlds=3, seed=1, world_search="linear").world_method == "exact"
     for p in positions_with_talon_tricks(k, 2, "petite(draw=yes)"):
         assert not has_network(p.rules) and quick_limit(p) is None
+        assert WorldSearch().horizon(p.rules) == "linear"
         assert solve(p, quick=True, pv=False).exact
 
 

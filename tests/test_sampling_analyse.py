@@ -16,7 +16,6 @@ from helpers import NOTATION_EXAMPLES
 from solver.analysis.sampling import SampledAnalysis, analyse
 from solver.analysis.worlds import sample_worlds, world_count
 from solver.engine.api import solve
-from solver.engine.quick import has_network
 from solver.engine.results import Analysis
 from solver.errors import PositionError
 from solver.model.bits import popcount
@@ -215,9 +214,8 @@ def test_a_known_talon_order_is_the_only_world():
 def test_every_move_is_scored_on_the_same_worlds(bpn, n, seed):
     v = Position(bpn)
     a = analyse(v, worlds=n, seed=seed)
-    # (three tricks to the learned network reach the final phase here: exact values too)
-    assert a.world_method == ("depth 3 learned" if has_network(v.rules) else "exact")
-    assert not a.enumerated and a.worlds == n
+    # (in Brisque and Briscan three tricks to the learned network reach the final phase here)
+    assert a.world_method == "exact" and not a.enumerated and a.worlds == n
     legal = v.legal_moves()
     assert [m.move for m in a.moves] == legal, "one entry per legal move, in order"
     # recompute from the same worlds, each solved exactly

@@ -19,7 +19,7 @@ from solver.model.rules import Rules
 from solver.native.constants import WIN_VALUE
 from solver.native.engine import HORIZON_FEATURES, HORIZON_ROWS
 from solver.play import random_position
-from solver.play.players import make_player
+from solver.play.players import PimcPlayer, make_player
 
 # b wins the game outright with KD, AD or the marriage (four kings follow); a depth of one
 # trick cannot see it, the guard proves it (the exact values are checked below)
@@ -178,7 +178,9 @@ def test_players_take_a_world_search():
     assert make_player("clairvoyant@depth:2").name == "clairvoyant@depth:2"
     assert make_player("pimc:5@quick").name == "pimc:5"
     # the quick search of Brisque before the learned network keeps a name of its own
-    assert make_player("pimc:5@linear").search.limit(random_position(4, "brisque", 2)) == Limit(depth=4)
+    linear, early = make_player("pimc:5@linear"), random_position(4, "brisque", 2)
+    assert isinstance(linear, PimcPlayer) and linear.search.limit(early) == Limit(depth=4)
+    assert linear.search.horizon(early.rules) == "linear" and WorldSearch().horizon(early.rules) == "learned"
     with pytest.raises(ArgumentError, match="only pimc and clairvoyant"):
         make_player("greedy@depth:2")
     with pytest.raises(ArgumentError, match="world search"):

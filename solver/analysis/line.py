@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from solver.analysis.game_chance import GameChance
 from solver.engine.api import shared_solver, solve
-from solver.engine.quick import quick_limit
+from solver.engine.quick import quick_limit, reaches_final_phase
 from solver.engine.results import Bound, Limit
 from solver.errors import (
     ArgumentError,
@@ -35,8 +35,10 @@ from solver.model.value import Value
 def default_limit(p: Position) -> Limit | None:
     """The engine's quick search: three tricks to the learned evaluation in Brisque and
     Briscan; exact near the end of the talon and a four-trick estimate earlier in Petite
-    Brisque (:mod:`solver.engine.quick`)."""
-    return quick_limit(p)
+    Brisque (:mod:`solver.engine.quick`).  ``None`` (exact) where that search is exact anyway:
+    the warm exact judgement then gives the same values sooner."""
+    limit = quick_limit(p)
+    return None if reaches_final_phase(p, limit) else limit
 
 
 @dataclass(kw_only=True)

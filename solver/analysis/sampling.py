@@ -411,7 +411,7 @@ def analyse(
     errors of their paired difference (after at least 2 batches).
     ``workers`` processes, or any ``concurrent.futures`` ``executor`` the caller passes (or a
     ``dask.distributed`` client: the worlds are solved on its cluster, docs/cluster.md).
-    ``depth``: tricks of look-ahead per world (default: the game's quick search,
+    ``depth``: tricks of look-ahead per world to the fitted linear evaluation (default: the game's quick search,
     :mod:`solver.engine.quick`: three tricks to the learned evaluation in Brisque and
     Briscan, exact late and four tricks before in Petite Brisque); ``world_search`` names another
     per-world search (:class:`~solver.engine.quick.WorldSearch`: ``"handmade:3"``, ...).  ``win_worth``: what a game won
@@ -527,7 +527,7 @@ def analyse(
     replayed = (
         0 if history is None or infer is None else len(history.moves) * model_for(p.rules.game).histories
     )
-    described = ws.describe(lim, p.rules)
+    described = ws.describe(lim, p)
     rules_text = str(p.rules)
     if executor is not None:  # (a cluster's or a pool's width: its tasks at once)
         workers = max(workers, executor_width(executor) or 1)

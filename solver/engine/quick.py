@@ -98,6 +98,23 @@ def quick_summary(rules: Rules) -> str:
 _WORDS = {3: "three", 4: "four"}  # (the depths above, in words)
 
 
+def reaches_final_phase(p: Position, limit: Limit | None) -> bool:
+    """Whether a search of ``p`` within ``limit`` is exact anyway: no limit, or a depth of
+    at least the talon tricks left (the horizon then falls in the final phase, which the
+    engine solves exactly; tests/test_quick_search.py checks it), and no budget.
+
+    >>> from solver.play import random_position
+    >>> p = random_position(0, "brisque", 9)
+    >>> talon_tricks_left(p), reaches_final_phase(p, Limit(depth=2)), reaches_final_phase(p, Limit(depth=1))
+    (2, True, False)
+    """
+    if limit is None:
+        return True
+    if limit.nodes is not None or limit.seconds is not None or limit.depth is None:
+        return False
+    return talon_tricks_left(p) <= limit.depth
+
+
 def quick_description(limit: Limit | None) -> str:
     """The answers' ``world_search``: ``"exact"`` or ``"depth N"``."""
     return "exact" if limit is None else f"depth {limit.depth}"
@@ -176,12 +193,16 @@ class WorldSearch:
             return exact_late_limit(p)
         return Limit(depth=self.depth, guard=self.kind != "handmade")
 
-    def describe(self, limit: Limit | None, rules: Rules) -> str:
-        """The answers' ``world_search`` for a search run with ``limit`` under ``rules``:
-        the horizon is named unless it is the default of solves (``DEFAULT_HORIZON``)."""
+    def describe(self, limit: Limit | None, p: Position) -> str:
+        """The answers' ``world_search`` for a search of ``p``'s worlds run with ``limit``:
+        ``"exact"`` where the search is exact anyway (:func:`reaches_final_phase`: the worlds'
+        values are then proven, and line analysis judges mistakes on them); else the depth,
+        with the horizon named unless it is the default of solves (``DEFAULT_HORIZON``)."""
+        if reaches_final_phase(p, limit):
+            return "exact"
         text = quick_description(limit)
-        horizon = self.horizon(rules)
-        if limit is None or horizon == DEFAULT_HORIZON:
+        horizon = self.horizon(p.rules)
+        if horizon == DEFAULT_HORIZON:
             return text
         return text + {"handmade": " hand-made", "linear": " linear", "learned": " learned"}[horizon]
 
@@ -197,5 +218,6 @@ __all__ = [
     "quick_horizon",
     "quick_limit",
     "quick_summary",
+    "reaches_final_phase",
     "talon_tricks_left",
 ]

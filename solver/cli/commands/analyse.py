@@ -72,8 +72,9 @@ from solver.model.position import Position
     help="Stop once the best move leads the runner-up by this many standard errors.",
 )
 @depth_option(
-    "Tricks of look-ahead per world (default: the quick search: 3 to the learned evaluation in "
-    "Brisque and Briscan; exact in the last four talon tricks and 4 before in Petite Brisque)."
+    "Tricks of look-ahead per world to the fitted linear evaluation, as --world-search depth:N "
+    "(default: the quick search: 3 to the learned evaluation in Brisque and Briscan; exact in the "
+    "last four talon tricks and 4 before in Petite Brisque; learned:N for N to the learned one)."
 )
 @click.option(
     "--world-search",

@@ -66,7 +66,9 @@ def no_hidden_card(t: Table, v: dict) -> None:
 @pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])
 @pytest.mark.parametrize("seat", ["a", "b"])
 def test_a_whole_deal_shows_no_hidden_card(game: str, seat: str) -> None:
-    t = Table.new(game, seat=seat, level=1, seed=5)
+    # (a seed whose deals are all played out: with seed 5 the engine shows four of a kind in
+    # Brisque's second trick, which ends the game at once)
+    t = Table.new(game, seat=seat, level=1, seed=6)
     n = play_out(t, choose=lambda v: v["legal"][-1]["move"], check=no_hidden_card)
     v = t.view()
     tricks = 5 if game == "petite" else 16

@@ -172,7 +172,7 @@ def analyse_cmd(
     Examples:
       brisque analyse "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
       brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 400 --workers 2
-      brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --think 1s --world-search learned:3
+      brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --think 1s --world-search learned
       brisque analyse "$(brisque deal --seed 4)" 7H 9H 9D JD JH TH 7D --worlds 200
       brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 2000 --scheduler local:2
       brisque analyse "petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H" --method equilibrium

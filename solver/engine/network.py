@@ -244,8 +244,10 @@ def network_key(rules: Rules) -> str:
 
 
 @lru_cache(maxsize=8)
+@lru_cache(maxsize=8)
 def shipped_network(key: str) -> Network | None:
-    """The network shipped for ``key`` (``solver/engine/networks/<key>.json``), or None."""
+    """The network shipped for ``key`` (``solver/engine/networks/<key>.json``), or None.
+    Read once a process: the quick search asks for it at every decision (``has_network``)."""
     path = resources.files("solver.engine").joinpath("networks", f"{key}.json")
     if not path.is_file():
         return None

@@ -30,9 +30,8 @@ from solver.model.limits import MAX_DEPTH, short, short_value
 from solver.model.position import Position
 from solver.model.rules import Rules
 
-EXACT_TALON_TRICKS = (
-    4  # without a network: worlds with at most this many talon tricks left are solved exactly
-)
+# without a network: worlds with at most this many talon tricks left are solved exactly
+EXACT_TALON_TRICKS = 4
 DEFAULT_DEPTH = 4  # tricks of look-ahead before that, to the fitted linear evaluation
 LEARNED_DEPTH = 3  # with a network: tricks of look-ahead to it, the whole deal
 

@@ -13,7 +13,7 @@ from solver.errors import ArgumentError
 from solver.model.melds import MELD_BY_CODE
 from solver.model.position import Position
 from solver.model.rules import Rules
-from solver.native.constants import N_MELDS, NET_H1, NET_H2, NET_INPUTS
+from solver.native.constants import N_MELDS, NET_H1, NET_H2, NET_INPUTS, NET_LEVEL, NET_LEVELS
 from solver.play.dealing import random_position
 
 
@@ -126,9 +126,29 @@ def test_the_shipped_network_matches_its_twin(game):
         assert solver.engine.network_outputs() == net.outputs(network_inputs(p))
 
 
+@pytest.mark.parametrize("game", ["brisque", "briscan"])
+def test_every_level_reads_a_labelled_levels_row(game):
+    """A level input that no label turned on would keep its random start, and a search whose
+    horizon lies there (three tricks from a deal's first trick) would add that noise to
+    every evaluation: the network names the levels of its labels, and any other level's row
+    is the nearest labelled level's."""
+    rules = Rules.parse(game)
+    net = shipped_network(network_key(rules))
+    if net is None:
+        pytest.skip(f"no network shipped for {game}")
+    assert set(net.levels) >= {1, 2, 3, 4}
+    for k in range(NET_LEVELS):
+        near = min(net.levels, key=lambda m: (abs(m - k), -m))
+        assert net.w1[NET_LEVEL + k] == net.w1[NET_LEVEL + near], f"level {k}"
+    # the rows of the labelled levels are their own (a copied row would mean a level unlearnt)
+    assert len({net.w1[NET_LEVEL + k] for k in net.levels}) == len(net.levels)
+
+
 def test_the_weights_file_keeps_every_weight_exactly():
     net = random_network(5)
     assert Network.from_file_text(net.file_text()) == net
+    labelled = Network.from_dict({**net.__dict__, "levels": [1, 2, 5]})
+    assert Network.from_file_text(labelled.file_text()).levels == (1, 2, 5)
     with pytest.raises(ValueError, match="w1 (holds|is not base64)"):
         Network.from_file_text(net.file_text().replace('"w1": "', '"w1": "AAAA'))
 
@@ -150,3 +170,62 @@ def test_a_world_search_names_the_horizon_it_scores_with():
         WorldSearch.parse("learned").limit(p) == WorldSearch.parse("linear").limit(p) == exact_late_limit(p)
     )
     assert WorldSearch.parse("quick").limit(p) == WorldSearch.parse("learned:3").limit(p)
+
+
+def _training_module(name: str):
+    """A script of training/ (labels.py, train.py), imported as a module."""
+    import importlib
+    import sys
+    from pathlib import Path
+
+    folder = str(Path(__file__).resolve().parents[1] / "training")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    return importlib.import_module(name)
+
+
+def test_bootstrapped_labels_are_searches_to_the_network_and_exact_where_they_reach_the_end(
+    tmp_path, monkeypatch
+):
+    labels = _training_module("labels")
+    monkeypatch.setattr(labels, "DATA", tmp_path)
+    # one talon trick left: a search four tricks deep reaches the final phase, so the label
+    # is the exact value
+    assert labels.make_labels("brisque", 1, 6, 1, depth=4) == 6
+    deep = labels.read_labels("brisque", 1)
+    exact_file = tmp_path / "exact"
+    exact_file.mkdir()
+    monkeypatch.setattr(labels, "DATA", exact_file)
+    labels.make_labels("brisque", 1, 6, 1)
+    exact = labels.read_labels("brisque", 1)
+    assert [r["raw"] for r in deep] == [r["raw"] for r in exact]
+    assert all(r["depth"] == 4 and r["network"] == labels.network_id("brisque") for r in deep)
+    assert all("depth" not in r for r in exact)
+    # at 6 talon tricks left, the search's value, from a cleared table (the same whatever ran before)
+    monkeypatch.setattr(labels, "DATA", tmp_path)
+    assert labels.make_labels("brisque", 6, 3, 1, depth=4) == 3
+    solver = Solver(Rules.parse("brisque"), horizon="learned")
+    for r in labels.read_labels("brisque", 6):
+        assert r["seed"] >= labels.first_seed(6)
+        solver.load(Position(r["bpn"]))
+        solver.engine.clear()
+        solver.engine.set_limits(depth=4)
+        assert solver.engine.value() == r["raw"]
+        solver.engine.clear_limits()
+    # a file holds one kind of label
+    with pytest.raises(SystemExit, match="holds exact labels"):
+        monkeypatch.setattr(labels, "DATA", exact_file)
+        labels.make_labels("brisque", 1, 8, 1, depth=4)
+
+
+def test_a_level_without_labels_gets_the_nearest_labelled_levels_weights():
+    import numpy as np
+
+    train = _training_module("train")
+    w = np.arange(NET_INPUTS * 2, dtype=float).reshape(NET_INPUTS, 2)
+    tied = train.tie_unlabelled_levels(w, [1, 2, 3])
+    for k, near in ((0, 1), (1, 1), (3, 3), (4, 3), (NET_LEVELS - 1, 3)):
+        assert (tied[NET_LEVEL + k] == w[NET_LEVEL + near]).all()
+    assert (tied[:NET_LEVEL] == w[:NET_LEVEL]).all() and (
+        tied[NET_LEVEL + NET_LEVELS :] == w[NET_LEVEL + NET_LEVELS :]
+    ).all()

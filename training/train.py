@@ -45,6 +45,8 @@ from solver.native.constants import (  # noqa: E402
     NET_H1,
     NET_H2,
     NET_INPUTS,
+    NET_LEVEL,
+    NET_LEVELS,
     NET_MELDS_ME,
     NET_MELDS_OPP,
     NET_PLACES,
@@ -82,6 +84,27 @@ def suit_permutations() -> list[np.ndarray]:
     return out
 
 
+def tie_unlabelled_levels(w1: np.ndarray, levels: list[int]) -> np.ndarray:
+    """``w1`` with the row of every level input that no label turned on (a level without
+    labels, deeper or shallower) made a copy of the nearest labelled level's row.
+
+    Such a row would otherwise keep its random start, and a search whose horizon lies at that
+    level (three tricks from the first tricks of a deal) would add noise to every evaluation;
+    read as the nearest labelled level instead, the deeper positions get that level's judgement.
+
+    >>> w = np.arange(NET_INPUTS * 2, dtype=float).reshape(NET_INPUTS, 2)
+    >>> t = tie_unlabelled_levels(w, [1, 2])
+    >>> bool((t[NET_LEVEL + 7] == w[NET_LEVEL + 2]).all()), bool((t[NET_LEVEL] == w[NET_LEVEL + 1]).all())
+    (True, True)
+    """
+    out = w1.copy()
+    for k in range(NET_LEVELS):
+        if k not in levels:
+            nearest = min(levels, key=lambda m: (abs(m - k), -m))
+            out[NET_LEVEL + k] = w1[NET_LEVEL + nearest]
+    return out
+
+
 def encode(game: str, levels: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(inputs, raw values, levels, held-out mask, the linear evaluation of each held-out
     label) of every label of ``levels``; the last tenth of each level is held out."""
@@ -91,6 +114,8 @@ def encode(game: str, levels: list[int]) -> tuple[np.ndarray, np.ndarray, np.nda
     rows, values, lv, held, linear = [], [], [], [], []
     for level in levels:
         labels = read_labels(game, level)  # (read once: a label run may be adding to the file)
+        if labels and labels[0].get("depth"):
+            KINDS[level] = f"searched {labels[0]['depth']} tricks deep to network {labels[0].get('network')}"
         cut = len(labels) * 9 // 10
         for k, r in enumerate(labels):
             p = Position(r["bpn"])
@@ -106,6 +131,9 @@ def encode(game: str, levels: list[int]) -> tuple[np.ndarray, np.ndarray, np.nda
                 linear.append(sum(w * f for w, f in zip(weights[row], feats)) if weights else 0.0)
         print(f"{game} level {level}: {len(labels)} labels encoded", file=sys.stderr)
     return np.array(rows), np.array(values, dtype=np.float64), np.array(lv), np.array(held), np.array(linear)
+
+
+KINDS: dict[int, str] = {}  # level -> how its labels were made, where not exact (labels.py --depth)
 
 
 class Adam:
@@ -236,9 +264,11 @@ def main() -> None:
             "sd": float(yh[sel].std()),
             "rmse": rmse,
             "rmse_linear": lin,
+            "labels": KINDS.get(level, "exact"),
         }
         print(
-            f"level {level}: held-out {sel.sum()}, sd {yh[sel].std():.1f}, rmse {rmse:.2f} (linear {lin:.2f})",
+            f"level {level}: held-out {sel.sum()}, sd {yh[sel].std():.1f}, rmse {rmse:.2f} (linear {lin:.2f})"
+            + (f", against labels {KINDS[level]}" if level in KINDS else ""),
             file=sys.stderr,
         )
     out = args.report or DATA / f"report-{slug(args.game)}.json"
@@ -247,6 +277,8 @@ def main() -> None:
     if args.no_write:
         return
     w1, b1, w2, b2, w3, b3 = params
+    labelled = [k for k in range(NET_LEVELS) if x[:, NET_LEVEL + k].any()]
+    w1 = tie_unlabelled_levels(w1, labelled)
     w3 = w3 * np.array([SCALE, 1, 1])
     b3 = b3 * np.array([SCALE, 1, 1])
     key = network_key(Rules.parse(args.game))
@@ -254,6 +286,7 @@ def main() -> None:
     net = Network.from_dict(
         {
             "key": key,
+            "levels": labelled,
             **{
                 n: a.astype(np.float32).tolist()
                 for n, a in zip(("w1", "b1", "w2", "b2", "w3", "b3"), (w1, b1, w2, b2, w3, b3))

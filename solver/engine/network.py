@@ -134,7 +134,8 @@ def network_inputs(p: Position) -> list[int]:
 class Network:
     """The weights of one learned evaluation: ``w1`` is ``NET_INPUTS`` rows of ``NET_H1``
     numbers, ``w2`` ``NET_H1`` rows of ``NET_H2``, ``w3`` ``NET_H2`` rows of 3 (margin,
-    win, loss)."""
+    win, loss); ``levels``, the talon tricks left of its labels (the row of any other level
+    is a copy of the nearest of them: ``training/train.py``)."""
 
     key: str
     w1: tuple[tuple[float, ...], ...]
@@ -143,6 +144,7 @@ class Network:
     b2: tuple[float, ...]
     w3: tuple[tuple[float, ...], ...]
     b3: tuple[float, ...]
+    levels: tuple[int, ...] = ()
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Network:
@@ -156,8 +158,9 @@ class Network:
             return tuple(vec(r) for r in x)
 
         net = cls(
-            d["key"], rows(d["w1"]), vec(d["b1"]), rows(d["w2"]), vec(d["b2"]), rows(d["w3"]), vec(d["b3"])
-        )
+            d["key"], rows(d["w1"]), vec(d["b1"]), rows(d["w2"]), vec(d["b2"]), rows(d["w3"]), vec(d["b3"]),
+            tuple(int(k) for k in d.get("levels", ())),
+        )  # fmt: skip
         return net.checked()
 
     @classmethod
@@ -167,7 +170,7 @@ class Network:
         d = json.loads(text)
         shapes = {"w1": (NET_INPUTS, NET_H1), "b1": (1, NET_H1), "w2": (NET_H1, NET_H2), "b2": (1, NET_H2),
                   "w3": (NET_H2, NET_OUTPUTS), "b3": (1, NET_OUTPUTS)}  # fmt: skip
-        parts: dict[str, Any] = {"key": d["key"]}
+        parts: dict[str, Any] = {"key": d["key"], "levels": d.get("levels", [])}
         for name, (n, m) in shapes.items():
             flat = array("f")
             try:
@@ -194,7 +197,10 @@ class Network:
             return base64.b64encode(flat.tobytes()).decode("ascii")
 
         parts = {name: b64(getattr(self, name)) for name in ("w1", "b1", "w2", "b2", "w3", "b3")}
-        return json.dumps({"key": self.key, "inputs": NET_INPUTS, "hidden": [NET_H1, NET_H2], **parts}) + "\n"
+        head: dict[str, Any] = {"key": self.key, "inputs": NET_INPUTS, "hidden": [NET_H1, NET_H2]}
+        if self.levels:
+            head["levels"] = list(self.levels)
+        return json.dumps({**head, **parts}) + "\n"
 
     def checked(self) -> Network:
         """This network, if its shapes are the engine's (else ValueError)."""
@@ -243,7 +249,6 @@ def network_key(rules: Rules) -> str:
     return f"{rules.game}-{rules.objective}"
 
 
-@lru_cache(maxsize=8)
 @lru_cache(maxsize=8)
 def shipped_network(key: str) -> Network | None:
     """The network shipped for ``key`` (``solver/engine/networks/<key>.json``), or None.

@@ -86,11 +86,12 @@ def suit_permutations() -> list[np.ndarray]:
 
 def tie_unlabelled_levels(w1: np.ndarray, levels: list[int]) -> np.ndarray:
     """``w1`` with the row of every level input that no label turned on (a level without
-    labels, deeper or shallower) made a copy of the nearest labelled level's row.
+    labels, deeper or shallower) made a copy of the nearest labelled level's row (``--tie``).
 
-    Such a row would otherwise keep its random start, and a search whose horizon lies at that
-    level (three tricks from the first tricks of a deal) would add noise to every evaluation;
-    read as the nearest labelled level instead, the deeper positions get that level's judgement.
+    Such a row otherwise keeps its random start, and a search whose horizon lies at that
+    level (three tricks from the first tricks of a deal) adds it to every evaluation there.
+    Copying measured better in Brisque's early world searches and worse in Briscan's, and the
+    shipped networks keep their random rows (docs/experiments/learned-horizon.md).
 
     >>> w = np.arange(NET_INPUTS * 2, dtype=float).reshape(NET_INPUTS, 2)
     >>> t = tie_unlabelled_levels(w, [1, 2])
@@ -228,6 +229,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-write", action="store_true", help="report the held-out error only")
     ap.add_argument(
+        "--tie",
+        action="store_true",
+        help="give the levels without labels the weights of the nearest labelled level (else their random start)",
+    )
+    ap.add_argument(
         "--hidden",
         default=f"{NET_H1},{NET_H2}",
         help="the hidden widths, to try others (the engine's are fixed when it is built: with --no-write)",
@@ -278,7 +284,8 @@ def main() -> None:
         return
     w1, b1, w2, b2, w3, b3 = params
     labelled = [k for k in range(NET_LEVELS) if x[:, NET_LEVEL + k].any()]
-    w1 = tie_unlabelled_levels(w1, labelled)
+    if args.tie:
+        w1 = tie_unlabelled_levels(w1, labelled)
     w3 = w3 * np.array([SCALE, 1, 1])
     b3 = b3 * np.array([SCALE, 1, 1])
     key = network_key(Rules.parse(args.game))

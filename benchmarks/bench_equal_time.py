@@ -21,9 +21,16 @@ from the first one missing); ``--from-records`` summarises records already playe
 of playing (a match of 1,000 pairs takes about 70 minutes of one core at 0.1 s).  The
 summaries go to ``benchmarks/results/equal-time-<game>.json``.
 
+Two matches on the same deals (the same seed), whose first players differ, compare best deal
+by deal: ``--paired A B`` prints the mean of the first player's pair means in A less those in
+B over the pairs that neither match ended with a game-winning event, with its 95% interval.
+The players are deterministic, so the differences are the players' alone: far tighter than
+the two matches' intervals side by side.
+
 Run:  python benchmarks/bench_equal_time.py --game brisque [--deals 1000] [--think 0.1s]
       [--matches horizon,inference,both] [--workers 2] [--records DIR]
       python benchmarks/bench_equal_time.py --game brisque --from-records horizon=FILE ...
+      python benchmarks/bench_equal_time.py --paired RECORDS_A RECORDS_B
 """
 
 from __future__ import annotations
@@ -163,6 +170,42 @@ def play(name: str, args: argparse.Namespace) -> dict[str, Any]:
     return summarise(records, per_deal(spent))
 
 
+def paired(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
+    """Match ``a``'s first player against match ``b``'s, pair by pair over the same deals (module
+    text): the mean difference of their pair means, its 95% interval, and how many pairs.
+
+    >>> rec = lambda pair, at, m: {"pair": pair, "first_at": at, "deal_seed": pair, "margin_first": m}
+    >>> a = [rec(0, "a", 10), rec(0, "b", 6), rec(1, "a", 0), rec(1, "b", 4)]
+    >>> b = [rec(0, "a", 4), rec(0, "b", 4), rec(1, "a", 2), rec(1, "b", -2)]
+    >>> r = paired(a, b); r["pairs"], r["mean"]
+    (2, 3.0)
+    """
+
+    def by_pair(records: list[dict[str, Any]]) -> dict[int, dict[str, dict[str, Any]]]:
+        out: dict[int, dict[str, dict[str, Any]]] = {}
+        for r in records:
+            out.setdefault(r["pair"], {})[r["first_at"]] = r
+        return {k: v for k, v in out.items() if len(v) == 2}
+
+    pa, pb = by_pair(a), by_pair(b)
+    diffs = []
+    for k in sorted(set(pa) & set(pb)):
+        if pa[k]["a"]["deal_seed"] != pb[k]["a"]["deal_seed"]:
+            raise SystemExit(f"--paired: pair {k} was dealt from seed {pa[k]['a']['deal_seed']} in one "
+                             f"match and {pb[k]['a']['deal_seed']} in the other: expected the same deals")  # fmt: skip
+        if any(m[k][at].get("win") is not None for m in (pa, pb) for at in "ab"):
+            continue
+        diffs.append(
+            statistics.fmean(int(deal_value(pa[k][at])) for at in "ab")
+            - statistics.fmean(int(deal_value(pb[k][at])) for at in "ab")
+        )
+    if len(diffs) < 2:
+        raise SystemExit(f"--paired: {len(diffs)} pairs without events in both matches; expected 2 or more")
+    mean = statistics.fmean(diffs)
+    half = t95(len(diffs) - 1) * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    return {"pairs": len(diffs), "mean": mean, "ci95": [mean - half, mean + half]}
+
+
 def per_deal(spent: dict[str, Any]) -> dict[str, Any] | None:
     """Each side's thinking time a deal from the sidecar's totals (None if nothing timed)."""
     if not spent["deals"]:
@@ -184,7 +227,11 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--records", type=Path, default=None, help="directory for the deal records")
     ap.add_argument("--from-records", nargs="*", default=[], metavar="NAME=FILE")
+    ap.add_argument("--paired", nargs=2, type=Path, default=None, metavar=("RECORDS_A", "RECORDS_B"))
     args = ap.parse_args()
+    if args.paired:
+        print(json.dumps(paired(read(args.paired[0]), read(args.paired[1]))))
+        return
     # a kill (SIGTERM) ends the match as Ctrl-C does: the pairs played and their thinking
     # times are kept, and the next run goes on from them
     signal.signal(signal.SIGTERM, signal.default_int_handler)

@@ -354,3 +354,42 @@ def test_match_ci_of_three_pairs_uses_students_t():
     # a pair of means 80, 61, 42: a t interval with 2 df is [13.8, 108.2], not [39.5, 82.5]
     lo, hi = duplicate_summary([[80, 80], [61, 61], [42, 42]])["ci95"]
     assert lo == pytest.approx(13.80138, abs=1e-4) and hi == pytest.approx(108.19862, abs=1e-4)
+
+
+def test_two_matches_on_the_same_deals_compare_pair_by_pair():
+    """benchmarks/bench_equal_time.py --paired: the first players' pair means, A less B, over
+    the pairs neither match ended with a game-winning event (its 95% interval by Student's t)."""
+    import importlib
+    import sys
+    from pathlib import Path
+
+    folder = str(Path(__file__).resolve().parents[1] / "benchmarks")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    bench = importlib.import_module("bench_equal_time")
+
+    def rec(pair, at, margin, win=None, seed=None):
+        return {"pair": pair, "first_at": at, "deal_seed": pair if seed is None else seed,
+                "margin_first": margin, "win": win}  # fmt: skip
+
+    a = [
+        rec(0, "a", 10),
+        rec(0, "b", 6),
+        rec(1, "a", 0),
+        rec(1, "b", 4),
+        rec(2, "a", 0, win="a"),
+        rec(2, "b", 0),
+    ]
+    a += [rec(3, "a", 30), rec(3, "b", 20), rec(4, "a", 8)]  # (pair 4 unfinished)
+    b = [rec(0, "a", 4), rec(0, "b", 4), rec(1, "a", 2), rec(1, "b", -2), rec(2, "a", 50), rec(2, "b", 50)]
+    b += [rec(3, "a", 0), rec(3, "b", 10), rec(4, "a", 0), rec(4, "b", 0)]
+    r = bench.paired(a, b)
+    diffs = [4.0, 2.0, 20.0]  # pairs 0, 1, 3: pair 2 had a game won, pair 4 is not complete in a
+    mean = sum(diffs) / 3
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / 2)
+    assert r["pairs"] == 3 and r["mean"] == pytest.approx(mean)
+    assert r["ci95"] == pytest.approx([mean - t95(2) * sd / math.sqrt(3), mean + t95(2) * sd / math.sqrt(3)])
+    with pytest.raises(SystemExit, match="seed 7 in one match and 0 in the other"):
+        bench.paired([rec(0, "a", 1, seed=7), rec(0, "b", 1, seed=7)], b)
+    with pytest.raises(SystemExit, match="expected 2 or more"):
+        bench.paired(a[:2], b[:2])

@@ -33,7 +33,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from labels import DATA, read_labels, slug  # noqa: E402  (a script beside this one)
+from labels import DATA, label_path, read_labels, slug  # noqa: E402  (a script beside this one)
 
 from solver.engine import Solver  # noqa: E402
 from solver.engine.network import Network, canonical_melds, network_inputs, network_key  # noqa: E402
@@ -115,8 +115,6 @@ def encode(game: str, levels: list[int]) -> tuple[np.ndarray, np.ndarray, np.nda
     rows, values, lv, held, linear = [], [], [], [], []
     for level in levels:
         labels = read_labels(game, level)  # (read once: a label run may be adding to the file)
-        if labels and labels[0].get("depth"):
-            KINDS[level] = f"searched {labels[0]['depth']} tricks deep to network {labels[0].get('network')}"
         cut = len(labels) * 9 // 10
         for k, r in enumerate(labels):
             p = Position(r["bpn"])
@@ -134,7 +132,16 @@ def encode(game: str, levels: list[int]) -> tuple[np.ndarray, np.ndarray, np.nda
     return np.array(rows), np.array(values, dtype=np.float64), np.array(lv), np.array(held), np.array(linear)
 
 
-KINDS: dict[int, str] = {}  # level -> how its labels were made, where not exact (labels.py --depth)
+def label_kind(game: str, level: int) -> str:
+    """How a level's labels were made: "exact", or the search of ``labels.py --depth`` (a
+    file holds one kind, so its first row tells)."""
+    with label_path(game, level).open() as f:
+        first = json.loads(f.readline() or "{}")
+    return (
+        f"searched {first['depth']} tricks deep to network {first.get('network')}"
+        if first.get("depth")
+        else "exact"
+    )
 
 
 class Adam:
@@ -264,17 +271,18 @@ def main() -> None:
         sel = plain & (lvh == level)
         rmse = float(SCALE * np.sqrt(np.mean((out[sel, 0] - yh[sel] / SCALE) ** 2)))
         lin = float(np.sqrt(np.mean((linear[sel] - yh[sel]) ** 2)))
+        kind = label_kind(args.game, level)
         report["levels"][level] = {
             "train": int(((lv == level) & ~held).sum()),
             "held_out": int(sel.sum()),
             "sd": float(yh[sel].std()),
             "rmse": rmse,
             "rmse_linear": lin,
-            "labels": KINDS.get(level, "exact"),
+            "labels": kind,
         }
         print(
             f"level {level}: held-out {sel.sum()}, sd {yh[sel].std():.1f}, rmse {rmse:.2f} (linear {lin:.2f})"
-            + (f", against labels {KINDS[level]}" if level in KINDS else ""),
+            + ("" if kind == "exact" else f", against labels {kind}"),
             file=sys.stderr,
         )
     out = args.report or DATA / f"report-{slug(args.game)}.json"

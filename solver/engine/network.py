@@ -134,8 +134,8 @@ def network_inputs(p: Position) -> list[int]:
 class Network:
     """The weights of one learned evaluation: ``w1`` is ``NET_INPUTS`` rows of ``NET_H1``
     numbers, ``w2`` ``NET_H1`` rows of ``NET_H2``, ``w3`` ``NET_H2`` rows of 3 (margin,
-    win, loss); ``levels``, the talon tricks left of its labels (the row of any other level
-    is a copy of the nearest of them: ``training/train.py``)."""
+    win, loss); ``levels``, the talon tricks left of its labels (any other level's row keeps
+    its random start, or with ``training/train.py --tie`` the nearest labelled level's)."""
 
     key: str
     w1: tuple[tuple[float, ...], ...]

@@ -66,15 +66,27 @@ def deal_value(rec: dict[str, Any]) -> Value:
     return Value.margin(rec["margin_first"], first)
 
 
+def complete_pairs(records: list[dict[str, Any]]) -> dict[int, dict[str, dict[str, Any]]]:
+    """The records by deal pair and by the seat of the match's first player (``"a"``,
+    ``"b"``), the pairs with both deals played only (an interrupted match may end on half a pair).
+
+    >>> sorted(complete_pairs([{"pair": 0, "first_at": "a"}, {"pair": 0, "first_at": "b"}, {"pair": 1, "first_at": "a"}]))
+    [0]
+    """
+    out: dict[int, dict[str, dict[str, Any]]] = {}
+    for r in records:
+        out.setdefault(r["pair"], {})[r["first_at"]] = r
+    return {k: v for k, v in out.items() if len(v) == 2}
+
+
 def combined(records: list[dict[str, Any]]) -> dict[str, Any]:
     """The mean a deal with a game won counted for what it is worth (module text), and its
     95% interval over the pair means."""
     rank = RankingRule.parse("match")
-    pairs: dict[int, list[int]] = {}
-    for rec in records:
-        v = deal_value(rec)
-        pairs.setdefault(rec["pair"], []).append(rank.number(v, Position(rec["start"])))
-    means = [statistics.fmean(v) for v in pairs.values() if len(v) == 2]
+    means = [
+        statistics.fmean(rank.number(deal_value(r), Position(r["start"])) for r in pair.values())
+        for pair in complete_pairs(records).values()
+    ]
     mean = statistics.fmean(means)
     half = t95(len(means) - 1) * statistics.stdev(means) / math.sqrt(len(means)) if len(means) > 1 else None
     return {
@@ -85,18 +97,14 @@ def combined(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def summarise(records: list[dict[str, Any]], timing: dict[str, float] | None = None) -> dict[str, Any]:
-    pairs: dict[int, list[int]] = {}
-    for rec in sorted(records, key=lambda r: (r["pair"], r["first_at"])):
-        v = deal_value(rec)
-        pairs.setdefault(rec["pair"], []).append(int(v))
-    complete = [v for v in pairs.values() if len(v) == 2]
-    s = duplicate_summary(complete)
+    pairs = complete_pairs(records)
+    s = duplicate_summary([[int(deal_value(pair[at])) for at in "ab"] for _, pair in sorted(pairs.items())])
     s["first"], s["second"] = (
         records[0]["players"][0 if records[0]["first_at"] == "a" else 1],
         records[0]["players"][1 if records[0]["first_at"] == "a" else 0],
     )
     s["rules"] = Position(records[0]["start"]).rules.game
-    s["combined"] = combined([r for r in records if len(pairs[r["pair"]]) == 2])
+    s["combined"] = combined(records)
     if timing:
         s.update(timing)
     return s
@@ -180,14 +188,7 @@ def paired(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
     >>> r = paired(a, b); r["pairs"], r["mean"]
     (2, 3.0)
     """
-
-    def by_pair(records: list[dict[str, Any]]) -> dict[int, dict[str, dict[str, Any]]]:
-        out: dict[int, dict[str, dict[str, Any]]] = {}
-        for r in records:
-            out.setdefault(r["pair"], {})[r["first_at"]] = r
-        return {k: v for k, v in out.items() if len(v) == 2}
-
-    pa, pb = by_pair(a), by_pair(b)
+    pa, pb = complete_pairs(a), complete_pairs(b)
     diffs = []
     for k in sorted(set(pa) & set(pb)):
         if pa[k]["a"]["deal_seed"] != pb[k]["a"]["deal_seed"]:

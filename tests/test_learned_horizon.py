@@ -224,3 +224,26 @@ def test_a_level_without_labels_gets_the_nearest_labelled_levels_weights():
     assert (tied[:NET_LEVEL] == w[:NET_LEVEL]).all() and (
         tied[NET_LEVEL + NET_LEVELS :] == w[NET_LEVEL + NET_LEVELS :]
     ).all()
+
+
+def test_labels_beyond_a_levels_first_hundred_thousand_take_seeds_no_other_level_uses(tmp_path, monkeypatch):
+    labels = _training_module("labels")
+    monkeypatch.setattr(labels, "DATA", tmp_path)
+    monkeypatch.setattr(labels, "FIRST_LABELS", 3)  # (100,000 in the files: 3 to see the seam)
+    # the labels made in two runs (an interrupted one, then more) are those made at once
+    assert labels.make_labels("brisque", 2, 2, 1) == 2
+    assert labels.make_labels("brisque", 2, 5, 1) == 5
+    twice = labels.read_labels("brisque", 2)
+    once = tmp_path / "once"
+    once.mkdir()
+    monkeypatch.setattr(labels, "DATA", once)
+    assert labels.make_labels("brisque", 2, 5, 2) == 5
+    assert labels.read_labels("brisque", 2) == twice
+    seeds = [r["seed"] for r in twice]
+    first, own = labels.seed_blocks(2)[0][0], labels.seed_blocks(2)[1][0]
+    assert all(s in first for s in seeds[:3]) and seeds[3] == own.start and seeds[3:] == sorted(seeds[3:])
+    # the own seeds of levels 1 to 4 are apart from every other block of every level
+    blocks = [b for level in range(1, 12) for b, _ in labels.seed_blocks(level)]
+    for level in range(1, 5):
+        own = labels.seed_blocks(level)[1][0]
+        assert all(b == own or max(b.start, own.start) >= min(b.stop, own.stop) for b in blocks)

@@ -1,8 +1,8 @@
 """Labels for the learned horizon evaluation: seeded positions and their values.
 
 Each label is a position at the start of a trick with ``level`` talon tricks left (random
-legal play from a seeded deal, as ``solver.play.dealing.random_position``; seeds
-``first_seed(level)`` on, apart from the world-search test positions, seeds below 10,000)
+legal play from a seeded deal, as ``solver.play.dealing.random_position``; the seeds of
+``seed_blocks(level)``, apart from the world-search test positions, seeds below 10,000)
 and its future value for the player to move
 (``Engine.value``: a game won outright reads beyond ``WIN_THRESHOLD``):
 
@@ -30,26 +30,45 @@ import json
 import multiprocessing
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
 # labels of levels 1 to 5: seeds LABEL_SEED + 100,000 L on (the test positions use 0..9,999)
 LABEL_SEED = 3_000_000
-DEEP_LABEL_SEED = 10_000_000  # levels 6 and more: a million seeds each from DEEP_LABEL_SEED + 1,000,000 L
+DEEP_LABEL_SEED = 10_000_000  # a million seeds a level from DEEP_LABEL_SEED + 1,000,000 L
 SEEDS_PER_LEVEL = 100_000 * 10  # a level's stream may run over a million seeds (skips included)
+FIRST_LABELS = 100_000  # the labels of levels 1 to 4 from first_seed; the rest from seeds of their own
 
 
 def first_seed(level: int) -> int:
     """The first seed of a level's labels.  Levels 1 to 5 keep the streams their labels were
-    made from (a level's stream may run into the next one's after 100,000 seeds); the deeper
-    levels, added later, have a million seeds each, apart from every other level's deals (a
-    deal's positions at two levels are one game a few tricks apart).
+    made from; the deeper levels, added later, have a million seeds each, apart from every
+    other level's deals (a deal's positions at two levels are one game a few tricks apart).
 
     >>> first_seed(5), first_seed(6)
     (3500000, 16000000)
     """
     return LABEL_SEED + 100_000 * level if level <= 5 else DEEP_LABEL_SEED + SEEDS_PER_LEVEL * level
+
+
+def seed_blocks(level: int) -> list[tuple[range, int]]:
+    """The seeds of a level's labels, in order: each block with the number of labels the file
+    holds once the block is done.  Levels 1 to 4 take their first 100,000 labels from
+    ``first_seed`` on, as they always did (the last few seeds are the next level's first),
+    and any more from a million seeds of their own, ``DEEP_LABEL_SEED + SEEDS_PER_LEVEL *
+    level`` on, which no other level's labels use; level 5 and more, all from ``first_seed``.
+
+    >>> seed_blocks(4)
+    [(range(3400000, 4400000), 100000), (range(14000000, 15000000), 1100000)]
+    >>> seed_blocks(5)
+    [(range(3500000, 4500000), 1000000)]
+    """
+    first = first_seed(level)
+    blocks = [(range(first, first + SEEDS_PER_LEVEL), FIRST_LABELS if level <= 4 else SEEDS_PER_LEVEL)]
+    if level <= 4:
+        own = DEEP_LABEL_SEED + SEEDS_PER_LEVEL * level
+        blocks.append((range(own, own + SEEDS_PER_LEVEL), FIRST_LABELS + SEEDS_PER_LEVEL))
+    return blocks
 
 
 def slug(game: str) -> str:
@@ -136,29 +155,31 @@ def make_labels(game: str, level: int, count: int, workers: int, depth: int = 0)
         )
     if len(have) >= count:
         return len(have)
-    first = first_seed(level)
-    seed = have[-1]["seed"] + 1 if have else first
     DATA.mkdir(parents=True, exist_ok=True)
     n, t0 = len(have), time.time()
-
-    def seeds() -> Iterator[tuple[str, int, int]]:
-        for s in range(seed, first + SEEDS_PER_LEVEL):
-            yield (game, level, s, depth)
-
-    with label_path(game, level).open("a") as f, multiprocessing.Pool(workers) as pool:
-        for row in pool.imap(_label, seeds(), chunksize=16):
-            if row is None:
+    last = have[-1]["seed"] if have else -1
+    with label_path(game, level).open("a") as f:
+        for block, upto in seed_blocks(level):
+            if n >= min(count, upto):  # (this block's labels are in the file)
                 continue
-            if net:
-                row["network"] = net
-            f.write(json.dumps(row) + "\n")
-            n += 1
-            if n % 1000 == 0:
-                f.flush()
-                print(f"{game} level {level}: {n} labels ({time.time() - t0:.0f} s)", file=sys.stderr)
-            if n >= count:
-                pool.terminate()
-                break
+            start = last + 1 if last in block else block.start
+            seeds = ((game, level, s, depth) for s in range(start, block.stop))
+            # a pool a block: leaving its ``with`` stops the seeds it took on beyond the last label
+            with multiprocessing.Pool(workers) as pool:
+                for row in pool.imap(_label, seeds, chunksize=16):
+                    if row is None:
+                        continue
+                    if net:
+                        row["network"] = net
+                    f.write(json.dumps(row) + "\n")
+                    n += 1
+                    if n % 1000 == 0:
+                        f.flush()
+                        print(f"{game} level {level}: {n} labels ({time.time() - t0:.0f} s)", file=sys.stderr)
+                    if n >= min(count, upto):
+                        break
+                else:
+                    raise SystemExit(f"labels.py: level {level} has no seeds left after {n} labels")
     return n
 
 

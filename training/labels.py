@@ -64,11 +64,11 @@ def seed_blocks(level: int) -> list[tuple[range, int]]:
     [(range(3500000, 4500000), 1000000)]
     """
     first = first_seed(level)
-    blocks = [(range(first, first + SEEDS_PER_LEVEL), FIRST_LABELS if level <= 4 else SEEDS_PER_LEVEL)]
-    if level <= 4:
-        own = DEEP_LABEL_SEED + SEEDS_PER_LEVEL * level
-        blocks.append((range(own, own + SEEDS_PER_LEVEL), FIRST_LABELS + SEEDS_PER_LEVEL))
-    return blocks
+    stream = range(first, first + SEEDS_PER_LEVEL)
+    if level > 4:
+        return [(stream, SEEDS_PER_LEVEL)]
+    own = DEEP_LABEL_SEED + SEEDS_PER_LEVEL * level
+    return [(stream, FIRST_LABELS), (range(own, own + SEEDS_PER_LEVEL), FIRST_LABELS + SEEDS_PER_LEVEL)]
 
 
 def slug(game: str) -> str:

@@ -217,3 +217,42 @@ def test_every_install_hint_has_the_same_wording():
     from solver.cli.options import SCHEDULER_HELP
 
     assert install_hint("cluster") in SCHEDULER_HELP
+
+
+@pytest.mark.slow
+def test_a_fresh_install_with_no_extra_plays_reviews_and_analyses(request: pytest.FixtureRequest, tmp_path: Path):
+    # the first thing a new user does: `pip install .` with no extra into a new virtual
+    # environment, then a deal, its review from the player's own view (the chance of winning
+    # uses numpy), a line graded from a record, and a sampled analysis
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = subprocess.run(
+        [str(venv / "bin" / "pip"), "install", "-q", str(request.config.rootpath)],
+        capture_output=True,
+        text=True,
+    )
+    assert pip.returncode == 0, pip.stderr[-2000:]
+    brisque = str(venv / "bin" / "brisque")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (args, done.stderr[-2000:])
+        return done
+
+    run(brisque, "match", "greedy", "random", "--deals", "1", "--seed", "1", "--records", "deals.jsonl", "-q")
+    line = run(brisque, "line", "--record", "deals.jsonl", "--view", "own", "--worlds", "10", "--seed", "1", "-q")
+    assert "decisions" in line.stdout or "move" in line.stdout
+    analysed = run(
+        brisque, "analyse", "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", "--worlds", "20", "--json"
+    )
+    assert '"best"' in analysed.stdout
+    review = run(
+        str(venv / "bin" / "python"),
+        "-c",
+        "from solver.formats.records import DealRecord\n"
+        "from solver.play.review import review_deal\n"
+        "record = DealRecord.from_json(open('deals.jsonl').readline())\n"
+        "r = review_deal(record, 'a', worlds=10, seed=1)\n"
+        "print(len(r.rows), sorted(r.counts()))",
+    )
+    assert int(review.stdout.split()[0]) > 0

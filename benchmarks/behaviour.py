@@ -170,7 +170,7 @@ COMMANDS: list[str] = [
 ]
 
 _TIME = re.compile(
-    r"(?P<key>\"(?:work_)?seconds\": )-?[0-9.e+-]+|[0-9]+(?:\.[0-9]+)? ?(?:µs|us|ms|s|min)\b(?! [a-z]*ched)"
+    r"(?P<key>\"[a-z_]*seconds[a-z_]*\": )-?[0-9.e+-]+|[0-9]+(?:\.[0-9]+)? ?(?:µs|us|ms|s|min)\b(?! [a-z]*ched)"
 )
 
 

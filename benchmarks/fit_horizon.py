@@ -8,8 +8,8 @@ This script solves seeded positions exactly at the start of a trick with 0 to 5 
 tricks left (random legal play from seeded deals; seeds 1,000,000 + 10,000 j, apart from the
 test positions of bench_world_search.py), fits one least-squares weight row per number of
 talon tricks left with numpy, reports the error on a held-out quarter beside the hand-made
-heuristic's, and writes ``solver/engine/horizon_weights.py``.  Rows beyond the last fitted
-level repeat it.  The exact values are kept in
+heuristic's, and ships them (``solver.engine.evaluation.write_linear_weights``).  Rows
+beyond the last fitted level repeat it.  The exact values are kept in
 ``benchmarks/results/horizon-train-<game>.jsonl``, so a re-fit does not solve again.
 
 Run:  python benchmarks/fit_horizon.py [--games brisque,briscan,petite(draw=yes)]
@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from solver.engine import Solver
-from solver.engine.seam import horizon_key
+from solver.engine.evaluation import horizon_key, linear_weights, write_linear_weights
 from solver.model.position import Position
 from solver.model.rules import Rules
 from solver.native.constants import WIN_THRESHOLD
@@ -35,7 +35,6 @@ from solver.native.engine import HORIZON_FEATURES, HORIZON_ROWS
 from solver.play.dealing import random_position
 
 RESULTS = Path(__file__).parent / "results"
-WEIGHTS = Path(__file__).parent.parent / "solver" / "engine" / "horizon_weights.py"
 FIRST_SEED = 10**6
 
 
@@ -123,29 +122,6 @@ def fit(game: str, rows: list[dict]) -> list[list[float]]:
     return [w if any(w) else first for w in weights]
 
 
-def write(all_weights: dict[str, list[list[float]]]) -> None:
-    lines = [
-        '"""Fitted weights of the horizon evaluation, by game (generated: do not edit).',
-        "",
-        "Written by benchmarks/fit_horizon.py from exact solves of seeded positions, under the game and",
-        "objective they were fitted for (solver.engine.seam.horizon_key): one row per",
-        "number of talon tricks left at the horizon, one weight per feature of",
-        "``Engine.horizon_features`` (docs/solver.md).",
-        '"""',
-        "",
-        "# fmt: off",
-        "HORIZON_WEIGHTS: dict[str, list[list[float]]] = {",
-    ]
-    from solver.engine.horizon_weights import HORIZON_WEIGHTS  # the games not fitted now stay
-
-    for game, rows in sorted({**HORIZON_WEIGHTS, **all_weights}.items()):
-        lines.append(f"    {json.dumps(game)}: [")
-        lines.extend(f"        {row!r}," for row in rows)
-        lines.append("    ],")
-    lines += ["}", "# fmt: on", "", '__all__ = ["HORIZON_WEIGHTS"]', ""]
-    WEIGHTS.write_text("\n".join(lines))
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", default="brisque,briscan,petite(draw=yes)")
@@ -156,8 +132,8 @@ def main() -> None:
     out = {}
     for game in args.games.split(","):
         out[horizon_key(Rules.parse(game))] = fit(game, training_data(game, args.per_level, levels))
-    write(out)
-    print(f"wrote {WEIGHTS}", file=sys.stderr)
+    path = write_linear_weights({**linear_weights(), **out})  # (the games not fitted now stay)
+    print(f"wrote {path}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -99,6 +99,12 @@ class EngineError(BrisqueError, RuntimeError):
     """The compiled engine and the rules model disagree, or the engine failed."""
 
 
+class NetworkFileError(BrisqueError, ValueError):
+    """A weights file of the learned evaluation that the engine cannot use: not a network
+    file, weights of the wrong shape, or trained for another input layout (the message
+    quotes the file, its layout's fingerprint and the engine's)."""
+
+
 class EngineMissingError(EngineError, ImportError):
     """The compiled engine is not built (a source tree without ``pip install .``)."""
 
@@ -134,6 +140,7 @@ __all__ = [
     "HiddenInformationError",
     "IllegalMoveError",
     "ImpossiblePositionError",
+    "NetworkFileError",
     "NotationError",
     "PlayError",
     "PositionError",

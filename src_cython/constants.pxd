@@ -34,19 +34,22 @@ cdef extern from *:
            other tables: solver/model/table_memory.py) */
         MAX_TABLE_BITS = 28,
 
-        /* The learned horizon evaluation's inputs (solver/engine/network.py): where each
-           card lies (7 places x 32 cards), the melds declared by the player to move and
-           by his opponent, the exchange still open, the talon tricks left (12 levels),
-           and in Briscan the tricks each has taken (0..16). */
+        /* The learned horizon evaluation's inputs, in this order (their meaning:
+           solver/engine/evaluation/features.py, which takes these numbers and fingerprints
+           the layout into every network file): where each card lies (7 places x 32
+           cards), the melds declared by the player to move and by his opponent, the
+           exchange still open, the talon tricks left (12 levels), and in Briscan the
+           tricks each has taken (0..16). */
         NET_PLACES = 7,
-        NET_MELDS_ME = 7 * 32,
+        NET_TRICKS = 17,
+        NET_MELDS_ME = NET_PLACES * 32,
         NET_MELDS_OPP = NET_MELDS_ME + N_MELDS,
         NET_EXCHANGE = NET_MELDS_OPP + N_MELDS,
         NET_LEVEL = NET_EXCHANGE + 1,
         NET_LEVELS = 12,
         NET_TRICKS_ME = NET_LEVEL + NET_LEVELS,
-        NET_TRICKS_OPP = NET_TRICKS_ME + 17,
-        NET_INPUTS = NET_TRICKS_OPP + 17,
+        NET_TRICKS_OPP = NET_TRICKS_ME + NET_TRICKS,
+        NET_INPUTS = NET_TRICKS_OPP + NET_TRICKS,
         NET_OUTPUTS = 3,      /* the margin, the logits of a game won and of a game lost */
         /* the hidden layers' widths: fixed, so that the compiler unrolls and vectorizes
            the layers' loops (training/train.py trains networks of this shape) */
@@ -101,6 +104,7 @@ cdef extern from *:
         PACK_POINTS
         MAX_TABLE_BITS
         NET_PLACES
+        NET_TRICKS
         NET_MELDS_ME
         NET_MELDS_OPP
         NET_EXCHANGE

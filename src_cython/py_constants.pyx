@@ -11,7 +11,7 @@ from constants cimport (
     K_SEQUENCE as _K_SEQUENCE, MOVE_EXCHANGE as _MOVE_EXCHANGE, MOVE_PASS as _MOVE_PASS,
     N_MELDS as _N_MELDS, WIN_RAW as _WIN_RAW, WIN_THRESHOLD as _WIN_THRESHOLD, WIN_VALUE as _WIN_VALUE,
     PACK_POINTS as _PACK_POINTS, MAX_TABLE_BITS as _MAX_TABLE_BITS, brisque_byte_points,
-    NET_PLACES as _NET_PLACES, NET_MELDS_ME as _NET_MELDS_ME, NET_MELDS_OPP as _NET_MELDS_OPP,
+    NET_PLACES as _NET_PLACES, NET_TRICKS as _NET_TRICKS, NET_MELDS_ME as _NET_MELDS_ME, NET_MELDS_OPP as _NET_MELDS_OPP,
     NET_EXCHANGE as _NET_EXCHANGE, NET_LEVEL as _NET_LEVEL, NET_LEVELS as _NET_LEVELS,
     NET_TRICKS_ME as _NET_TRICKS_ME, NET_TRICKS_OPP as _NET_TRICKS_OPP, NET_INPUTS as _NET_INPUTS,
     NET_OUTPUTS as _NET_OUTPUTS, NET_H1 as _NET_H1, NET_H2 as _NET_H2,
@@ -45,8 +45,9 @@ FINAL_TABLE_BITS: int = _FINAL_TABLE_BITS
 PLAIN_TABLE_BITS: int = _PLAIN_TABLE_BITS
 TABLE_ENTRY_BYTES: int = sizeof(Entry)
 PLAIN_ENTRY_BYTES: int = sizeof(PlainEntry)
-# the learned horizon evaluation's inputs (solver/engine/network.py)
+# the learned horizon evaluation's inputs (their layout: solver/engine/evaluation/features.py)
 NET_PLACES: int = _NET_PLACES
+NET_TRICKS: int = _NET_TRICKS
 NET_MELDS_ME: int = _NET_MELDS_ME
 NET_MELDS_OPP: int = _NET_MELDS_OPP
 NET_EXCHANGE: int = _NET_EXCHANGE

@@ -4,6 +4,7 @@ fields it needs (solver.native.structs against src_cython/context.pxd)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -307,6 +308,27 @@ def test_a_root_survives_pickling():
     p = Position("briscan .AKQJ.KQ./AT..AT.K D 0 - - a 60:40 tricks=6:5 final=1:1 melds=3KH/mD")
     root = engine_root(p)
     assert pickle.loads(pickle.dumps(root)).to_dict() == root.to_dict()
+
+
+def test_the_network_input_layout_is_the_engines():
+    # features.py names the blocks of inputs with the engine's offsets and sizes: they must
+    # follow one another from 0 and fill NET_INPUTS, each of the size its meaning needs
+    from solver.engine.evaluation import features
+
+    offset = 0
+    for block in features.LAYOUT:
+        assert block.offset == offset, block.name
+        offset += block.size
+    assert offset == C.NET_INPUTS
+    sizes = {b.name: b.size for b in features.LAYOUT}
+    assert sizes["places"] == (features.TURNUP + 1) * 32  # (seven places of the 32 cards)
+    assert sizes["melds_me"] == sizes["melds_opp"] == len(MELDS) == C.N_MELDS
+    assert sizes["tricks_me"] == sizes["tricks_opp"] == 16 + 1  # (0 to 16 tricks taken)
+    assert sizes["level"] == C.NET_LEVELS and sizes["exchange"] == 1
+    assert len(features.OUTPUTS) == C.NET_OUTPUTS and features.HIDDEN == (C.NET_H1, C.NET_H2)
+    # the fingerprint is of this layout: another size or meaning is another fingerprint
+    assert features.FINGERPRINT == hashlib.sha256(features.layout_description().encode()).hexdigest()[:16]
+    assert str(C.NET_INPUTS) in features.layout_description()
 
 
 def test_card_parsing_matches_the_engine_layout():

@@ -14,6 +14,7 @@ from helpers import run_brisque
 
 from solver.analysis.game_chance import DealOutcomes, GameChance, final_scores
 from solver.analysis.line import analyse_line
+from solver.engine.evaluation import deal_outcomes as deal_outcomes_of_package
 from solver.errors import ArgumentError, RecordError
 from solver.formats.numbers import json_number
 from solver.formats.records import DealRecord
@@ -154,6 +155,15 @@ def test_the_shipped_outcomes_hold_every_game() -> None:
         o = DealOutcomes.load(game)
         assert sum(c for *_, c in o.counts) >= 1000, game
         assert "self-play" in o.source
+
+
+def test_the_outcomes_are_read_through_the_evaluations_files() -> None:
+    shipped = deal_outcomes_of_package()
+    o = DealOutcomes.load("briscan")
+    assert o.source == shipped["briscan"]["source"]
+    assert o.counts == [(a, b, w, n) for a, b, w, n in shipped["briscan"]["outcomes"]]
+    with pytest.raises(ArgumentError, match="no deal outcomes shipped"):
+        DealOutcomes.load("skat")
 
 
 def test_the_outcomes_script_counts_finished_deals_of_new_games(tmp_path: Path) -> None:

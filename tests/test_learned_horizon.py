@@ -1,15 +1,29 @@
 """The learned horizon evaluation: the compiled encoder and network against their plain
-Python twin (solver.engine.network), on thousands of seeded positions of both games."""
+Python twin (solver.engine.evaluation), on thousands of seeded positions of both games, and
+the network files with the fingerprint of their input layout."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 
 import pytest
 
 from solver.engine import Solver
-from solver.engine.network import Network, canonical_melds, network_inputs, network_key, shipped_network
-from solver.errors import ArgumentError
+from solver.engine.evaluation import (
+    FINGERPRINT,
+    Network,
+    canonical_melds,
+    load_network,
+    network_inputs,
+    network_text,
+    parse_network,
+    read_network,
+    shipped_network_path,
+    write_network,
+)
+from solver.errors import ArgumentError, BrisqueError, NetworkFileError
 from solver.model.melds import MELD_BY_CODE
 from solver.model.position import Position
 from solver.model.rules import Rules
@@ -116,7 +130,7 @@ def test_a_misshapen_network_is_refused():
 
 @pytest.mark.parametrize("game", ["brisque", "briscan"])
 def test_the_shipped_network_matches_its_twin(game):
-    net = shipped_network(network_key(Rules.parse(game)))
+    net = load_network(game)
     if net is None:
         pytest.skip(f"no network shipped for {game}")
     solver = Solver(Rules.parse(game))
@@ -132,25 +146,70 @@ def test_the_shipped_network_names_the_levels_of_its_labels(game):
     ``train.py --tie``, the nearest labelled level's weights): the file says which levels
     were learnt, the talon tricks left of the exact labels."""
     rules = Rules.parse(game)
-    net = shipped_network(network_key(rules))
+    net = load_network(rules)
     if net is None:
         pytest.skip(f"no network shipped for {game}")
     assert net.levels == ((1, 2, 3, 4, 5) if game == "brisque" else (1, 2, 3, 4))
     assert len({net.w1[NET_LEVEL + k] for k in range(NET_LEVELS)}) == NET_LEVELS  # (no row copied)
 
 
-def test_the_weights_file_keeps_every_weight_exactly():
+def test_the_weights_file_keeps_every_weight_exactly(tmp_path):
     net = random_network(5)
-    assert Network.from_file_text(net.file_text()) == net
+    assert parse_network(network_text(net)) == net
     labelled = Network.from_dict({**net.__dict__, "levels": [1, 2, 5]})
-    assert Network.from_file_text(labelled.file_text()).levels == (1, 2, 5)
-    with pytest.raises(ValueError, match="w1 (holds|is not base64)"):
-        Network.from_file_text(net.file_text().replace('"w1": "', '"w1": "AAAA'))
+    write_network(tmp_path / "nets" / "labelled.json", labelled)
+    assert read_network(tmp_path / "nets" / "labelled.json").levels == (1, 2, 5)
+    with pytest.raises(NetworkFileError, match="w1 (holds|is not base64)"):
+        parse_network(network_text(net).replace('"w1": "', '"w1": "AAAA'))
+
+
+def test_a_network_file_carries_the_fingerprint_of_its_input_layout():
+    head = json.loads(network_text(random_network(2)))
+    assert head["features"] == FINGERPRINT and len(FINGERPRINT) == 16
+    int(FINGERPRINT, 16)  # (hex digits)
+
+
+def test_a_network_of_another_input_layout_is_refused_with_both_fingerprints(tmp_path):
+    text = network_text(random_network(4))
+    other = tmp_path / "other-layout.json"
+    other.write_text(text.replace(FINGERPRINT, "0123456789abcdef"))
+    with pytest.raises(NetworkFileError) as caught:
+        read_network(other)
+    message = str(caught.value)
+    assert str(other) in message and "0123456789abcdef" in message and FINGERPRINT in message
+    assert isinstance(caught.value, BrisqueError) and isinstance(caught.value, ValueError)
+    # a file of no fingerprint (written before the layout had one) is refused alike
+    bare = json.loads(text)
+    del bare["features"]
+    old = tmp_path / "no-fingerprint.json"
+    old.write_text(json.dumps(bare))
+    with pytest.raises(NetworkFileError, match=f"{re.escape(str(old))}: .*no fingerprint.*{FINGERPRINT}"):
+        read_network(old)
+
+
+def test_a_file_that_is_no_network_is_refused(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"key": "x"}')
+    with pytest.raises(NetworkFileError, match="not a network file"):
+        read_network(bad)
+    bad.write_text("{")
+    with pytest.raises(NetworkFileError, match="not a network file"):
+        read_network(bad)
+
+
+@pytest.mark.parametrize("game", ["brisque", "briscan"])
+def test_the_shipped_networks_carry_the_engines_fingerprint(game):
+    path = shipped_network_path(game)
+    assert path.is_file() and path.name == f"{game}-margin.json"
+    assert json.loads(path.read_text())["features"] == FINGERPRINT
+    assert load_network(game) == read_network(path)
+    # the file is what the format writes: nothing in it but the network and its layout
+    assert network_text(read_network(path)) == path.read_text()
 
 
 def test_a_world_search_names_the_horizon_it_scores_with():
+    from solver.engine.evaluation import DEFAULT_HORIZON
     from solver.engine.quick import WorldSearch, exact_late_limit
-    from solver.engine.seam import DEFAULT_HORIZON
 
     p = turn_starts("brisque", 1, first_seed=77)[0]
     assert WorldSearch.parse("learned:3").horizon(p.rules) == "learned"

@@ -7,9 +7,8 @@ import pytest
 
 from solver import analyse, solve
 from solver.engine import Limit, Solver
-from solver.engine.horizon_weights import HORIZON_WEIGHTS
+from solver.engine.evaluation import horizon_key, horizon_weights, linear_weights
 from solver.engine.quick import WorldSearch
-from solver.engine.seam import horizon_key, horizon_weights
 from solver.errors import ArgumentError
 from solver.model.bits import points_of, popcount
 from solver.model.cards import suit_mask
@@ -29,7 +28,7 @@ QUARTET_AHEAD = "brisque .KJ8.7.KJ/..AKQ9.Q7 JD QHTC7S7H9S9HTD9CTHAHQSJSAS TK8..
 @pytest.mark.parametrize("rules", ["brisque", "briscan", "petite(draw=yes)"])
 def test_every_game_has_weights_of_the_engines_shape(rules):
     r = Rules.parse(rules)
-    rows = HORIZON_WEIGHTS[horizon_key(r)]
+    rows = linear_weights()[horizon_key(r)]
     assert len(rows) == HORIZON_ROWS and all(len(row) == HORIZON_FEATURES for row in rows)
     assert horizon_weights(r) == rows
 
@@ -47,6 +46,19 @@ def test_no_weights_for_another_objective_or_without_a_talon(rules):
     s.engine.set_horizon(None)
     hand_made = s.solve(p, pv=False, limit=Limit(depth=1))
     assert [m.value for m in fitted_default.moves] == [m.value for m in hand_made.moves]
+
+
+def test_the_linear_weights_file_keeps_every_weight(tmp_path, monkeypatch):
+    from solver.engine.evaluation import shipped
+
+    weights = linear_weights()
+    monkeypatch.setattr(shipped, "LINEAR_WEIGHTS", tmp_path / "linear-weights.json")
+    try:
+        shipped.write_linear_weights({**weights, "brisque/margin": [[0.1, -2.5, 1e-17]]})
+        assert linear_weights()["brisque/margin"] == [[0.1, -2.5, 1e-17]]
+        assert linear_weights()["briscan/margin"] == weights["briscan/margin"]
+    finally:
+        linear_weights.cache_clear()
 
 
 def test_set_horizon_checks_the_shape():

@@ -1,6 +1,6 @@
 """Count how deals end between good players, for the chance of winning a whole game
 (solver/analysis/game_chance.py): reads deal records of self-play matches (``brisque match
-A B --records FILE``) and writes solver/analysis/data/deal-outcomes.json.
+A B --records FILE``) and ships them (``solver.engine.evaluation.write_deal_outcomes``).
 
 Each deal is counted by what it adds to the game totals of seats a and b: the deal's scores
 in Brisque and Briscan, one game point to the deal's winner in Petite Brisque, or a
@@ -15,16 +15,14 @@ Run:  python training/deal_outcomes.py RECORDS.jsonl ... [--out FILE]
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
+from solver.engine.evaluation import write_deal_outcomes
 from solver.errors import PositionError, RecordError
 from solver.formats.records import DealRecord
 from solver.model.position import Position
-
-OUT = Path(__file__).resolve().parents[1] / "solver" / "analysis" / "data" / "deal-outcomes.json"
 
 
 def outcome_of(rec: DealRecord) -> tuple[str, tuple[int, int, str | None]]:
@@ -48,7 +46,7 @@ def outcome_of(rec: DealRecord) -> tuple[str, tuple[int, int, str | None]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("records", nargs="+", type=Path)
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--out", type=Path, default=None, help="write here (default: ship them with the package)")
     args = ap.parse_args()
     counts: dict[str, Counter[tuple[int, int, str | None]]] = {}
     sources: dict[str, list[str]] = {}
@@ -72,8 +70,7 @@ def main() -> None:
         }
         for game, c in sorted(counts.items())
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+    write_deal_outcomes(data, args.out)
     for game, d in data.items():
         print(f"{game}: {d['source']}", file=sys.stderr)
 

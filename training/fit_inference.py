@@ -14,9 +14,10 @@ log-probability of the moves played); the other pairs are held out and measure:
   with the share of points where it is positive and the worlds' effective sample size.
 
 Run:  python training/fit_inference.py --records deals.jsonl [--train 0.5] [--worlds 40]
-      [--every 3] [--limit 200]
+      [--every 3] [--limit 200] [--ship]
 
-The report goes to ``training/data/inference-<game>.json``; the constants to ship are printed.
+The report goes to ``training/data/inference-<game>.json``; ``--ship`` ships the fitted
+settings with the package (``solver.engine.evaluation.write_inference_settings``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from solver.analysis.inference import (
 )
 from solver.analysis.worlds import iter_worlds
 from solver.engine.api import Solver
+from solver.engine.evaluation import write_inference_settings
 from solver.model.moves import as_move
 from solver.model.position import Position
 
@@ -132,6 +134,7 @@ def main() -> None:
     ap.add_argument("--scope", default="all", choices=["all", "melds"])
     ap.add_argument("--histories", type=int, default=Model().histories)
     ap.add_argument("--limit", type=int, default=200, help="held-out deals measured for the true hand")
+    ap.add_argument("--ship", action="store_true", help="ship the fitted settings with the package")
     args = ap.parse_args()
     records = read_records(args.records)
     if not records:
@@ -177,7 +180,11 @@ def main() -> None:
     DATA.mkdir(exist_ok=True)
     (DATA / f"inference-{game}.json").write_text(json.dumps(report, indent=1) + "\n")
     print(json.dumps(report, indent=1))
-    print(f'ship: MODELS["{game}"] = Model(beta={beta}, floor={floor}, temper={temper})')
+    if args.ship:
+        path = write_inference_settings(game, {"beta": beta, "floor": floor, "temper": temper})
+        print(f"wrote {path}", file=sys.stderr)
+    else:
+        print(f"ship with --ship: {game} beta={beta}, floor={floor}, temper={temper}")
 
 
 if __name__ == "__main__":

@@ -85,12 +85,9 @@ _SOLVER = None
 
 def network_id(game: str) -> str:
     """The network shipped for ``game``: the first 12 hex digits of its file's SHA-256."""
-    from importlib import resources
+    from solver.engine.evaluation import shipped_network_path
 
-    from solver.engine.network import network_key
-    from solver.model.rules import Rules
-
-    path = resources.files("solver.engine").joinpath("networks", f"{network_key(Rules.parse(game))}.json")
+    path = shipped_network_path(game)
     if not path.is_file():
         raise SystemExit(f"labels.py: --depth needs the network of {game}, and none is shipped ({path})")
     return hashlib.sha256(path.read_bytes()).hexdigest()[:12]

@@ -1,14 +1,15 @@
 """Train the learned horizon evaluation on exact labels, and write it into the package.
 
 Reads the labels of ``training/labels.py`` (exact values of seeded positions), encodes each
-position with the package's own encoder (``solver.engine.network.network_inputs``), and fits
+position with the package's own encoder (``solver.engine.evaluation.network_inputs``), and fits
 a network of two hidden layers with numpy (Adam, mini-batches; the three plain suits
 permuted at random, which changes no value): the future margin by least squares over the
 deals no game-winning event ends, and the chances of a game won and lost by cross-entropy.
 The last tenth of each level (by seed) is held out: the error there is printed per level,
-beside the error of the linear evaluation shipped before it (``horizon_weights.py``), and
-written to ``training/data/report-<game>.json``.  The weights go to
-``solver/engine/networks/<game>-<objective>.json``.
+beside the error of the linear evaluation shipped before it (``evaluation.linear_weights``), and
+written to ``training/data/report-<game>.json``.  The weights are shipped through
+``solver.engine.evaluation.write_network`` (``shipped_network_path``), with the fingerprint
+of the input layout they were trained for.
 
 The same labels and ``--seed`` give the same weights (numpy's seeded generator, one thread).
 
@@ -36,8 +37,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 from labels import DATA, label_path, read_labels, slug  # noqa: E402  (a script beside this one)
 
 from solver.engine import Solver  # noqa: E402
-from solver.engine.network import Network, canonical_melds, network_inputs, network_key  # noqa: E402
-from solver.engine.seam import horizon_weights  # noqa: E402
+from solver.engine.evaluation import (  # noqa: E402
+    Network,
+    canonical_melds,
+    horizon_weights,
+    network_inputs,
+    network_key,
+    shipped_network_path,
+    write_network,
+)
 from solver.model.melds import MELDS  # noqa: E402
 from solver.model.position import Position  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
@@ -53,7 +61,6 @@ from solver.native.constants import (  # noqa: E402
     WIN_THRESHOLD,
 )
 
-NETWORKS = Path(__file__).parent.parent / "solver" / "engine" / "networks"
 SCALE = 50.0  # margins are fitted in units of 50 points (the weights are written in points)
 
 
@@ -308,9 +315,9 @@ def main() -> None:
             },
         }
     )
-    NETWORKS.mkdir(parents=True, exist_ok=True)
-    (NETWORKS / f"{key}.json").write_text(net.file_text())
-    print(f"wrote {NETWORKS / (key + '.json')}", file=sys.stderr)
+    path = shipped_network_path(args.game)
+    write_network(path, net)
+    print(f"wrote {path}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ much a deal's result matters therefore depends on the totals: ten points more ar
 0 to 0 and everything at 495 to 490.  :class:`GameChance` gives the chance of winning the
 game for a player with his total and his opponent's before a deal, his seat in it (the seats
 alternate), from the distribution of the deals of self-play records
-(``solver/analysis/data/deal-outcomes.json``, made by ``training/deal_outcomes.py``).
+(``solver.engine.evaluation.deal_outcomes``, made by ``training/deal_outcomes.py``).
 
 The table is exact for that distribution, on a grid of :data:`GRID` points (each deal's
 scores rounded to it); equal totals at or beyond the target, which play another deal, count
@@ -24,14 +24,12 @@ unknown, and left out).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
-from typing import Any
 
 import numpy as np
 
+from solver.engine.evaluation import deal_outcomes
 from solver.errors import ArgumentError
 from solver.model.bits import points_of
 from solver.model.position import Position
@@ -41,7 +39,6 @@ from solver.native.constants import PACK_POINTS
 
 GRID = 5  # points a cell of the table in the points games (a deal's scores rounded to it)
 GAME_OBJECTIVES = {"brisque": "margin", "briscan": "margin", "petite": "tricks"}  # (the outcomes' own)
-OUTCOMES_FILE = "deal-outcomes.json"
 
 
 @dataclass(frozen=True)
@@ -57,7 +54,7 @@ class DealOutcomes:
     @classmethod
     def load(cls, game: str) -> DealOutcomes:
         """The shipped distribution of ``game``'s deals."""
-        data = _shipped()
+        data = deal_outcomes()
         if game not in data:
             raise ArgumentError(
                 f"game={game!r}: no deal outcomes shipped (expected one of {', '.join(data)})"
@@ -65,13 +62,6 @@ class DealOutcomes:
         d = data[game]
         counts = [(int(a), int(b), w, int(n)) for a, b, w, n in d["outcomes"]]
         return cls(game, counts, d["source"])
-
-
-@cache
-def _shipped() -> dict[str, Any]:
-    text = resources.files("solver.analysis").joinpath("data", OUTCOMES_FILE).read_text()
-    data: dict[str, Any] = json.loads(text)
-    return data
 
 
 class GameChance:

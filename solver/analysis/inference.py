@@ -14,7 +14,8 @@ lead and discard), mixed with a small uniform share so that no move is ever impo
 
 The sum of the logarithms is the world's log-likelihood; the sampling analysis weighs each
 world by its exponential (``analyse(history=...)``; docs/solver.md, "Inference").  BETA and
-FLOOR were fitted for each game by ``training/fit_inference.py`` on self-play records.
+FLOOR were fitted for each game by ``training/fit_inference.py`` on self-play records, and
+are shipped with the evaluation (``solver.engine.evaluation.inference_settings``).
 
 >>> from solver.play.dealing import deal
 >>> start = deal(3)
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from solver.engine.api import Solver, shared_solver
+from solver.engine.evaluation import inference_settings
 from solver.engine.results import current_margin
 from solver.errors import ArgumentError
 from solver.model.moves import EXCHANGE, Move, as_move
@@ -219,10 +221,11 @@ class Model:
     temper: float = 0.5  # the weight of a world is its likelihood to this power
 
 
-# fitted by training/fit_inference.py on self-play records (docs/solver.md, "Inference")
+# fitted by training/fit_inference.py on self-play records (docs/solver.md, "Inference"),
+# shipped with the evaluation (solver/engine/evaluation/data/inference.json)
 MODELS: dict[str, Model] = {
-    "brisque": Model(beta=0.2, floor=0.3, temper=0.5),
-    "briscan": Model(beta=0.15, floor=0.3, temper=0.3),
+    game: Model(beta=fitted["beta"], floor=fitted["floor"], temper=fitted["temper"])
+    for game, fitted in inference_settings().items()
 }
 
 

@@ -23,8 +23,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+# (which evaluation a search uses is the evaluation's own choice: has_network, quick_horizon)
+from solver.engine.evaluation import DEFAULT_HORIZON, HORIZONS, has_network, quick_horizon
 from solver.engine.results import Limit
-from solver.engine.seam import DEFAULT_HORIZON, HORIZONS, horizon_network
 from solver.errors import ArgumentError, ArgumentTypeError
 from solver.model.limits import MAX_DEPTH, short, short_value
 from solver.model.position import Position
@@ -41,16 +42,6 @@ def talon_tricks_left(p: Position) -> int:
     if not p.rules.draws or p.turnup < 0:
         return 0
     return (p.talon_count + 1) // 2
-
-
-def has_network(rules: Rules) -> bool:
-    """Whether a learned horizon network is shipped for ``rules`` (then the quick search
-    is ``LEARNED_DEPTH`` tricks to it).
-
-    >>> has_network(Rules.parse("brisque")), has_network(Rules.parse("petite"))
-    (True, False)
-    """
-    return horizon_network(rules) is not None
 
 
 def quick_limit(p: Position) -> Limit | None:
@@ -71,14 +62,6 @@ def exact_late_limit(p: Position) -> Limit | None:
     if talon_tricks_left(p) <= EXACT_TALON_TRICKS:
         return None
     return Limit(depth=DEFAULT_DEPTH)
-
-
-def quick_horizon(rules: Rules) -> str:
-    """The horizon evaluation of the quick search: the learned network where one is shipped,
-    else the default of depth-limited solves (the fitted linear weights).  Solves keep that
-    default (``solver.engine.seam.DEFAULT_HORIZON``): MTD(f)'s first guess and the bounded
-    solves of ``brisque solve`` are scored with it, and their node counts sign the benchmarks."""
-    return "learned" if has_network(rules) else DEFAULT_HORIZON
 
 
 def quick_summary(rules: Rules) -> str:
@@ -173,7 +156,7 @@ class WorldSearch:
 
     def horizon(self, rules: Rules) -> str:
         """The evaluation its horizon is scored with under ``rules`` (one of
-        solver.engine.seam.HORIZONS).
+        solver.engine.evaluation.HORIZONS).
 
         >>> WorldSearch().horizon(Rules.parse("brisque")), WorldSearch().horizon(Rules.parse("petite(draw=yes)"))
         ('learned', 'linear')

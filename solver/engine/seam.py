@@ -21,8 +21,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from solver.engine.horizon_weights import HORIZON_WEIGHTS
-from solver.engine.network import Network, canonical_melds, network_key, shipped_network
+from solver.engine.evaluation import DEFAULT_HORIZON, HORIZONS, horizon_weights, set_evaluation
 from solver.model.melds import MELDS, game_melds
 from solver.model.position import Position
 from solver.model.rules import GAMES, Rules
@@ -70,56 +69,15 @@ def engine_key(r: Rules) -> str:
     return json.dumps([engine_rules(r), horizon_weights(r)], sort_keys=True)
 
 
-# The evaluations a depth-limited search can score its horizon with (docs/solver.md):
-# the learned network, the fitted linear weights, the hand-made heuristic.  A game without
-# a network falls back on its linear weights, one without weights on the heuristic.
-HORIZONS = ("learned", "linear", "handmade")
-# the default of solves (depth-limited and bounded solves, MTD(f)'s first guess): the fitted
-# linear weights.  The quick search of sampled worlds uses the learned network where one is
-# shipped (solver.engine.quick.quick_horizon): proven the stronger player at equal thinking
-# time (BENCHMARKS.md); the exact solves' node counts, which sign the benchmarks, stay as they were
-DEFAULT_HORIZON = "linear"
-# what a game won at the horizon (its chance less that of a game lost) adds to the margin
-NETWORK_WIN_POINTS = 100.0
-
-
 def new_engine(rules: Rules, table_bits: int = DEFAULT_TABLE_BITS, horizon: str = DEFAULT_HORIZON) -> Engine:
     """A compiled engine for ``rules`` with a table of ``2**table_bits`` entries, and the
-    ``horizon`` evaluation of its game for depth-limited searches (one of ``HORIZONS``)."""
+    ``horizon`` evaluation of its game for depth-limited searches (one of ``HORIZONS``,
+    chosen and set by ``solver.engine.evaluation``)."""
     if horizon not in HORIZONS:
         raise ValueError(f"horizon={horizon!r}: expected one of {', '.join(HORIZONS)}")
     eng = Engine(engine_rules(rules), table_bits)
-    eng.set_horizon(horizon_weights(rules) if horizon != "handmade" else None)
-    network = horizon_network(rules) if horizon == "learned" else None
-    if network is not None:
-        eng.set_network(network, [list(canonical_melds(t)) for t in range(4)], NETWORK_WIN_POINTS)
+    set_evaluation(eng, rules, horizon)
     return eng
-
-
-def horizon_network(rules: Rules) -> Network | None:
-    """The learned horizon evaluation shipped for ``rules`` (its game and objective, with a
-    talon), or ``None``."""
-    if not rules.draws:
-        return None
-    return shipped_network(network_key(rules))
-
-
-def horizon_key(rules: Rules) -> str:
-    """What fitted horizon weights are kept under: the game and the objective they were
-    fitted for (``"brisque/margin"``)."""
-    return f"{rules.game}/{rules.objective}"
-
-
-def horizon_weights(rules: Rules) -> list[list[float]] | None:
-    """The fitted horizon weights for ``rules``, or ``None`` (the hand-made heuristic): for a
-    game with a talon, under the objective they were fitted for.
-
-    >>> horizon_weights(Rules.parse("brisque")) is not None, horizon_weights(Rules.parse("brisque(objective=tricks)"))
-    (True, None)
-    """
-    if not rules.draws:
-        return None  # without a talon the whole deal is one phase, unlike the fitted positions
-    return HORIZON_WEIGHTS.get(horizon_key(rules))
 
 
 def engine_root(p: Position) -> RootPosition:
@@ -165,10 +123,8 @@ __all__ = [
     "engine_root",
     "engine_roots",
     "engine_rules",
+    "new_engine",
+    # (the evaluation's names new_engine takes, from solver.engine.evaluation)
     "DEFAULT_HORIZON",
     "HORIZONS",
-    "horizon_key",
-    "horizon_network",
-    "horizon_weights",
-    "new_engine",
 ]

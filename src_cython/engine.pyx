@@ -18,7 +18,7 @@ functions compiled into this one module (so the split costs no speed):
 * moves.pxd: legal moves and their effects;
 * tables.pxd: the transposition tables;
 * bounds.pxd: cheap value bounds and the horizon evaluation (learned, fitted or hand-made);
-* network.pxd: the learned horizon network (its plain Python twin: solver/engine/network.py);
+* network.pxd: the learned horizon network (its plain Python twin: solver/engine/evaluation/network.py);
 * plain.pxd: plain card play of the final phase;
 * search.pxd: the search driver;
 * parallel.pxd: one exact solve on several threads that share the tables.
@@ -576,7 +576,7 @@ cdef class Engine:
     def set_network(self, network=None, meld_canon=None, double win_points=0.0):
         """The learned horizon evaluation, which then comes before the fitted weights:
         ``network`` holds ``w1`` (``NET_INPUTS`` rows of ``NET_H1`` numbers), ``b1``, ``w2``
-        (``NET_H1`` rows of ``NET_H2``), ``b2``, ``w3`` (``NET_H2`` rows of ``NET_OUTPUTS``) and ``b3`` (solver.engine.network.
+        (``NET_H1`` rows of ``NET_H2``), ``b2``, ``w3`` (``NET_H2`` rows of ``NET_OUTPUTS``) and ``b3`` (solver.engine.evaluation.
         Network, or a dict of the same); ``meld_canon``: 4 rows (by trump) of ``N_MELDS``
         meld indices with suits renumbered from the trump; ``win_points``: what the chance
         of a game won, less that of one lost, adds to the margin.  ``None``: no network.
@@ -644,7 +644,7 @@ cdef class Engine:
 
     def network_inputs(self):
         """The learned evaluation's inputs that are on at the root, which must be at the
-        start of a turn, in increasing order (solver.engine.network.network_inputs' twin)."""
+        start of a turn, in increasing order (solver.engine.evaluation.network_inputs' twin)."""
         cdef int on[NET_MAX_ON]
         cdef int n, i
         self._check_network()

@@ -1,8 +1,10 @@
 # The learned horizon evaluation: a small network over where each card lies, evaluated at
-# the horizon of a depth-limited search.  solver/engine/network.py is its plain Python twin
-# (the input layout is documented there); tests hold the two to the same numbers, so the
-# additions below run in the twin's order (inputs in increasing order, then each layer's
-# units in order) and the build contracts no multiply-add (setup.py: -ffp-contract=off).
+# the horizon of a depth-limited search.  solver/engine/evaluation/network.py is its plain
+# Python twin (the input layout, its sizes constants.pxd's, is documented and fingerprinted
+# in solver/engine/evaluation/features.py, and every network file carries that fingerprint);
+# tests hold the two to the same numbers, so the additions below run in the twin's order
+# (inputs in increasing order, then each layer's units in order) and the build contracts no
+# multiply-add (setup.py: -ffp-contract=off).
 from libc.stdint cimport uint32_t
 
 from cards cimport __builtin_ctz

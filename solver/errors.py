@@ -133,7 +133,8 @@ class Interrupted(KeyboardInterrupt, Generic[T]):
     """Ctrl-C during a long computation, with the answer so far (``partial``): what a
     solve proved, the moves of a line judged, the tree built.  A KeyboardInterrupt, not a
     :class:`BrisqueError`, so that code that does not look for it stops as before; each
-    computation raises its own subclass, whose attribute names the partial answer.
+    computation raises its own subclass, whose attribute names the partial answer.  (Not
+    in ``__all__``, which lists the :class:`BrisqueError` classes.)
 
     >>> try:
     ...     raise Interrupted("interrupted after 2 moves", ["7H", "KH"])
@@ -157,7 +158,6 @@ __all__ = [
     "HiddenInformationError",
     "IllegalMoveError",
     "ImpossiblePositionError",
-    "Interrupted",
     "NotationError",
     "PlayError",
     "PositionError",

@@ -15,6 +15,10 @@ BPNError True
 
 from __future__ import annotations
 
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
 
 class BrisqueError(Exception):
     """Base class of every error of this package."""
@@ -128,6 +132,26 @@ def install_hint(extra: str) -> str:
 # ---------------------------------------------------------------- play
 class PlayError(BrisqueError, RuntimeError):
     """A deal or a game that does not end within its bound of moves or deals."""
+
+
+# ---------------------------------------------------------------- Ctrl-C
+class Interrupted(KeyboardInterrupt, Generic[T]):
+    """Ctrl-C during a long computation, with the answer so far (``partial``): what a
+    solve proved, the moves of a line judged, the tree built.  A KeyboardInterrupt, not a
+    :class:`BrisqueError`, so that code that does not look for it stops as before; each
+    computation raises its own subclass, whose attribute names the partial answer.  (Not
+    in ``__all__``, which lists the :class:`BrisqueError` classes.)
+
+    >>> try:
+    ...     raise Interrupted("interrupted after 2 moves", ["7H", "KH"])
+    ... except KeyboardInterrupt as stop:
+    ...     print(stop, stop.partial)
+    interrupted after 2 moves ['7H', 'KH']
+    """
+
+    def __init__(self, message: str, partial: T):
+        super().__init__(message)
+        self.partial = partial
 
 
 __all__ = [

@@ -8,15 +8,16 @@ from the bottom (docs/architecture.md):
 
     errors < native < model < formats, engine < analysis < play < cli
 
-* ``solver.errors`` imports nothing from solver; ``solver.native`` only errors;
+* ``solver.errors`` and ``solver.processes`` (the worker processes) import nothing from
+  solver; ``solver.native`` only errors;
   ``solver.model`` only errors, native and model; ``solver.formats`` only errors, native,
   model and formats; ``solver.engine`` only errors, native, model and engine;
-  ``solver.analysis`` only errors, native, model, formats, engine and analysis;
+  ``solver.analysis`` only errors, processes, native, model, formats, engine and analysis;
   ``solver.play`` anything but cli; nothing imports ``solver.cli`` (a package: the
   group and one module a command, all in the layer cli); ``solver.openspiel``
   (optional: it needs OpenSpiel) anything but cli, and only the command line imports it;
   ``solver.board`` (optional: the browser board) the same, but openspiel; ``solver.cluster``
-  (optional: Dask) only errors, and only the command line imports it.
+  (optional: Dask) only errors and processes, and only the command line imports it.
 * The top-level ``solver/__init__.py`` re-exports the public API from every layer (but cli);
   a subpackage's ``__init__`` re-exports its own modules and follows its layer's rule.
 """
@@ -39,11 +40,12 @@ ROOT = PACKAGE_DIR.parent
 ALLOWED: dict[str, set[str]] = {
     "startup": set(),  # (Ctrl-C while the command starts: the package's first import)
     "errors": set(),
+    "processes": set(),  # (the worker processes: started, tied to their parent, stopped)
     "native": {"errors", "native"},
     "model": {"errors", "native", "model"},
     "formats": {"errors", "native", "model", "formats"},
     "engine": {"errors", "native", "model", "engine"},
-    "analysis": {"errors", "native", "model", "formats", "engine", "analysis"},
+    "analysis": {"errors", "processes", "native", "model", "formats", "engine", "analysis"},
     "play": {"", "errors", "native", "model", "formats", "engine", "analysis", "play"},
     "cli": {  # (a package: the group and its modules, one a command, import each other)
         "",
@@ -64,12 +66,12 @@ ALLOWED: dict[str, set[str]] = {
     # the standard benchmarks (brisque bench): on top, beside the command line
     "bench": {"errors", "native", "model", "formats", "engine", "analysis", "play", "bench"},
     # the analysis board in the browser (the extra board): on top, beside the command line
-    "board": {"errors", "native", "model", "formats", "engine", "analysis", "play", "board"},
+    "board": {"errors", "processes", "native", "model", "formats", "engine", "analysis", "play", "board"},
     # the optional OpenSpiel adapter (the extra openspiel): on top, beside the command line
     "openspiel": {"errors", "native", "model", "formats", "engine", "analysis", "play", "openspiel"},
     # the Dask cluster (the extra cluster): only the command line starts one; the library
     # takes any executor (solver.analysis.executors)
-    "cluster": {"errors", "cluster"},
+    "cluster": {"errors", "processes", "cluster"},
     "": {"startup", "errors", "native", "model", "formats", "engine", "analysis", "play"},  # solver/__init__
     "svg": {"model"},  # solver/svg.py: the public name of solver.model.svg
 }

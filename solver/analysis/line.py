@@ -21,6 +21,7 @@ from solver.errors import (
     ArgumentTypeError,
     HiddenInformationError,
     IllegalMoveError,
+    Interrupted,
     PositionError,
 )
 from solver.formats.numbers import json_number
@@ -205,12 +206,16 @@ def grade_of(
     return GRADES[worst] if worst >= 0 else None
 
 
-class LineInterrupted(KeyboardInterrupt):
-    """Ctrl-C during :func:`analyse_line`: ``steps`` holds the moves judged so far."""
+class LineInterrupted(Interrupted[list[Step]]):
+    """Ctrl-C during :func:`analyse_line`: ``steps`` (the ``partial`` answer) holds the
+    moves judged so far."""
 
     def __init__(self, steps: list[Step]):
-        super().__init__(f"interrupted after {plural(len(steps), 'move')}")
-        self.steps = steps
+        super().__init__(f"interrupted after {plural(len(steps), 'move')}", steps)
+
+    @property
+    def steps(self) -> list[Step]:
+        return self.partial
 
 
 def own_information_loss(

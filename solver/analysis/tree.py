@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, BinaryIO
 
 from solver.engine.api import solve
-from solver.errors import ArgumentError, PositionError
+from solver.errors import ArgumentError, Interrupted, PositionError
 from solver.model.limits import MAX_PLIES, MAX_TREE_NODES, whole_argument
 from solver.model.position import SEATS, Position, as_position
 
@@ -66,19 +66,22 @@ def solution_tree(
     return g
 
 
-class TreeInterrupted(KeyboardInterrupt):
-    """Ctrl-C during :func:`solution_tree`: ``graph`` holds the tree built so far, its
-    ``interrupted`` attribute set (every node in it has its exact value; the positions not
-    yet expanded are leaves).  A KeyboardInterrupt, so code that does not look for it stops
-    as before.
+class TreeInterrupted(Interrupted["nx.DiGraph[str]"]):
+    """Ctrl-C during :func:`solution_tree`: ``graph`` (the ``partial`` answer) holds the
+    tree built so far, its ``interrupted`` attribute set (every node in it has its exact
+    value; the positions not yet expanded are leaves).  A KeyboardInterrupt, so code that
+    does not look for it stops as before.
 
     >>> issubclass(TreeInterrupted, KeyboardInterrupt)
     True
     """
 
     def __init__(self, graph: nx.DiGraph[str]):
-        super().__init__(f"interrupted with {graph.number_of_nodes()} positions in the tree")
-        self.graph = graph
+        super().__init__(f"interrupted with {graph.number_of_nodes()} positions in the tree", graph)
+
+    @property
+    def graph(self) -> nx.DiGraph[str]:
+        return self.partial
 
 
 def _expand(

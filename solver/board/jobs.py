@@ -16,9 +16,9 @@ A worker reports progress and its answer through a pipe; a thread of the server 
 all the time, so that a worker never waits on a page that does not ask (only the latest
 progress is kept).  The number running at once, each one's time and the number kept are
 bounded (:class:`Limits`).  A worker dies with the server: workers are forked from
-multiprocessing's forkserver, which exits with the server (no worker holds its "alive"
-pipe open: :func:`_die_with_parent`), and each asks the kernel for a signal when its parent
-(the forkserver) goes; the server also ends every worker when it stops.
+multiprocessing's forkserver, which exits with the server, and each is tied to it
+(:mod:`solver.processes`, which starts and stops them); the server also ends every worker
+when it stops.
 
 >>> jobs = Jobs(Limits(max_running=1, max_seconds=5))
 >>> job = jobs.start("petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3")
@@ -29,10 +29,7 @@ pipe open: :func:`_die_with_parent`), and each asks the kernel for a signal when
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import itertools
-import multiprocessing
 import os
 import signal
 import threading
@@ -43,8 +40,8 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from solver.errors import ArgumentError
+from solver.processes import forkserver_context, start_worker, stop_process
 
-PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 WARM_SHARE = 1 / 3  # of an exact analysis's time, for an exact answer from the warm table
 INTERRUPT = signal.SIGUSR1  # to the kept process: stop the search of the job cancelled
 INTERRUPT_GRACE = 2.0  # seconds the kept process has to answer an interrupt (then it is ended)
@@ -135,38 +132,6 @@ class Job:
             }
 
 
-def _die_with_parent() -> None:
-    """End this worker when the server dies, even by ``kill -9`` (Linux; elsewhere the server
-    still ends its workers when it stops).
-
-    The kernel ends it when its parent, the forkserver, dies (``PR_SET_PDEATHSIG``), and the
-    forkserver exits when the server's end of its "alive" pipe closes.  But multiprocessing
-    hands each forked worker a copy of that end too: while a worker lives the forkserver
-    never sees the server go, and waits on the worker as the worker waits on it.  So the
-    worker closes its copy, then looks whether the server went before it could see it go."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):  # pragma: no cover - not Linux
-        pass
-    from multiprocessing import forkserver
-
-    server: Any = forkserver._forkserver
-    alive = getattr(server, "_forkserver_alive_fd", None)
-    if alive is not None:  # (a worker that started a forkserver of its own would open another)
-        server._forkserver_alive_fd = None
-        with contextlib.suppress(OSError):
-            os.close(alive)
-    parent = multiprocessing.parent_process()  # (the server, which started the worker)
-    if parent is not None and parent.pid is not None:
-        try:
-            os.kill(parent.pid, 0)
-        except ProcessLookupError:
-            os._exit(1)
-        except PermissionError:  # (another user's process took its number: it is gone)
-            os._exit(1)
-
-
 def _exact(bpn: str) -> bool:
     """Whether the worker solves ``bpn`` exactly (every card known) rather than by sampling."""
     from solver.model.position import Position
@@ -179,8 +144,6 @@ def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float, see
     the best estimate), else a sampled analysis with progress; the answer's JSON object.
     Its messages are those of the kept process (:func:`_warm_work`), and ``("progress",
     seq, worlds done, worlds asked for, the answer so far)``."""
-    _die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (Ctrl-C in the server's terminal is the server's)
     from solver.analysis.sampling import analyse
     from solver.engine.api import solve
     from solver.engine.results import Limit
@@ -211,8 +174,6 @@ def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float, see
 def _task_work(conn: Connection, seq: int, kind: str, payload: dict[str, Any]) -> None:
     """The worker of a task of play (:mod:`solver.board.tasks`): its answer's JSON object,
     or the error, as :func:`_work` sends them."""
-    _die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (Ctrl-C in the server's terminal is the server's)
     from solver.board.tasks import TASKS
     from solver.errors import BrisqueError
 
@@ -306,8 +267,6 @@ def _warm_work(conn: Connection, cancel: Any) -> None:
     the table (src_cython/search.pxd), and the process answers ``cancelled`` and waits for
     the next job.  A signal that comes late, once its job is answered, finds no job or
     another one and changes nothing."""
-    _die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (Ctrl-C in the server's terminal is the server's)
     from solver.errors import BrisqueError
 
     solving = [0]  # the seq of the job being solved, 0 between jobs
@@ -351,8 +310,7 @@ class Jobs:
         self.jobs: dict[str, Job] = {}
         # forkserver: each worker is a fork of a small clean process with the solver
         # imported, not of the server with its threads and sockets
-        self._ctx = multiprocessing.get_context("forkserver")
-        self._ctx.set_forkserver_preload(["solver.analysis.sampling", "solver.engine.api"])
+        self._ctx = forkserver_context(["solver.analysis.sampling", "solver.engine.api"])
         # the kept exact-solve process, and whether a job uses it
         self._warm: _Kept | None = None
         self._warm_busy = False
@@ -399,8 +357,7 @@ class Jobs:
                 kept = None
         if kept is None:
             parent, child = self._ctx.Pipe(duplex=False)
-            process = self._ctx.Process(target=_work, args=(child, seq, bpn, worlds, secs, seed), daemon=True)
-            process.start()
+            process = start_worker(self._ctx, _work, (child, seq, bpn, worlds, secs, seed))
             child.close()
         # (total: the worlds asked for; an exact solve has no count)
         job = Job(
@@ -425,8 +382,7 @@ class Jobs:
             if self._warm is None or not self._warm.process.is_alive():
                 parent, child = self._ctx.Pipe(duplex=True)
                 cancel = self._ctx.Value("q", 0, lock=False)
-                process = self._ctx.Process(target=_warm_work, args=(child, cancel), daemon=True)
-                process.start()
+                process = start_worker(self._ctx, _warm_work, (child, cancel))
                 child.close()
                 self._warm = _Kept(process, parent, cancel)
             self._warm_busy = True
@@ -462,8 +418,7 @@ class Jobs:
         self._forget_old()
         seq = next(self._seq)
         parent, child = self._ctx.Pipe(duplex=False)
-        process = self._ctx.Process(target=_task_work, args=(child, seq, kind, payload), daemon=True)
-        process.start()
+        process = start_worker(self._ctx, _task_work, (child, seq, kind, payload))
         child.close()
         job = Job(id=uuid.uuid4().hex[:12], bpn=kind, process=process, conn=parent, seq=seq)
         self.jobs[job.id] = job
@@ -579,7 +534,7 @@ class Jobs:
         with self._warm_lock:
             warm, self._warm = self._warm, None
         if warm is not None:
-            _stop(warm.process)
+            stop_process(warm.process)
             warm.conn.close()
 
     def _end(self, job: Job, interrupt: bool = True) -> None:
@@ -593,7 +548,7 @@ class Jobs:
             return
         kept = job.kept
         if kept is None:
-            _stop(process)
+            stop_process(process)
             return
         if interrupt and kept.ready.is_set() and process.is_alive():
             kept.cancel.value = job.seq  # (before the signal: the handler looks at it)
@@ -606,7 +561,7 @@ class Jobs:
         with job.lock:  # (no answer: ended, unless the answer came just now)
             process, job.process = job.process, None
         if process is not None:
-            _stop(process)
+            stop_process(process)
             self._drop_warm(process)
 
     def _reap(self, job: Job) -> None:
@@ -621,16 +576,6 @@ class Jobs:
         finished = [j for j in self.jobs.values() if j.state != "running"]
         for job in finished[: max(0, len(self.jobs) - self.limits.max_kept + 1)]:
             del self.jobs[job.id]
-
-
-def _stop(process: Any) -> None:
-    """End a worker process: asked, then killed."""
-    if process.is_alive():
-        process.terminate()
-        process.join(2)
-        if process.is_alive():
-            os.kill(process.pid, signal.SIGKILL)
-            process.join(2)
 
 
 __all__ = ["BusyError", "Job", "Jobs", "Limits"]

@@ -9,11 +9,14 @@ held to the others (``distributed.scheduler.allowed-failures``: a task that thre
 died running is given up, and the run says so).  Results come back in the order of the
 tasks, so records stay in order.  A scheduler without workers holds the tasks, silently,
 until one joins: the executor says so on standard error (:meth:`ClusterExecutor.watch_workers`).
+The worker processes of a local cluster end with the command, even one killed with
+``kill -9`` (:func:`dask_setup`).
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import re
 import sys
 import threading
@@ -24,6 +27,7 @@ from types import TracebackType
 from typing import Any
 
 from solver.errors import ArgumentError, BrisqueError, install_hint
+from solver.processes import end_with
 
 MAX_LOCAL_WORKERS = 256
 CONNECT_SECONDS = 10.0
@@ -191,6 +195,17 @@ def probe_scheduler(address: str, seconds: float) -> None:
         pool.submit(asyncio.run, bounded()).result()
 
 
+def dask_setup(worker: Any) -> None:
+    """Dask's hook in each worker process of a local cluster started here (the cluster's
+    ``preload`` names this module): the process ends with the command that started it,
+    even when the command is killed with ``kill -9`` (:func:`solver.processes.end_with`:
+    the kernel's signal, besides Dask's own watch, a thread reading a pipe from the parent).
+    A worker that is not a process of its own (``processes=False``) is left as it is."""
+    starter = multiprocessing.parent_process()
+    if starter is not None and starter.pid is not None:
+        end_with(starter.pid)
+
+
 def open_executor(scheduler: str) -> ClusterExecutor:
     """Connect to the scheduler ``scheduler`` names (:func:`parse_scheduler`), or start a
     local cluster; the executor closes them when it shuts down (use it as a context)."""
@@ -213,6 +228,7 @@ def open_executor(scheduler: str) -> ClusterExecutor:
                 scheduler_kwargs={"dashboard": False},
                 worker_dashboard_address="127.0.0.1:0",  # (its HTTP server: any free port)
                 silence_logs=logging.ERROR,
+                preload=[__name__],  # (dask_setup: each worker ends with this process)
             )
         except Exception as exc:
             raise ClusterError(f"cannot start a local cluster of {where} workers: {exc}") from None

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
-from solver.errors import IllegalMoveError
+from solver.errors import IllegalMoveError, Interrupted
 from solver.model.limits import MAX_BUDGET, MAX_DEPTH, seconds_argument, short_value, whole_argument
 from solver.model.moves import Move, parse_move
 from solver.model.position import SEATS, Position
@@ -219,19 +219,22 @@ class Analysis:
         return json.dumps(self.to_dict())
 
 
-class SolveInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a solve: ``analysis`` holds the answer so far (``stopped`` is
-    ``"interrupted"``), with the bounds proven before the interrupt and the values of the
-    moves already solved.  A KeyboardInterrupt, so code that does not look for it stops as
-    before.
+class SolveInterrupted(Interrupted[Analysis]):
+    """Ctrl-C during a solve: ``analysis`` (the ``partial`` answer) holds the answer so
+    far (``stopped`` is ``"interrupted"``), with the bounds proven before the interrupt and
+    the values of the moves already solved.  A KeyboardInterrupt, so code that does not
+    look for it stops as before.
 
     >>> issubclass(SolveInterrupted, KeyboardInterrupt)
     True
     """
 
     def __init__(self, analysis: Analysis):
-        super().__init__(f"interrupted after {analysis.nodes} nodes")
-        self.analysis = analysis
+        super().__init__(f"interrupted after {analysis.nodes} nodes", analysis)
+
+    @property
+    def analysis(self) -> Analysis:
+        return self.partial
 
 
 def _num(v: Value | None) -> int | None:

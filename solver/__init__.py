@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports 
     from solver.errors import (
         ArgumentError,
         ArgumentTypeError,
+        BoardError,
         BPNError,
         BrisqueError,
         EngineError,
@@ -83,6 +84,7 @@ __all__ = [
     "ArgumentError",
     "ArgumentTypeError",
     "BPNError",
+    "BoardError",
     "BrisqueError",
     "DealRecord",
     "EXCHANGE",

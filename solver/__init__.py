@@ -154,6 +154,7 @@ _SOURCES: dict[str, str] = {
     "ArgumentError": "solver.errors",
     "ArgumentTypeError": "solver.errors",
     "BPNError": "solver.errors",
+    "BoardError": "solver.errors",
     "BrisqueError": "solver.errors",
     "EngineError": "solver.errors",
     "EngineMissingError": "solver.errors",

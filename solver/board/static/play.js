@@ -92,6 +92,26 @@ function render(v) {
   $("table").hidden = false;
   $("engine-level").textContent = `· level ${v.level.number}, ${v.level.name}`;
   $("you-seat").textContent = v.you === "a" ? "· elder hand" : "· dealer";
+  renderCards(v);
+  renderScores(v);
+  // whose turn
+  const status = $("status");
+  status.dataset.turn = v.turn || "over";
+  status.classList.toggle("thinking", !!v.thinking);
+  document.body.dataset.thinking = v.thinking ? "yes" : "no";
+  document.body.dataset.moves = String(v.moves_played);
+  status.textContent = v.over ? "The deal is over" : v.thinking ? "The engine is thinking" : "Your turn";
+  if (v.engine_error) {
+    const when = v.engine_retry_in > 0 ? ` in ${v.engine_retry_in} s` : "";
+    showError(`the engine failed (it tries again${when}): ${v.engine_error}`);
+  }
+  $("hint").disabled = v.turn !== "you";
+  if (v.thinking) poll(); else stopPolling();
+  renderResult(v);
+}
+
+// the cards on the table: the engine's hand, the talon, the trick, your hand and moves
+function renderCards(v) {
   // the engine's hand: backs, and the cards it showed face up
   const engine = $("engine-hand");
   engine.replaceChildren();
@@ -135,7 +155,10 @@ function render(v) {
     b.addEventListener("click", () => play(m.move));
     actions.appendChild(b);
   });
-  // the scores
+}
+
+// the scores, the melds, the deal and the tricks played
+function renderScores(v) {
   $("score-you").textContent = v.score.you; $("score-engine").textContent = v.score.engine;
   $("tricks-you").textContent = v.tricks.you; $("tricks-engine").textContent = v.tricks.engine;
   $("totals-row").hidden = !v.whole_game;
@@ -159,20 +182,6 @@ function render(v) {
     played.appendChild(li);
   });
   played.scrollTop = played.scrollHeight;
-  // whose turn
-  const status = $("status");
-  status.dataset.turn = v.turn || "over";
-  status.classList.toggle("thinking", !!v.thinking);
-  document.body.dataset.thinking = v.thinking ? "yes" : "no";
-  document.body.dataset.moves = String(v.moves_played);
-  status.textContent = v.over ? "The deal is over" : v.thinking ? "The engine is thinking" : "Your turn";
-  if (v.engine_error) {
-    const when = v.engine_retry_in > 0 ? ` in ${v.engine_retry_in} s` : "";
-    showError(`the engine failed (it tries again${when}): ${v.engine_error}`);
-  }
-  $("hint").disabled = v.turn !== "you";
-  if (v.thinking) poll(); else stopPolling();
-  renderResult(v);
 }
 
 function renderResult(v) {

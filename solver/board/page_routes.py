@@ -11,6 +11,7 @@ path the request gives.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from importlib import resources
 
 from starlette.requests import Request
@@ -38,9 +39,13 @@ def _read(name: str) -> str:
     return resources.files("solver.board").joinpath(f"static/{name}").read_text(encoding="utf-8")
 
 
-async def page(request: Request) -> Response:
-    """The analysis board (``/``) or the play page (``/play``)."""
-    return HTMLResponse(_read(PAGES[request.url.path]))
+def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint of a page: its HTML file ``name``, read at each request."""
+
+    async def page(request: Request) -> Response:
+        return HTMLResponse(_read(name))
+
+    return page
 
 
 async def static(request: Request) -> Response:
@@ -66,7 +71,7 @@ async def position(request: Request) -> Response:
 
 
 routes = [
-    *(Route(path, page) for path in PAGES),
+    *(Route(path, _page(name)) for path, name in PAGES.items()),
     Route("/favicon.ico", no_icon),
     Route("/static/{name}", static),
     Route("/api/position", position),

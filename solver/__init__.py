@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports 
     from solver.errors import (
         ArgumentError,
         ArgumentTypeError,
+        BoardError,
         BPNError,
         BrisqueError,
         EngineError,
@@ -84,6 +85,7 @@ __all__ = [
     "ArgumentError",
     "ArgumentTypeError",
     "BPNError",
+    "BoardError",
     "BrisqueError",
     "DealRecord",
     "EXCHANGE",
@@ -154,6 +156,7 @@ _SOURCES: dict[str, str] = {
     "ArgumentError": "solver.errors",
     "ArgumentTypeError": "solver.errors",
     "BPNError": "solver.errors",
+    "BoardError": "solver.errors",
     "BrisqueError": "solver.errors",
     "EngineError": "solver.errors",
     "EngineMissingError": "solver.errors",

@@ -154,10 +154,27 @@ class Interrupted(KeyboardInterrupt, Generic[T]):
         self.partial = partial
 
 
+# ---------------------------------------------------------------- the board
+class BoardError(ArgumentError):
+    """A request the board (``brisque serve``) refuses: its message, and in ``status`` the
+    HTTP status it answers with (400 unless told: 404 for nothing there, 413 for too large,
+    429 for too busy).
+
+    >>> exc = BoardError("a request of 9999999 bytes", 413)
+    >>> exc.status, isinstance(exc, BrisqueError)
+    (413, True)
+    """
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 __all__ = [
     "ArgumentError",
     "ArgumentTypeError",
     "BPNError",
+    "BoardError",
     "BrisqueError",
     "EngineError",
     "EngineMissingError",

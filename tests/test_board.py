@@ -83,7 +83,7 @@ class Board:
     def wait(self, job: str, timeout: float = 60) -> dict:
         end = time.monotonic() + timeout
         while True:
-            _, answer = self.get(f"/api/analyses/{job}")
+            _, answer = self.get(f"/api/analysis/jobs/{job}")
             if answer["state"] != "running" or time.monotonic() > end:
                 return answer
             time.sleep(0.1)
@@ -181,9 +181,9 @@ def descendants(pid: int) -> set[int]:
 def test_the_api_shows_plays_and_solves(board):
     status, info = board.get("/api/position", bpn=FULL)
     assert status == 200 and info["legal"] == ["TS", "KC"] and info["svg"].startswith("<svg")
-    status, played = board.post("/api/play", {"bpn": FULL, "move": "KC"})
+    status, played = board.post("/api/analysis/play", {"bpn": FULL, "move": "KC"})
     assert status == 200 and played["bpn"] == Position(FULL).apply("KC").bpn()
-    status, job = board.post("/api/analyses", {"bpn": FULL})
+    status, job = board.post("/api/analysis/jobs", {"bpn": FULL})
     assert status == 202
     done = board.wait(job["id"])
     assert done["state"] == "done"
@@ -196,16 +196,16 @@ def test_the_api_shows_plays_and_solves(board):
 def test_bad_input_gets_the_command_lines_words(board):
     status, answer = board.get("/api/position", bpn="nonsense")
     assert status == 400 and "bad BPN 'nonsense'" in answer["error"]
-    status, answer = board.post("/api/play", {"bpn": FULL, "move": "AH"})
+    status, answer = board.post("/api/analysis/play", {"bpn": FULL, "move": "AH"})
     assert status == 400 and "AH" in answer["error"]
-    status, answer = board.post("/api/play", b"\xff\xfe not json")
+    status, answer = board.post("/api/analysis/play", b"\xff\xfe not json")
     assert status == 400 and "expected a JSON object" in answer["error"]
-    status, answer = board.post("/api/analyses", {"bpn": FULL, "worlds": "many"})
+    status, answer = board.post("/api/analysis/jobs", {"bpn": FULL, "worlds": "many"})
     assert status == 400 and "worlds='many'" in answer["error"]
-    status, answer = board.get("/api/analyses/nothing")
+    status, answer = board.get("/api/analysis/jobs/nothing")
     assert status == 404
     impossible = "petite 7.../8... D 0 - - a 0:0"
-    status, answer = board.post("/api/analyses", {"bpn": impossible})
+    status, answer = board.post("/api/analysis/jobs", {"bpn": impossible})
     assert status == 400 and "impossible position" in answer["error"]
 
 
@@ -235,7 +235,7 @@ def test_requests_and_analyses_are_bounded(board):
 
     host, port = board.url.removeprefix("http://").split(":")
     conn = http.client.HTTPConnection(host, int(port), timeout=10)
-    conn.putrequest("POST", "/api/load")
+    conn.putrequest("POST", "/api/analysis/load")
     conn.putheader("Content-Length", "1100000")
     conn.endheaders(b"x" * 1000)
     res = conn.getresponse()
@@ -243,9 +243,9 @@ def test_requests_and_analyses_are_bounded(board):
     conn.close()
     status, answer = board.get("/api/position", bpn="brisque " + "A" * 5000)
     assert status == 413
-    status, answer = board.post("/api/analyses", {"bpn": FULL, "seconds": 999})
+    status, answer = board.post("/api/analysis/jobs", {"bpn": FULL, "seconds": 999})
     assert status == 400 and "at most 20" in answer["error"]
-    status, answer = board.post("/api/analyses", {"bpn": FULL, "worlds": 10**9})
+    status, answer = board.post("/api/analysis/jobs", {"bpn": FULL, "worlds": 10**9})
     assert status == 400 and "worlds" in answer["error"]
     # only the page's own files are served, whatever the path asks
     status, answer = board.get("/static/..%2F..%2Fpyproject.toml")
@@ -254,16 +254,16 @@ def test_requests_and_analyses_are_bounded(board):
 
 def test_odd_bodies_get_a_clear_400_not_a_crash(board):
     for body in [b"[" * 50000, ('{"bpn": "x", "worlds": ' + "9" * 5000 + "}").encode(), b'"just a string"']:
-        for path in ("/api/analyses", "/api/play"):
+        for path in ("/api/analysis/jobs", "/api/analysis/play"):
             status, answer = board.post(path, body)
             assert status == 400 and "expected a JSON object" in answer["error"], (path, body[:20])
-    status, answer = board.get("/api/analyses/" + "z" * 5000)
+    status, answer = board.get("/api/analysis/jobs/" + "z" * 5000)
     assert status == 404 and len(answer["error"]) < 200
 
 
 def test_a_hidden_hand_to_play_is_refused_before_any_work(board):
     view = deal(5).view("b").bpn()  # a to play, his hand hidden
-    status, answer = board.post("/api/analyses", {"bpn": view})
+    status, answer = board.post("/api/analysis/jobs", {"bpn": view})
     assert status == 400 and "hidden" in answer["error"]
 
 
@@ -272,18 +272,18 @@ def test_an_unwatched_analysis_keeps_its_answer_and_its_time():
     b = Board("--max-seconds", "3")
     try:
         hidden = deal(5).view("a").bpn()
-        _, job = b.post("/api/analyses", {"bpn": hidden, "worlds": 2000})
+        _, job = b.post("/api/analysis/jobs", {"bpn": hidden, "worlds": 2000})
         time.sleep(8)  # nobody asks while it runs and ends
-        _, done = b.get(f"/api/analyses/{job['id']}")
+        _, done = b.get(f"/api/analysis/jobs/{job['id']}")
         assert (
             done["state"] == "done"
             and done["answer"]["worlds"] == done["done"] == done["total"]
             or (done["state"] == "done" and done["done"] <= done["total"])
         )
         time.sleep(1)
-        _, again = b.get(f"/api/analyses/{job['id']}")
+        _, again = b.get(f"/api/analysis/jobs/{job['id']}")
         assert again["seconds"] == done["seconds"] <= 3 + 2  # (the time it took, not since)
-        status, after = b.request("DELETE", f"/api/analyses/{job['id']}")
+        status, after = b.request("DELETE", f"/api/analysis/jobs/{job['id']}")
         assert status == 200 and after["state"] == "done"  # (a cancel after the end changes nothing)
     finally:
         b.stop()
@@ -293,13 +293,13 @@ def test_analyses_at_once_are_bounded_and_cancelled():
     b = Board("--max-running", "1", "--max-seconds", "30")
     try:
         hidden = deal(5).view("a").bpn()
-        status, first = b.post("/api/analyses", {"bpn": hidden, "worlds": 2000})
+        status, first = b.post("/api/analysis/jobs", {"bpn": hidden, "worlds": 2000})
         assert status == 202
-        status, answer = b.post("/api/analyses", {"bpn": hidden})
+        status, answer = b.post("/api/analysis/jobs", {"bpn": hidden})
         assert status == 429 and "at once" in answer["error"]
-        status, cancelled = b.request("DELETE", f"/api/analyses/{first['id']}")
+        status, cancelled = b.request("DELETE", f"/api/analysis/jobs/{first['id']}")
         assert status == 200 and cancelled["state"] == "cancelled"
-        status, second = b.post("/api/analyses", {"bpn": FULL})
+        status, second = b.post("/api/analysis/jobs", {"bpn": FULL})
         assert status == 202 and b.wait(second["id"])["state"] == "done"
     finally:
         b.stop()
@@ -311,7 +311,7 @@ def test_an_analysis_stops_at_its_time_limit():
     try:
         hidden = deal(5).view("a").bpn()
         t = time.monotonic()
-        _, job = b.post("/api/analyses", {"bpn": hidden, "worlds": 2000})
+        _, job = b.post("/api/analysis/jobs", {"bpn": hidden, "worlds": 2000})
         done = b.wait(job["id"], timeout=30)
         assert done["state"] == "done" and done["answer"]["worlds"] < 2000
         assert time.monotonic() - t < 15
@@ -330,22 +330,22 @@ def test_stepping_through_a_deal_finds_a_warm_table():
     b = Board("--max-seconds", "30")
     try:
         p = random_position(7, "brisque", 5)  # six talon tricks left: a second or so
-        _, first = b.post("/api/analyses", {"bpn": p.bpn()})
+        _, first = b.post("/api/analysis/jobs", {"bpn": p.bpn()})
         answer = b.wait(first["id"])["answer"]
         assert answer["method"] == "exact"
         q = p.copy()
         q.push(answer["best"][0])
-        _, second = b.post("/api/analyses", {"bpn": q.bpn()})
+        _, second = b.post("/api/analysis/jobs", {"bpn": q.bpn()})
         warm = b.wait(second["id"])["answer"]
         cold = Solver(q.rules).solve(q, limit=Limit(seconds=30))
         assert warm["method"] == "exact" and cold.exact
         assert warm["moves"] == [m.to_dict() for m in cold.moves] and warm["value"] == int(cold.value)
         assert warm["nodes"] < cold.nodes  # (1.4 times fewer in this deal)
         # an analysis cancelled at once, maybe before the kept process can be interrupted
-        _, third = b.post("/api/analyses", {"bpn": p.bpn()})
-        status, cancelled = b.request("DELETE", f"/api/analyses/{third['id']}")
+        _, third = b.post("/api/analysis/jobs", {"bpn": p.bpn()})
+        status, cancelled = b.request("DELETE", f"/api/analysis/jobs/{third['id']}")
         assert status == 200 and cancelled["state"] in ("cancelled", "done")
-        _, fourth = b.post("/api/analyses", {"bpn": FULL})
+        _, fourth = b.post("/api/analysis/jobs", {"bpn": FULL})
         assert b.wait(fourth["id"])["answer"]["best"] == solve_json(FULL)["best"]
     finally:
         b.stop()
@@ -363,15 +363,15 @@ def test_a_cancel_interrupts_the_kept_process_whose_table_stays_right():
     b = Board("--max-seconds", "20")
     try:
         p, later = random_position(7, "brisque", 2), random_position(7, "brisque", 5)
-        _, first = b.post("/api/analyses", {"bpn": later.bpn()})  # (the kept process's deal)
+        _, first = b.post("/api/analysis/jobs", {"bpn": later.bpn()})  # (the kept process's deal)
         assert b.wait(first["id"])["state"] == "done"
         workers = descendants(b.process.pid)  # (the forkserver, the kept process and so on)
         for delay in (0.1, 0.3):  # (its solve takes a second or so)
-            _, job = b.post("/api/analyses", {"bpn": p.bpn()})
+            _, job = b.post("/api/analysis/jobs", {"bpn": p.bpn()})
             time.sleep(delay)
-            status, cancelled = b.request("DELETE", f"/api/analyses/{job['id']}")
+            status, cancelled = b.request("DELETE", f"/api/analysis/jobs/{job['id']}")
             assert status == 200 and cancelled["state"] == "cancelled"  # (stopped mid-search)
-        _, again = b.post("/api/analyses", {"bpn": p.bpn()})
+        _, again = b.post("/api/analysis/jobs", {"bpn": p.bpn()})
         warm = b.wait(again["id"])["answer"]
         assert descendants(b.process.pid) == workers  # the same kept process, no other
         cold = Solver(p.rules).solve(p, limit=Limit(seconds=30))
@@ -505,11 +505,11 @@ def test_no_process_outlives_the_server_killed():
     forkserver waited on the workers and the workers on the forkserver)."""
     b, below = Board(), set()
     try:
-        _, exact = b.post("/api/analyses", {"bpn": deal(4).bpn()})  # (longer than its 30 s)
-        _, job = b.post("/api/analyses", {"bpn": deal(5).view("a").bpn(), "worlds": 2000})
+        _, exact = b.post("/api/analysis/jobs", {"bpn": deal(4).bpn()})  # (longer than its 30 s)
+        _, job = b.post("/api/analysis/jobs", {"bpn": deal(5).view("a").bpn(), "worlds": 2000})
         time.sleep(2)
-        assert b.get(f"/api/analyses/{exact['id']}")[1]["state"] == "running"
-        assert b.get(f"/api/analyses/{job['id']}")[1]["state"] == "running"
+        assert b.get(f"/api/analysis/jobs/{exact['id']}")[1]["state"] == "running"
+        assert b.get(f"/api/analysis/jobs/{job['id']}")[1]["state"] == "running"
         below = descendants(b.process.pid)
         assert len(below) >= 3, "the forkserver and a process for each analysis"
         os.kill(b.process.pid, signal.SIGKILL)  # not even a chance to clean up
@@ -547,20 +547,23 @@ def test_a_cross_site_request_changes_nothing(board):
     slow = json.dumps({"bpn": deal(8).view("a").bpn(), "worlds": 2000}).encode()
     plain = {"Content_Type": "text/plain"}
     for origin in ("http://evil.example", f"http://evil.example:{port}", "null", f"https://127.0.0.1:{port}"):
-        status, answer = raw(board.url, "POST", "/api/analyses", slow, Origin=origin, **plain)
+        status, answer = raw(board.url, "POST", "/api/analysis/jobs", slow, Origin=origin, **plain)
         assert status == 403 and repr(origin) in answer["error"], origin
-    status, answer = raw(board.url, "POST", "/api/load", b"x", Origin="http://evil.example", **plain)
+    status, answer = raw(board.url, "POST", "/api/analysis/load", b"x", Origin="http://evil.example", **plain)
     assert status == 403
-    for path, body in (("/api/analyses", slow), ("/api/load", b"x")):  # (no Origin: an old browser)
+    for path, body in (
+        ("/api/analysis/jobs", slow),
+        ("/api/analysis/load", b"x"),
+    ):  # (no Origin: an old browser)
         status, answer = raw(board.url, "POST", path, body, Sec_Fetch_Site="cross-site", **plain)
         assert status == 403 and "cross-site" in answer["error"]
-    status, answer = raw(board.url, "DELETE", "/api/analyses/abc", Origin="http://evil.example")
+    status, answer = raw(board.url, "DELETE", "/api/analysis/jobs/abc", Origin="http://evil.example")
     assert status == 403
     # the board's own page, under any of its names
     move = json.dumps({"bpn": FULL, "move": "KC"}).encode()
     for origin in (board.url, f"http://localhost:{port}", f"http://[::1]:{port}"):
         status, answer = raw(
-            board.url, "POST", "/api/play", move, Origin=origin, Sec_Fetch_Site="same-origin"
+            board.url, "POST", "/api/analysis/play", move, Origin=origin, Sec_Fetch_Site="same-origin"
         )
         assert status == 200 and answer["bpn"] == Position(FULL).apply("KC").bpn()
     # reading is the browser's to guard (no CORS header: the page of another site reads nothing)
@@ -579,12 +582,12 @@ def test_an_abandoned_analysis_frees_its_slot():
     b = ThreadBoard(Limits(max_running=2, max_seconds=30, abandon_seconds=2))
     try:
         slow = {"bpn": deal(8).view("a").bpn(), "worlds": 2000}
-        first, second = (b.post("/api/analyses", slow) for _ in range(2))
+        first, second = (b.post("/api/analysis/jobs", slow) for _ in range(2))
         assert first[0] == 202 and second[0] == 202
-        assert b.post("/api/analyses", slow)[0] == 429  # (both slots taken)
+        assert b.post("/api/analysis/jobs", slow)[0] == 429  # (both slots taken)
         t, end = time.monotonic(), time.monotonic() + 2 + 10
         while time.monotonic() < end:  # (never asking for the two)
-            status, third = b.post("/api/analyses", {"bpn": FULL})
+            status, third = b.post("/api/analysis/jobs", {"bpn": FULL})
             if status == 202:
                 break
             assert status == 429
@@ -592,7 +595,7 @@ def test_an_abandoned_analysis_frees_its_slot():
         assert status == 202 and time.monotonic() - t >= 1.5  # (not before they were abandoned)
         assert b.wait(third["id"])["state"] == "done"
         for _, job in (first, second):
-            status, answer = b.get(f"/api/analyses/{job['id']}")
+            status, answer = b.get(f"/api/analysis/jobs/{job['id']}")
             assert status == 200 and answer["state"] == "cancelled" and "abandoned" in answer["error"]
     finally:
         b.stop()
@@ -605,7 +608,7 @@ def test_an_analysis_asked_for_is_never_abandoned():
 
     b = ThreadBoard(Limits(max_running=2, max_seconds=4, abandon_seconds=1))
     try:
-        _, job = b.post("/api/analyses", {"bpn": deal(8).view("a").bpn(), "worlds": 2000})
+        _, job = b.post("/api/analysis/jobs", {"bpn": deal(8).view("a").bpn(), "worlds": 2000})
         answer = b.wait(job["id"], timeout=30)
         assert answer["state"] == "done" and answer["seconds"] > 1.5
     finally:
@@ -620,7 +623,7 @@ def test_a_client_gone_before_its_body_is_one_line_in_the_log():
         port = urllib.parse.urlsplit(b.url).port
         with socket.create_connection(("127.0.0.1", port)) as s:
             s.sendall(
-                f"POST /api/load HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 1000\r\n\r\n".encode()
+                f"POST /api/analysis/load HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 1000\r\n\r\n".encode()
                 + b"0123456789"
             )
             time.sleep(0.3)
@@ -632,7 +635,7 @@ def test_a_client_gone_before_its_body_is_one_line_in_the_log():
     err = b.process.stderr.read()
     assert "Traceback" not in err and "ClientDisconnect" not in err, err
     lines = [line for line in err.splitlines() if line != "interrupted"]  # (SIGINT: stop)
-    assert len(lines) == 1 and "POST /api/load" in lines[0] and "went away" in lines[0], err
+    assert len(lines) == 1 and "POST /api/analysis/load" in lines[0] and "went away" in lines[0], err
     assert "10 of 1000 bytes" in lines[0]
 
 
@@ -686,7 +689,7 @@ def test_slow_requests_are_cut_off():
 
         body = socket.create_connection(("127.0.0.1", b.port))
         body.sendall(
-            f"POST /api/load HTTP/1.1\r\nHost: 127.0.0.1:{b.port}\r\nContent-Length: 100\r\n\r\n".encode()
+            f"POST /api/analysis/load HTTP/1.1\r\nHost: 127.0.0.1:{b.port}\r\nContent-Length: 100\r\n\r\n".encode()
         )
         t = time.monotonic()
         for _ in range(30):  # (a byte every 0.2 s: 6 s for the 30 bytes, past the 2 s)
@@ -715,11 +718,76 @@ def test_slow_requests_are_cut_off():
 
 def test_a_puzzle_file_and_match_records_load_with_their_errors(board):
     text = (ROOT / "positions" / "petite-deals.bpd").read_text()
-    status, answer = board.post("/api/load", (text + "nonsense line\n").encode())
+    status, answer = board.post("/api/analysis/load", (text + "nonsense line\n").encode())
     assert status == 200 and answer["items"] and len(answer["errors"]) == 1
     record = json.dumps({"start": FULL, "moves": ["KC", "9C"], "players": ["x", "y"]})
-    status, answer = board.post("/api/load", (record + "\n{broken\n").encode())
+    status, answer = board.post("/api/analysis/load", (record + "\n{broken\n").encode())
     assert status == 200 and len(answer["items"][0]["bpns"]) == 3 and len(answer["errors"]) == 1
+
+
+def fetch_text(url: str) -> tuple[str, str]:
+    """The text of a page or file of the board, and its Content-Type."""
+    with urllib.request.urlopen(url, timeout=30) as res:
+        return res.read().decode("utf-8"), res.headers["Content-Type"]
+
+
+def test_both_pages_are_modules_that_import_the_shared_one(board):
+    shared, kind = fetch_text(board.url + "/static/common.js")
+    assert kind.startswith("text/javascript")  # (a browser runs a module of that type only)
+    assert "export function drawCard(" in shared and "export async function api(" in shared
+    for path, script in (("/", "board.js"), ("/play", "play.js")):
+        html, _ = fetch_text(board.url + path)
+        assert f'<script type="module" src="/static/{script}"></script>' in html
+        assert '<link rel="stylesheet" href="/static/cards.css">' in html
+        js, kind = fetch_text(f"{board.url}/static/{script}")
+        assert kind.startswith("text/javascript")
+        imported = re.search(r'^import \{([^}]*)\} from "/static/common\.js";$', js, re.M)
+        names = set(re.findall(r"\w+", imported.group(1))) if imported else set()
+        assert {"api", "showError"} <= names and {"drawCard", "drawTable"} & names, script
+        # (no page keeps its own copy of what the shared module does)
+        for own in ("async function api(", "function showError(", "function cardElement("):
+            assert own not in js, (script, own)
+
+
+def test_the_old_route_names_are_gone(board):
+    for method, path in (
+        ("POST", "/api/play"),
+        ("POST", "/api/analyses"),
+        ("GET", "/api/analyses/0123"),
+        ("DELETE", "/api/analyses/0123"),
+        ("POST", "/api/load"),
+    ):
+        status, answer = board.request(method, path, b"{}" if method == "POST" else None)
+        assert status == 404 and "no page" in answer["error"], (method, path)
+    status, answer = board.get("/api/analysis/play")  # (a move is a POST)
+    assert status == 405 and "GET is not for" in answer["error"]
+    status, answer = board.post("/api/analysis/play", {"bpn": FULL, "move": "KC"})
+    assert status == 200 and answer["bpn"] == Position(FULL).apply("KC").bpn()
+
+
+def test_the_table_to_draw_shows_what_the_bpn_shows():
+    from solver.board.positions import describe
+
+    view = Position(deal(8).view("a").bpn())
+    table = describe(view, "b")["table"]
+    assert table["bottom"] == "b" and table["turn"] == "a"
+    assert table["hands"]["b"]["cards"] == [] and table["hands"]["b"]["hidden"] == 6
+    assert len(table["hands"]["a"]["cards"]) == 6
+    assert sorted(table["playable"]) == sorted(table["hands"]["a"]["cards"])
+    assert table["turnup"] == "8H" and table["talon"] == 19
+    hidden_turn = Position(deal(8).view("b").bpn())  # (the hand to play is hidden)
+    assert describe(hidden_turn)["table"]["playable"] == []
+
+
+def test_board_error_is_a_brisque_error_carrying_its_status():
+    import solver
+    from solver.board.games import GameError
+    from solver.errors import ArgumentError, BoardError, BrisqueError
+
+    assert issubclass(BoardError, BrisqueError) and issubclass(BoardError, ArgumentError)
+    assert issubclass(GameError, BoardError)
+    assert BoardError("too large", 413).status == 413 and BoardError("bad").status == 400
+    assert solver.BoardError is BoardError and "BoardError" in solver.errors.__all__
 
 
 # ---------------------------------------------------------------- the page, in Chromium
@@ -774,9 +842,11 @@ def test_clicking_a_card_plays_it_and_the_line_goes_back_and_forth(page, board):
     )
     page.click("#forward")
     page.wait_for_function(f"document.querySelector('[data-bpn]').dataset.bpn === {json.dumps(after)}")
-    bottom = page.get_attribute("#diagram svg", "data-bottom")
+    bottom = page.get_attribute("#diagram .diagram", "data-bottom")
     page.click("#flip")
-    page.wait_for_function(f"document.querySelector('#diagram svg').dataset.bottom !== {json.dumps(bottom)}")
+    page.wait_for_function(
+        f"document.querySelector('#diagram .diagram').dataset.bottom !== {json.dumps(bottom)}"
+    )
     # a move in the list plays too
     page.wait_for_selector("#moves [data-move]")
     move = page.get_attribute("#moves [data-move]", "data-move")
@@ -784,6 +854,25 @@ def test_clicking_a_card_plays_it_and_the_line_goes_back_and_forth(page, board):
     page.wait_for_function(
         f"document.querySelector('[data-bpn]').dataset.bpn === {json.dumps(Position(after).apply(move).bpn())}"
     )
+
+
+def same_card_drawn(page, selector: str, options: dict) -> None:
+    """The card ``selector`` on the page is what common.js's drawCard draws with ``options``."""
+    card = page.get_attribute(selector, "data-card")
+    shown = page.eval_on_selector(selector, "el => el.outerHTML")
+    drawn = page.evaluate(
+        "([card, options]) => import('/static/common.js').then((m) => m.drawCard(card, options).outerHTML)",
+        [card, options],
+    )
+    assert shown == drawn
+
+
+def test_the_diagrams_cards_are_drawn_by_the_shared_module(page, board):
+    page.goto(f"{board.url}/?bpn={urllib.parse.quote(FULL)}")
+    page.wait_for_selector("#diagram [data-move='KC']")
+    same_card_drawn(page, "#diagram [data-move='KC']", {"move": "KC"})
+    same_card_drawn(page, "#diagram [data-seat='a'] .card[data-card]", {})
+    # (the card of the play page's hand is the same function's: tests/test_board_play.py)
 
 
 def test_a_puzzle_file_is_stepped_through(page, board, tmp_path):
@@ -861,7 +950,7 @@ def test_a_tab_reloaded_or_closed_leaves_no_analysis_running(page, board):
     page.goto(board.url + "/")  # (leaving the page ends its analysis)
     end = time.monotonic() + 10
     while time.monotonic() < end:
-        status, job = board.post("/api/analyses", {"bpn": FULL})
+        status, job = board.post("/api/analysis/jobs", {"bpn": FULL})
         if status == 202:
             break
         time.sleep(0.2)
@@ -944,12 +1033,12 @@ def test_the_summary_says_whose_bound_an_unfinished_value_is(page, board):
             {"move": second, "value": 10, "exact": False, "lower": -10000, "upper": 10000, "bound": None},
         ],
     }
-    page.evaluate("answer => render(answer)", answer)
+    page.evaluate("answer => import('/static/board.js').then((m) => m.render(answer))", answer)
     summary = page.text_content("#summary") or ""
     assert "at most +190 for the best move" in summary and "≈" not in summary, summary
     answer["upper"] = 190
     answer["moves"][1]["upper"] = 100
-    page.evaluate("answer => render(answer)", answer)
+    page.evaluate("answer => import('/static/board.js').then((m) => m.render(answer))", answer)
     summary = page.text_content("#summary") or ""
     assert "at most +190 (a proven bound" in summary and "for the best move" not in summary, summary
 
@@ -1005,9 +1094,9 @@ def _post(app, path: str, body: bytes) -> tuple[int, dict]:
 @pytest.mark.parametrize(
     ("path", "data", "key"),
     [
-        ("/api/analyses", {"bpn": HIDDEN, "sede": 5}, "'sede'"),
-        ("/api/analyses", {"bpn": BOARD_FULL, "world": 20}, "'world'"),
-        ("/api/play", {"bpn": BOARD_FULL, "move": "KC", "pov": "a"}, "'pov'"),
+        ("/api/analysis/jobs", {"bpn": HIDDEN, "sede": 5}, "'sede'"),
+        ("/api/analysis/jobs", {"bpn": BOARD_FULL, "world": 20}, "'world'"),
+        ("/api/analysis/play", {"bpn": BOARD_FULL, "move": "KC", "pov": "a"}, "'pov'"),
     ],
 )
 def test_an_unknown_key_is_a_400_naming_it(capped_board, path, data, key):
@@ -1019,7 +1108,7 @@ def test_an_unknown_key_is_a_400_naming_it(capped_board, path, data, key):
 def test_seed_is_taken_and_gives_the_cli_answer(brisque, capped_board, tmp_path):
     import json
 
-    status, job = capped_board.post("/api/analyses", {"bpn": HIDDEN, "worlds": 20, "seed": 5})
+    status, job = capped_board.post("/api/analysis/jobs", {"bpn": HIDDEN, "worlds": 20, "seed": 5})
     assert status == 202, job
     done = capped_board.wait(job["id"])
     assert done["state"] == "done", done
@@ -1031,13 +1120,13 @@ def test_seed_is_taken_and_gives_the_cli_answer(brisque, capped_board, tmp_path)
 
 @pytest.mark.parametrize("seed", [-1, 2**63, "5", 1.5, True])
 def test_a_bad_seed_is_a_400_naming_it(capped_board, seed):
-    status, answer = capped_board.post("/api/analyses", {"bpn": HIDDEN, "seed": seed})
+    status, answer = capped_board.post("/api/analysis/jobs", {"bpn": HIDDEN, "seed": seed})
     assert status == 400 and answer["error"].startswith("seed=") and "from 0 to" in answer["error"], answer
 
 
 @pytest.mark.parametrize("key", ["worlds", "seed"])
 def test_worlds_or_seed_with_every_card_known_is_refused(capped_board, key):
-    status, answer = capped_board.post("/api/analyses", {"bpn": BOARD_FULL, key: 20})
+    status, answer = capped_board.post("/api/analysis/jobs", {"bpn": BOARD_FULL, key: 20})
     assert status == 400, answer
     assert answer["error"].startswith(f"{key}=20: every card of this position is known"), answer
 
@@ -1047,7 +1136,7 @@ def test_the_page_sends_only_bpn_to_analyses():
     from pathlib import Path
 
     js = (Path(__file__).resolve().parent.parent / "solver/board/static/board.js").read_text()
-    assert 'api("POST", "/api/analyses", { bpn })' in js
+    assert 'api("POST", "/api/analysis/jobs", { bpn })' in js
 
 
 def test_the_board_names_only_the_analysis_argument_that_is_wrong():
@@ -1058,16 +1147,16 @@ def test_the_board_names_only_the_analysis_argument_that_is_wrong():
     try:
         hidden = "brisque AK.T9.J.8/?6 9C 13 TJ..Q8.AK - a 18:12 tricks=2:1"
         # said "worlds=200, seconds='x': expected numbers", quoting a default never given
-        status, answer = board.post("/api/analyses", {"bpn": hidden, "seconds": "x"})
+        status, answer = board.post("/api/analysis/jobs", {"bpn": hidden, "seconds": "x"})
         assert status == 400 and answer["error"] == "seconds='x': expected a number of seconds"
-        status, answer = board.post("/api/analyses", {"bpn": hidden, "worlds": 1.5})
+        status, answer = board.post("/api/analysis/jobs", {"bpn": hidden, "worlds": 1.5})
         assert status == 400 and answer["error"] == "worlds=1.5: expected a whole number of worlds"
     finally:
         board.stop()
 
 
 def test_the_board_loads_the_good_lines_of_a_file_with_a_bad_byte():
-    # POST /api/load refused the whole file ("the file is not UTF-8 text (...)", 400) for
+    # POST /api/analysis/load refused the whole file ("the file is not UTF-8 text (...)", 400) for
     # one bad byte, where brisque puzzles reports that line and runs the others, and the
     # docs say "a bad record is listed and the others load"
     pytest.importorskip("starlette")
@@ -1077,7 +1166,7 @@ def test_the_board_loads_the_good_lines_of_a_file_with_a_bad_byte():
     body = (
         "\ufeff".encode() + b'petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3 ; id "caf\xe9"\n' + good
     )
-    status, answer = _post(create_app(), "/api/load", body)
+    status, answer = _post(create_app(), "/api/analysis/load", body)
     assert status == 200, answer
     assert len(answer["items"]) == 10
     assert answer["errors"] == ["line 1: the line is not UTF-8 text (invalid continuation byte at byte 67)"]
@@ -1088,7 +1177,7 @@ def test_the_board_still_reads_a_file_that_starts_with_a_byte_order_mark():
     from solver.board.app import create_app
 
     body = "\ufeff".encode() + b'petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3 ; id "one"\n'
-    status, answer = _post(create_app(), "/api/load", body)
+    status, answer = _post(create_app(), "/api/analysis/load", body)
     assert status == 200 and answer == {
         "items": [{"name": "one", "bpns": ["petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3"]}],
         "errors": [],

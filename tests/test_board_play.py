@@ -291,6 +291,24 @@ def test_a_whole_deal_by_clicks_shows_no_hidden_card_then_the_review(
     assert not pg.errors  # type: ignore[attr-defined]
 
 
+def test_the_hands_cards_are_drawn_by_the_shared_module(browser, play_board) -> None:
+    from test_board import same_card_drawn
+
+    pg = new_page(browser)
+    pg.goto(play_board.url + "/play")
+    pg.wait_for_selector("#setup:not([hidden]), #table:not([hidden])")
+    if pg.is_visible("#start"):
+        pg.click("#start")
+    wait_ready(pg)
+    same_card_drawn(
+        pg, "#hand button.playable", {"move": pg.get_attribute("#hand button.playable", "data-card")}
+    )
+    if pg.locator("#hand button:disabled").count():
+        same_card_drawn(pg, "#hand button:disabled", {"disabled": True})
+    same_card_drawn(pg, "#turnup .card", {})
+    assert not pg.errors  # type: ignore[attr-defined]
+
+
 def test_a_reload_in_mid_deal_resumes_the_game(browser, play_board, games_dir: Path) -> None:
     pg = new_page(browser, viewport=(390, 844))
     pg.goto(f"{play_board.url}/play?game=briscan&level=1&seed=12&seat=b")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.board.jobs import BusyError, Job, Jobs
-from solver.errors import ArgumentError, BrisqueError, RecordError
+from solver.errors import BoardError, BrisqueError, RecordError
 from solver.model.limits import short_value
 from solver.model.moves import Move
 from solver.play.table import Table
@@ -49,12 +49,8 @@ def default_directory() -> Path:
     return Path(base) / "brisque" / "games"
 
 
-class GameError(ArgumentError):
+class GameError(BoardError):
     """A request about a game that cannot be met (its HTTP status in ``status``)."""
-
-    def __init__(self, message: str, status: int = 400):
-        super().__init__(message)
-        self.status = status
 
 
 class Games:

@@ -1,5 +1,6 @@
-// The analysis board's page: no library, no network but this server's own API.
-"use strict";
+// The analysis board's page (a module: strict by itself): no library, no network but this
+// server's own API (its routes under /api/analysis, and /api/position).
+import { $, api, clearError, drawTable, showError } from "/static/common.js";
 
 const state = {
   line: [],        // the BPNs of the line walked, oldest first
@@ -11,36 +12,6 @@ const state = {
   timer: null,
   asked: 0,        // analyses asked for: only the latest one may run
 };
-
-const $ = (id) => document.getElementById(id);
-
-function showError(message) {
-  const box = $("error");
-  box.textContent = message;
-  box.hidden = false;
-}
-
-function clearError() {
-  $("error").hidden = true;
-  $("error").textContent = "";
-}
-
-async function api(method, path, body) {
-  const options = { method, headers: {} };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = typeof body === "string" ? "text/plain" : "application/json";
-    options.body = typeof body === "string" ? body : JSON.stringify(body);
-  }
-  const res = await fetch(path, options);
-  let data;
-  try {
-    data = await res.json();
-  } catch (e) {
-    throw new Error(`the server answered ${res.status} without JSON`);
-  }
-  if (!res.ok) throw new Error(data.error || `the server answered ${res.status}`);
-  return data;
-}
 
 function current() {
   return state.line[state.index];
@@ -62,7 +33,7 @@ async function show(bpn, { record = true } = {}) {
     state.line.push(info.bpn);
     state.index = state.line.length - 1;
   }
-  $("diagram").innerHTML = info.svg;
+  $("diagram").replaceChildren(drawTable(info.table, info.bpn));
   $("current").textContent = info.bpn;
   $("current").dataset.bpn = info.bpn;
   $("bpn-input").value = info.bpn;
@@ -90,7 +61,7 @@ async function redraw() {
   if (state.pov) params.set("pov", state.pov);
   try {
     const info = await api("GET", `/api/position?${params}`);
-    $("diagram").innerHTML = info.svg;
+    $("diagram").replaceChildren(drawTable(info.table, info.bpn));
   } catch (e) {
     showError(e.message);
   }
@@ -128,7 +99,8 @@ function describe(mv, sampled) {
   return text;
 }
 
-function render(answer) {
+// (exported: a test draws an answer of its own with it)
+export function render(answer) {
   const sampled = answer.method === "pimc";
   const best = new Set(answer.best || []);
   const moves = [...(answer.moves || [])].sort((x, y) => y.value - x.value);
@@ -162,7 +134,7 @@ function render(answer) {
 
 async function play(move) {
   try {
-    const res = await api("POST", "/api/play", { bpn: current(), move });
+    const res = await api("POST", "/api/analysis/play", { bpn: current(), move });
     await show(res.bpn);
   } catch (e) {
     showError(e.message);
@@ -175,7 +147,7 @@ async function cancel() {
     const id = state.job;
     state.job = null;
     try {
-      await api("DELETE", `/api/analyses/${id}`);
+      await api("DELETE", `/api/analysis/jobs/${id}`);
     } catch (e) {
       /* already gone */
     }
@@ -197,7 +169,7 @@ async function analyse() {
   const bpn = current();
   let job;
   try {
-    job = await api("POST", "/api/analyses", { bpn });
+    job = await api("POST", "/api/analysis/jobs", { bpn });
   } catch (e) {
     if (ask === state.asked) {
       showError(e.message);
@@ -206,7 +178,7 @@ async function analyse() {
     return;
   }
   if (ask !== state.asked) {  // (superseded while it started: end it at once)
-    api("DELETE", `/api/analyses/${job.id}`).catch(() => {});
+    api("DELETE", `/api/analysis/jobs/${job.id}`).catch(() => {});
     return;
   }
   state.job = job.id;
@@ -219,7 +191,7 @@ async function analyse() {
 async function poll(id, bpn) {
   let job;
   try {
-    job = await api("GET", `/api/analyses/${id}`);
+    job = await api("GET", `/api/analysis/jobs/${id}`);
   } catch (e) {
     showError(e.message);
     return;
@@ -254,7 +226,7 @@ async function openFile(file) {
   const text = await file.text();
   let data;
   try {
-    data = await api("POST", "/api/load", text);
+    data = await api("POST", "/api/analysis/load", text);
   } catch (e) {
     showError(e.message);
     return;
@@ -335,7 +307,7 @@ function setup() {
   $("back").addEventListener("click", () => step(-1));
   $("forward").addEventListener("click", () => step(1));
   $("flip").addEventListener("click", () => {
-    const turn = $("diagram").querySelector("svg")?.dataset.bottom || "a";
+    const turn = $("diagram").querySelector(".diagram")?.dataset.bottom || "a";
     state.pov = turn === "a" ? "b" : "a";
     redraw();
   });
@@ -371,7 +343,7 @@ function setup() {
   });
   // a tab that goes away takes its analysis with it
   window.addEventListener("pagehide", () => {
-    if (state.job) fetch(`/api/analyses/${state.job}`, { method: "DELETE", keepalive: true });
+    if (state.job) fetch(`/api/analysis/jobs/${state.job}`, { method: "DELETE", keepalive: true });
   });
   const start = new URLSearchParams(location.search).get("bpn");
   if (start) show(start);

@@ -1,62 +1,15 @@
 // The play page: a game against the engine through the board's /api/games.  No library,
 // no network but this server's own API.  The game's id lives in the address (#g=ID) and in
 // the browser's storage, so that a reload resumes it.
-"use strict";
+import {
+  $, RED, SUITS, api, drawBack, drawCard, drawTable, pretty, redSuits, showError as showBoxedError,
+} from "/static/common.js";
 
-const $ = (id) => document.getElementById(id);
-const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const RED = new Set(["H", "D"]);
 const GRADES = { inaccuracy: "inaccuracy", mistake: "mistake", blunder: "blunder" };
 const state = { id: null, view: null, timer: null, busy: false, review: null, step: -1, hintTimer: null };
 
-function showError(message) {
-  const box = $("error");
-  box.textContent = message;
-  box.hidden = false;
-  clearTimeout(showError.timer);
-  showError.timer = setTimeout(() => { box.hidden = true; }, 6000);
-}
-
-async function api(method, path, body) {
-  const options = { method, headers: {} };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  const res = await fetch(path, options);
-  let data;
-  try { data = await res.json(); } catch (e) { throw new Error(`the server answered ${res.status} without JSON`); }
-  if (!res.ok) throw new Error(data.error || `the server answered ${res.status}`);
-  return data;
-}
-
-function rankText(card) { return card[0] === "T" ? "10" : card[0]; }
-
-function cardElement(card, { tag = "div", move = null, playable = false, shown = false } = {}) {
-  const el = document.createElement(tag);
-  el.className = "card" + (RED.has(card[1]) ? " red" : "") + (playable ? " playable" : "") + (shown ? " shown" : "");
-  el.innerHTML = `<span class="rank">${rankText(card)}</span><span class="suit">${SUITS[card[1]]}</span>`;
-  el.dataset.card = card;
-  el.setAttribute("aria-label", `${rankText(card)}${SUITS[card[1]]}`);
-  if (move) el.dataset.move = move;
-  return el;
-}
-
-function backElement() {
-  const el = document.createElement("div");
-  el.className = "card back";
-  el.setAttribute("aria-label", "a card of the engine");
-  return el;
-}
-
-function pretty(card) {
-  const cls = RED.has(card[1]) ? "suit-red" : "";
-  return `<span class="${cls}">${rankText(card)}${SUITS[card[1]]}</span>`;
-}
-
-function redSuits(text) {
-  return text.replace(/([789JQKA]|10)?[♥♦]/g, '<span class="suit-red">$&</span>');
-}
+// (the play page's errors go away by themselves: the game goes on under them)
+const showError = (message) => showBoxedError(message, { hideAfter: 6000 });
 
 function prettyMove(text) {
   return /^[789TJQKA][SHDC]$/.test(text) ? pretty(text) : text;
@@ -139,13 +92,33 @@ function render(v) {
   $("table").hidden = false;
   $("engine-level").textContent = `· level ${v.level.number}, ${v.level.name}`;
   $("you-seat").textContent = v.you === "a" ? "· elder hand" : "· dealer";
+  renderCards(v);
+  renderScores(v);
+  // whose turn
+  const status = $("status");
+  status.dataset.turn = v.turn || "over";
+  status.classList.toggle("thinking", !!v.thinking);
+  document.body.dataset.thinking = v.thinking ? "yes" : "no";
+  document.body.dataset.moves = String(v.moves_played);
+  status.textContent = v.over ? "The deal is over" : v.thinking ? "The engine is thinking" : "Your turn";
+  if (v.engine_error) {
+    const when = v.engine_retry_in > 0 ? ` in ${v.engine_retry_in} s` : "";
+    showError(`the engine failed (it tries again${when}): ${v.engine_error}`);
+  }
+  $("hint").disabled = v.turn !== "you";
+  if (v.thinking) poll(); else stopPolling();
+  renderResult(v);
+}
+
+// the cards on the table: the engine's hand, the talon, the trick, your hand and moves
+function renderCards(v) {
   // the engine's hand: backs, and the cards it showed face up
   const engine = $("engine-hand");
   engine.replaceChildren();
-  v.engine_shown.forEach((c) => engine.appendChild(cardElement(c, { shown: true })));
-  for (let i = v.engine_shown.length; i < v.engine_cards; i++) engine.appendChild(backElement());
+  v.engine_shown.forEach((c) => engine.appendChild(drawCard(c, { shown: true })));
+  for (let i = v.engine_shown.length; i < v.engine_cards; i++) engine.appendChild(drawBack("", "a card of the engine"));
   // the talon, the turnup and the trump
-  $("turnup").replaceChildren(...(v.turnup ? [cardElement(v.turnup)] : []));
+  $("turnup").replaceChildren(...(v.turnup ? [drawCard(v.turnup)] : []));
   $("talon-count").textContent = v.talon ? `talon: ${v.talon}` : (v.game === "petite" ? "" : "talon empty");
   $("trump").innerHTML = `trumps <span class="${RED.has(v.trump) ? "suit-red" : ""}">${SUITS[v.trump]}</span>`;
   // the trick on the table
@@ -156,7 +129,7 @@ function render(v) {
   onTable.forEach((c) => {
     const box = document.createElement("div");
     box.className = "played";
-    box.appendChild(cardElement(c.card));
+    box.appendChild(drawCard(c.card));
     const label = document.createElement("span");
     label.textContent = c.by;
     box.appendChild(label);
@@ -168,8 +141,7 @@ function render(v) {
   hand.replaceChildren();
   v.hand.forEach((c) => {
     const playable = legal.has(c);
-    const el = cardElement(c, { tag: "button", move: playable ? c : null, playable });
-    el.disabled = !playable;
+    const el = drawCard(c, { move: playable ? c : null, disabled: !playable });
     if (playable) el.addEventListener("click", () => play(c));
     hand.appendChild(el);
   });
@@ -183,7 +155,10 @@ function render(v) {
     b.addEventListener("click", () => play(m.move));
     actions.appendChild(b);
   });
-  // the scores
+}
+
+// the scores, the melds, the deal and the tricks played
+function renderScores(v) {
   $("score-you").textContent = v.score.you; $("score-engine").textContent = v.score.engine;
   $("tricks-you").textContent = v.tricks.you; $("tricks-engine").textContent = v.tricks.engine;
   $("totals-row").hidden = !v.whole_game;
@@ -207,20 +182,6 @@ function render(v) {
     played.appendChild(li);
   });
   played.scrollTop = played.scrollHeight;
-  // whose turn
-  const status = $("status");
-  status.dataset.turn = v.turn || "over";
-  status.classList.toggle("thinking", !!v.thinking);
-  document.body.dataset.thinking = v.thinking ? "yes" : "no";
-  document.body.dataset.moves = String(v.moves_played);
-  status.textContent = v.over ? "The deal is over" : v.thinking ? "The engine is thinking" : "Your turn";
-  if (v.engine_error) {
-    const when = v.engine_retry_in > 0 ? ` in ${v.engine_retry_in} s` : "";
-    showError(`the engine failed (it tries again${when}): ${v.engine_error}`);
-  }
-  $("hint").disabled = v.turn !== "you";
-  if (v.thinking) poll(); else stopPolling();
-  renderResult(v);
 }
 
 function renderResult(v) {
@@ -331,7 +292,7 @@ async function showStep(i) {
   const row = r.rows[i];
   try {
     const info = await api("GET", `/api/position?${new URLSearchParams({ bpn: row.bpn, pov: r.seat })}`);
-    $("review-diagram").innerHTML = info.svg;
+    $("review-diagram").replaceChildren(drawTable({ ...info.table, playable: [] }, info.bpn));  // (to look at)
     $("review-diagram").dataset.bpn = row.bpn;
   } catch (e) {
     showError(e.message);

@@ -181,7 +181,7 @@ def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float, see
     seq, worlds done, worlds asked for, the answer so far)``."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # (Ctrl-C in the server's terminal is the server's)
-    from solver.analysis.sampling import analyse
+    from solver.analysis.sampling import AnalyseOptions, analyse
     from solver.engine.api import solve
     from solver.engine.results import Limit
     from solver.errors import BrisqueError
@@ -196,9 +196,10 @@ def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float, see
             def update(partial: Any) -> None:
                 conn.send(("progress", seq, partial.worlds, worlds, partial.to_dict()))
 
-            answer = analyse(
-                p, worlds=worlds, seed=seed, time_limit=seconds, on_update=update, update_every=0.25
-            ).to_dict()
+            options = AnalyseOptions(
+                worlds=worlds, seed=seed, time_limit=seconds, on_update=update, update_every=0.25
+            )
+            answer = analyse(p, options).to_dict()
         conn.send(("done", seq, answer))
     except BrisqueError as exc:
         conn.send(("failed", seq, str(exc)))

@@ -24,7 +24,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from solver.analysis.inference import History
 from solver.analysis.ranking import RankingRule, WinWorth
@@ -40,9 +40,6 @@ from solver.model.limits import (
     short_value,
     whole_argument,
 )
-
-if TYPE_CHECKING:
-    from solver.analysis.sampling import SampledAnalysis
 
 DEFAULT_WORLDS = 100  # worlds sampled when neither a number nor a budget of thinking is given
 
@@ -87,7 +84,9 @@ class AnalyseOptions:
     batch: int = 10
     progress: Callable[[int, int], object] | None = None
     win_worth: WinWorth | str = "match"
-    on_update: Callable[[SampledAnalysis], object] | None = None
+    # (its argument is the answer so far, a SampledAnalysis: named Any here because the
+    # sampling module imports this one, and no import, not even a type checker's, goes round)
+    on_update: Callable[[Any], object] | None = None
     update_every: float = 1.0
     world_search: WorldSearch | str = "quick"
     history: History | None = None

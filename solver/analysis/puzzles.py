@@ -84,7 +84,9 @@ def check_record(r: Record, workers: int = 1, executor: Executor | Any = None) -
         )
     if p.has_hidden:
         worlds = r.int_op("worlds") or 100
-        options = AnalyseOptions(worlds=worlds, seed=r.int_op("seed") or 0, workers=workers, executor=executor)
+        options = AnalyseOptions(
+            worlds=worlds, seed=r.int_op("seed") or 0, workers=workers, executor=executor
+        )
         a = analyse(p, options)
         if a.stopped == "interrupted":  # (Ctrl-C: fewer worlds than the record's say nothing of it)
             raise KeyboardInterrupt

@@ -26,7 +26,7 @@ from solver import native  # noqa: F401, E402
 from solver.model.lazy import lazy_names  # noqa: E402
 
 if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports each name)
-    from solver.analysis import SampledAnalysis, analyse, analyse_line, solution_tree
+    from solver.analysis import AnalyseOptions, SampledAnalysis, analyse, analyse_line, solution_tree
     from solver.engine import (
         Analysis,
         Limit,
@@ -82,6 +82,7 @@ __version__ = "0.3.0"
 
 __all__ = [
     "Analysis",
+    "AnalyseOptions",
     "ArgumentError",
     "ArgumentTypeError",
     "BPNError",
@@ -141,6 +142,7 @@ __all__ = [
 # for the analysis, play and format modules, and what they import, before they need them;
 # `from solver import X` and `solver.X` work as before.
 _SOURCES: dict[str, str] = {
+    "AnalyseOptions": "solver.analysis",
     "SampledAnalysis": "solver.analysis",
     "analyse": "solver.analysis",
     "analyse_line": "solver.analysis",

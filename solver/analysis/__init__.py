@@ -14,12 +14,14 @@ from solver.model.lazy import lazy_names
 
 if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports each name)
     from solver.analysis.line import Step, analyse_line, losses_by_player
+    from solver.analysis.options import AnalyseOptions
     from solver.analysis.puzzles import Verdict, check_record
     from solver.analysis.sampling import SampledAnalysis, SampledMove, analyse
     from solver.analysis.tree import solution_tree, write_tree
     from solver.analysis.worlds import all_worlds, sample_worlds, world_count
 
 __all__ = [
+    "AnalyseOptions",
     "SampledAnalysis",
     "SampledMove",
     "Step",
@@ -39,6 +41,7 @@ __all__ = [
 # (such as solver.analysis.batch, the path of `brisque solve -`) is imported without the
 # sampling, the line analysis, the puzzles and the trees.
 _SOURCES: dict[str, str] = {
+    "AnalyseOptions": "solver.analysis.options",
     "Step": "solver.analysis.line",
     "analyse_line": "solver.analysis.line",
     "losses_by_player": "solver.analysis.line",
@@ -56,7 +59,18 @@ _SOURCES: dict[str, str] = {
 
 # the submodules that importing this package made attributes when it imported everything
 _SUBMODULES = frozenset(
-    {"equilibrium", "executors", "line", "public", "puzzles", "ranking", "sampling", "tree", "worlds"}
+    {
+        "equilibrium",
+        "executors",
+        "line",
+        "options",
+        "public",
+        "puzzles",
+        "ranking",
+        "sampling",
+        "tree",
+        "worlds",
+    }
 )
 
 

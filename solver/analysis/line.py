@@ -252,14 +252,14 @@ class _Own:
 
 def _own_judgement(p: Position, m: Move, worlds: int, seed: int, chance: str = "deal") -> _Own:
     from solver.analysis.ranking import RankingRule
-    from solver.analysis.sampling import SampledAnalysis, analyse
+    from solver.analysis.sampling import AnalyseOptions, SampledAnalysis, analyse
 
     view = p.view(p.turn)
     of_value: Callable[[Value], float] | None = None
     if chance == "game":  # the chance of winning the game to the target, from the totals
         table = GameChance.for_rules(p.rules)
         of_value = partial(table.of_value, view)
-    a = analyse(view, worlds=worlds, seed=seed) if view.has_hidden else solve(view, pv=False)
+    a = analyse(view, AnalyseOptions(worlds=worlds, seed=seed)) if view.has_hidden else solve(view, pv=False)
     if not isinstance(a, SampledAnalysis):  # no hidden card, or one consistent world: exact
         rank = RankingRule.parse("match")
         numbers = {mv.move: rank.number(mv.value, view) for mv in a.moves}
@@ -363,7 +363,7 @@ def _play_and_judge(
     chance: str = "deal",
 ) -> None:
     """The loop of :func:`analyse_line`: appends a step for each move (kept on Ctrl-C)."""
-    from solver.analysis.sampling import SampledAnalysis, analyse
+    from solver.analysis.sampling import AnalyseOptions, SampledAnalysis, analyse
 
     for i, text in enumerate(moves, 1):
         m = parse_move(text) if isinstance(text, str) else text
@@ -391,7 +391,7 @@ def _play_and_judge(
         proven = False
         bounds: tuple[Bound | None, Bound | None] = (None, None)
         if p.has_hidden:
-            a = analyse(p, worlds=worlds, seed=seed)
+            a = analyse(p, AnalyseOptions(worlds=worlds, seed=seed))
             if getattr(a, "stopped", None) == "interrupted":
                 raise KeyboardInterrupt
             value, mv_value, best, exact = a.value, a.move_value(m), list(a.best), a.method == "exact"

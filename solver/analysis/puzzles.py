@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from solver.analysis.executors import as_executor, executor_width
+from solver.analysis.options import AnalyseOptions
 from solver.analysis.sampling import SampledAnalysis, analyse
 from solver.engine.api import shared_solver, solve
 from solver.engine.results import Analysis
@@ -83,7 +84,10 @@ def check_record(r: Record, workers: int = 1, executor: Executor | Any = None) -
         )
     if p.has_hidden:
         worlds = r.int_op("worlds") or 100
-        a = analyse(p, worlds=worlds, seed=r.int_op("seed") or 0, workers=workers, executor=executor)
+        options = AnalyseOptions(
+            worlds=worlds, seed=r.int_op("seed") or 0, workers=workers, executor=executor
+        )
+        a = analyse(p, options)
         if a.stopped == "interrupted":  # (Ctrl-C: fewer worlds than the record's say nothing of it)
             raise KeyboardInterrupt
     else:

@@ -16,31 +16,23 @@ import json
 import math
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.executors import as_executor, executor_width
 from solver.analysis.inference import History, effective_worlds, infers, log_likelihood, model_for
-from solver.analysis.ranking import RankingRule, WinWorth
-from solver.analysis.thinking import Think, world_work
+from solver.analysis.options import AnalyseOptions
+from solver.analysis.ranking import RankingRule
+from solver.analysis.thinking import world_work
 from solver.analysis.worlds import all_worlds, iter_worlds, shuffled_worlds, world_count
 from solver.engine.api import shared_solver, solve
 from solver.engine.quick import WorldSearch, quick_summary
 from solver.engine.results import Analysis, Limit, lookup_move_value
-from solver.errors import ArgumentError, ArgumentTypeError, ImpossiblePositionError, PositionError
+from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
 from solver.formats.numbers import json_number, json_share
 from solver.formats.words import percent
-from solver.model.limits import (
-    MAX_SEED,
-    MAX_WORKERS,
-    MAX_WORLDS,
-    finite_argument,
-    seconds_argument,
-    short_value,
-    whole_argument,
-)
 from solver.model.moves import Move, move, parse_move
 from solver.model.position import SEATS, Position, as_position
 from solver.model.rules import Rules
@@ -50,7 +42,6 @@ if TYPE_CHECKING:
     from solver.analysis.pool import InOrder
 
 MIN_EFFECTIVE_WORLDS = 10  # weighted worlds worth fewer do not stop the sampling by separation
-DEFAULT_WORLDS = 100  # worlds sampled when neither a number nor a budget of thinking is given
 MIN_WORLD_SECONDS = 1e-6  # the time left given to a world at the deadline (a Limit needs some)
 WORLD_TABLE_BITS = 16  # small enough to clear for every world (results then never
 # depend on which worker solved which world before)
@@ -327,172 +318,76 @@ def _seconds_left(deadline: float | None) -> float | None:
 @overload
 def analyse(
     position: Position | str,
+    options: AnalyseOptions | None = None,
     *,
-    worlds: int | None = None,
-    seed: int = 0,
-    time_limit: float | None = None,
-    think: Think | str | float | None = None,
-    workers: int = 1,
-    executor: Executor | Any = None,
-    separation: float | None = None,
-    depth: int | None = None,
-    batch: int = 10,
-    progress: Callable[[int, int], object] | None = None,
-    win_worth: WinWorth | str = "match",
-    on_update: Callable[[SampledAnalysis], object] | None = None,
-    update_every: float = 1.0,
-    world_search: WorldSearch | str = "quick",
-    history: History | None = None,
-    inference: bool = True,
     method: Literal["pimc"] = "pimc",
+    **overrides: Any,
 ) -> Analysis | SampledAnalysis: ...
 
 
 @overload
 def analyse(
     position: Position | str,
+    options: AnalyseOptions | None = None,
     *,
-    worlds: int | None = None,
-    seed: int = 0,
-    time_limit: float | None = None,
-    think: Think | str | float | None = None,
-    workers: int = 1,
-    executor: Executor | Any = None,
-    separation: float | None = None,
-    depth: int | None = None,
-    batch: int = 10,
-    progress: Callable[[int, int], object] | None = None,
-    win_worth: WinWorth | str = "match",
-    on_update: Callable[[SampledAnalysis], object] | None = None,
-    update_every: float = 1.0,
-    world_search: WorldSearch | str = "quick",
-    history: History | None = None,
-    inference: bool = True,
     method: Literal["equilibrium"],
+    **overrides: Any,
 ) -> EquilibriumAnalysis: ...
 
 
 def analyse(
     position: Position | str,
+    options: AnalyseOptions | None = None,
     *,
-    worlds: int | None = None,
-    seed: int = 0,
-    time_limit: float | None = None,
-    think: Think | str | float | None = None,
-    workers: int = 1,
-    executor: Executor | Any = None,
-    separation: float | None = None,
-    depth: int | None = None,
-    batch: int = 10,
-    progress: Callable[[int, int], object] | None = None,
-    win_worth: WinWorth | str = "match",
-    on_update: Callable[[SampledAnalysis], object] | None = None,
-    update_every: float = 1.0,
-    world_search: WorldSearch | str = "quick",
-    history: History | None = None,
-    inference: bool = True,
     method: Literal["pimc", "equilibrium"] = "pimc",
+    **overrides: Any,
 ) -> Analysis | SampledAnalysis | EquilibriumAnalysis:
-    """Best move and expected score for the player to move, whose view this is.
+    """Best move and expected score for the player to move, whose view this is, sampled as
+    ``options`` say (:class:`~solver.analysis.options.AnalyseOptions`); ``overrides`` are
+    fields of the options given as keywords (``worlds=200, seed=1``), over ``options`` or
+    the defaults.
 
-    >>> a = analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=10, seed=3)
+    >>> a = analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", AnalyseOptions(worlds=10, seed=3))
     >>> a.worlds, a.stopped, len(a.moves)
     (10, 'worlds', 6)
+    >>> analyse("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", worlds=10, seed=3).best == a.best
+    True
 
-    ``worlds``: how many worlds to sample (all are enumerated when there are no more);
-    100 by default, and without a bound but the budget with ``think``.
-    ``think``: seconds of thinking, counted in work (:mod:`solver.analysis.thinking`): the
-    worlds, in their seeded order, up to the first at which the work reaches it; so the
-    same seed gives the same answer, whatever the machine's load and the workers.
-    ``time_limit``: stop after this many seconds; the world being solved then, whatever
-    its search, stops at the deadline too and is dropped (``worlds`` counts the worlds
-    solved; none solved is an ArgumentError).
-    ``separation``: stop when the best move leads the runner-up by this many standard
-    errors of their paired difference (after at least 2 batches).
-    ``workers`` processes, or any ``concurrent.futures`` ``executor`` the caller passes (or a
-    ``dask.distributed`` client: the worlds are solved on its cluster, docs/cluster.md).
-    ``depth``: tricks of look-ahead per world to the fitted linear evaluation (default: the game's quick search,
-    :mod:`solver.engine.quick`: three tricks to the learned evaluation in Brisque and
-    Briscan, exact late and four tricks before in Petite Brisque); ``world_search`` names another
-    per-world search (:class:`~solver.engine.quick.WorldSearch`: ``"handmade:3"``, ...).  ``win_worth``: what a game won
-    outright counts in the means that rank moves (:mod:`solver.analysis.ranking`).
-    ``on_update`` gets the answer so far at most every ``update_every`` seconds (progress
-    with the current best move).  Ctrl-C (KeyboardInterrupt) returns the answer so far,
+    ``worlds`` counts the worlds solved (under ``time_limit``, none solved is an
+    ArgumentError).  Ctrl-C (KeyboardInterrupt) returns the answer so far,
     ``stopped="interrupted"``.  The same seed gives the same answer with any number of
     workers: the separation rule looks only at counts of worlds that are multiples of
     ``batch``.  A position with no hidden cards, and a finished deal (its result, no
     moves), gets the exact answer of :func:`solver.engine.solve`.  ``method="equilibrium"`` solves
     the public subgame exactly instead (:func:`solver.analysis.equilibrium.equilibrium`).
     """
+    o = AnalyseOptions.of(options, overrides)
     if method == "equilibrium":
         # the sampling's options mean nothing to an exact solve: refuse them, as the
         # command line refuses --worlds with --method equilibrium, rather than answer as if
         # analyse(p, method="equilibrium", worlds=5, workers=8) had used them
-        sampling = {
-            "worlds": (worlds, None),
-            "seed": (seed, 0),
-            "time_limit": (time_limit, None),
-            "think": (think, None),
-            "workers": (workers, 1),
-            "executor": (executor, None),
-            "separation": (separation, None),
-            "depth": (depth, None),
-            "batch": (batch, 10),
-            "progress": (progress, None),
-            "on_update": (on_update, None),
-            "update_every": (update_every, 1.0),
-            "world_search": (world_search, "quick"),
-            "history": (history, None),
-            "inference": (inference, True),
-        }
-        given = [
-            f"{name}={short_value(v)}"
-            for name, (v, default) in sampling.items()
-            if v is not default and v != default
-        ]
+        given = [g for g in o.given() if not g.startswith("win_worth=")]
         if given:
             raise ArgumentError(
                 f"{', '.join(given)}: method='equilibrium' solves the public subgame exactly, without "
                 f"sampling; give only win_worth with it (or use method='pimc')"
             )
-        return equilibrium(position, win_worth=win_worth)
+        return equilibrium(position, win_worth=o.win_worth)
     if method != "pimc":
         raise ArgumentError(f"method={method!r}: expected 'pimc' or 'equilibrium'")
+    return _sample(position, o)
+
+
+def _sample(position: Position | str, o: AnalyseOptions) -> Analysis | SampledAnalysis:
+    """The PIMC answer of :func:`analyse`: the exact one where nothing is hidden (or one
+    world is consistent), else the worlds sampled and solved."""
     t0 = time.perf_counter()
-    rank = RankingRule.parse(win_worth)
-    ws = WorldSearch.parse(world_search)
-    if depth is not None:
-        if ws.kind != "quick":
-            raise ArgumentError(f"depth={depth} and world_search={str(ws)!r}: give one of them")
-        ws = WorldSearch("depth", depth)
-    budget = None if think is None else Think.parse(think).seconds
-    if worlds is None:
-        worlds = MAX_WORLDS if budget is not None else DEFAULT_WORLDS
-    worlds = whole_argument(worlds, "worlds", 1, MAX_WORLDS, "worlds")
-    batch = whole_argument(batch, "batch", 1, MAX_WORLDS, "worlds")
-    workers = whole_argument(workers, "workers", 1, MAX_WORKERS, "worker processes")
-    update_every = finite_argument(update_every, "update_every", "seconds")
-    for name, hook in (("progress", progress), ("on_update", on_update)):
-        if hook is not None and not callable(hook):  # (it would fail only at its first call)
-            raise ArgumentTypeError(f"{name}={short_value(hook)}: expected a function or None")
-    if time_limit is not None:
-        time_limit = seconds_argument(time_limit, "time_limit")
-    seed = whole_argument(seed, "seed", 0, MAX_SEED)  # (the range of the CLI and .bpd files)
-    if separation is not None:
-        separation = finite_argument(separation, "separation", "standard errors")
-    executor = as_executor(executor)  # (a dask.distributed client too)
+    executor = as_executor(o.executor)  # (a dask.distributed client too)
     p = as_position(position)
-    if history is not None:
-        if not isinstance(history, History):
-            raise ArgumentTypeError(
-                f"history={short_value(history)}: expected a solver.analysis.inference.History"
-            )
-        if history.views[-1] != p.bpn():
-            raise ArgumentError(
-                f"history: it ends in {history.views[-1]!r}, not in the position analysed {p.bpn()!r}"
-            )
-    if not isinstance(inference, bool):
-        raise ArgumentTypeError(f"inference={short_value(inference)}: expected True or False")
+    if o.history is not None and o.history.views[-1] != p.bpn():
+        raise ArgumentError(
+            f"history: it ends in {o.history.views[-1]!r}, not in the position analysed {p.bpn()!r}"
+        )
     probs = p.problems()
     if probs:
         raise ImpossiblePositionError(p.bpn(), probs)
@@ -503,175 +398,233 @@ def analyse(
             f"{p.bpn()!r} hides the hand of {SEATS[p.turn]}, the player to move: the sampling "
             f"analysis needs the view of the player to move (his own hand shown)"
         )
-    legal = [int(m) for m in p.legal_moves()]
     total = world_count(p)
     if total == 1:  # e.g. a final-phase view: the hidden hand is known
-        only = next(all_worlds(p))
-        a = solve(only)
+        a = solve(next(all_worlds(p)))
         a.bpn = p.bpn()
         return a
-    enumerated = total <= worlds
-    wanted = total if enumerated else worlds
-    # worlds are drawn lazily, in the order of the seeded stream, so that memory and time
-    # follow the worlds solved, not the worlds asked for; an enumeration too goes in a seeded
-    # order, so that one cut short (time, separation, Ctrl-C) is a fair sample of the worlds
-    source = shuffled_worlds(p, seed) if enumerated else iter_worlds(p, seed)
-    lim = ws.limit(p)  # the same search for every world (a Limit crosses to workers)
-    horizon = ws.horizon(p.rules)
-    infer = (
-        (history, seed)
-        if history is not None and inference and history.opponent_decisions and infers(p.rules)
-        else None
-    )
-    temper = None if infer is None else model_for(p.rules.game).temper
-    replayed = (
-        0 if history is None or infer is None else len(history.moves) * model_for(p.rules.game).histories
-    )
-    described = ws.describe(lim, p)
-    rules_text = str(p.rules)
-    if executor is not None:  # (a cluster's or a pool's width: its tasks at once)
-        workers = max(workers, executor_width(executor) or 1)
-    size = batch
-    if time_limit is None and separation is None and budget is None and (executor is not None or workers > 1):
-        # nothing needs intermediate results: a few large tasks per worker cost less
-        # (at most MAX_TASK_WORLDS, so that an interrupt keeps the worlds solved so far)
-        cap = MAX_TASK_WORLDS if executor is not None else OWN_TASK_WORLDS
-        size = max(batch, min(cap, -(-wanted // (2 * max(workers, 2)))))
-    deadline = t0 + time_limit if time_limit is not None else None
-    own_pool = None
-    if executor is None and workers > 1:
-        from solver.analysis.pool import worker_pool  # (its import costs 20 ms: only when used)
+    return _Sampling(p, o, executor, total, t0).run()
 
-        own_pool = executor = worker_pool(workers)
-    results: list[WorldResult] = []
-    stopped: SampleStop = "enumerated" if enumerated else "worlds"
-    checked = 0  # the separation rule looks at fixed counts of worlds: every ``batch``
-    last_update = t0
-    numbers: list[dict[int, int]] = []  # the ranking numbers of the worlds, for the separation rule
-    drawn = 0  # the worlds drawn: those solved, and those an exact search left at the deadline
-    game, exact = p.rules.game, lim is None
-    work = 0.0  # the work seconds of the worlds in results (solver.analysis.thinking)
-    counted = 0  # the worlds of results whose work is in ``work``
-    one_by_one = deadline is not None or budget is not None  # (a rule that stops at a world)
 
-    def answer(complete: bool) -> SampledAnalysis:
+class _Sampling:
+    """One run of the sampling of :func:`analyse`: the worlds drawn and solved so far, the
+    work they cost, and why the run stopped."""
+
+    def __init__(self, p: Position, o: AnalyseOptions, executor: Executor | None, total: int, t0: float):
+        self.p, self.o, self.t0 = p, o, t0
+        self.rank, self.budget = o.rank, o.budget
+        self.legal = [int(m) for m in p.legal_moves()]
+        self.enumerated = total <= o.target_worlds
+        self.wanted = total if self.enumerated else o.target_worlds
+        # worlds are drawn lazily, in the order of the seeded stream, so that memory and time
+        # follow the worlds solved, not the worlds asked for; an enumeration too goes in a seeded
+        # order, so that one cut short (time, separation, Ctrl-C) is a fair sample of the worlds
+        self.source = shuffled_worlds(p, o.seed) if self.enumerated else iter_worlds(p, o.seed)
+        ws = o.search
+        self.lim = ws.limit(p)  # the same search for every world (a Limit crosses to workers)
+        self.horizon = ws.horizon(p.rules)
+        history = o.history
+        self.infer = (
+            (history, o.seed)
+            if history is not None and o.inference and history.opponent_decisions and infers(p.rules)
+            else None
+        )
+        model = None if self.infer is None else model_for(p.rules.game)
+        self.temper = None if model is None else model.temper
+        self.replayed = 0 if history is None or model is None else len(history.moves) * model.histories
+        self.described = ws.describe(self.lim, p)
+        self.rules_text = str(p.rules)
+        self.executor = executor
+        self.workers = o.workers
+        if executor is not None:  # (a cluster's or a pool's width: its tasks at once)
+            self.workers = max(self.workers, executor_width(executor) or 1)
+        self.size = self._task_size()
+        self.deadline = t0 + o.time_limit if o.time_limit is not None else None
+        self.one_by_one = (
+            self.deadline is not None or self.budget is not None
+        )  # (a rule that stops at a world)
+        self.own_pool: ProcessPoolExecutor | None = None
+        self.in_order: InOrder[list[WorldResult]] | None = None  # (the tasks of a round on an executor)
+        self.results: list[WorldResult] = []
+        self.stopped: SampleStop = "enumerated" if self.enumerated else "worlds"
+        self.drawn = 0  # the worlds drawn: those solved, and those an exact search left at the deadline
+        self.checked = 0  # the separation rule looks at fixed counts of worlds: every ``batch``
+        self.numbers: list[dict[int, int]] = []  # the worlds' ranking numbers, for the separation rule
+        self.work = 0.0  # the work seconds of the worlds in results (solver.analysis.thinking)
+        self.counted = 0  # the worlds of results whose work is in ``work``
+        self.last_update = t0
+
+    def _task_size(self) -> int:
+        """The worlds a task solves: ``batch``, or, when nothing needs intermediate results,
+        a few large tasks per worker, which cost less (at most MAX_TASK_WORLDS, so that an
+        interrupt keeps the worlds solved so far)."""
+        o = self.o
+        if o.time_limit is None and o.separation is None and self.budget is None:
+            if self.executor is not None or self.workers > 1:
+                cap = MAX_TASK_WORLDS if self.executor is not None else OWN_TASK_WORLDS
+                return max(o.batch, min(cap, -(-self.wanted // (2 * max(self.workers, 2)))))
+        return o.batch
+
+    def answer(self, complete: bool) -> SampledAnalysis:
         """The answer over the worlds solved so far (``complete``: every consistent world)."""
         return _summarise(
-            p,
-            legal,
-            results,
+            self.p,
+            self.legal,
+            self.results,
             complete,
-            seed,
-            t0,
-            described,
-            stopped,
-            rank,
-            horizon,
-            exact,
-            temper,
-            replayed,
+            self.o.seed,
+            self.t0,
+            self.described,
+            self.stopped,
+            self.rank,
+            self.horizon,
+            self.lim is None,
+            self.temper,
+            self.replayed,
         )
 
-    in_order: InOrder[list[WorldResult]] | None = None  # (the tasks of a round on an executor)
-    try:
-        while len(results) < wanted:
-            if executor is None:
-                # in process, one world at a time under a time limit (so that it holds)
-                step = 1 if one_by_one else size
-                round_worlds = list(itertools.islice(source, min(step, wanted - len(results))))
-                drawn += len(round_worlds)
-                # (into results as each world is solved: Ctrl-C keeps those of the round)
-                task = (
-                    rules_text,
-                    [w.bpn() for w in round_worlds],
-                    lim,
-                    horizon,
-                    _seconds_left(deadline),
-                    infer,
-                )
-                _solve_worlds(task, results)
-            else:
-                # a task per worker and round (all of them without a stopping rule)
-                width = 2 * max(workers, 2) if not (one_by_one or separation is not None) else workers
-                task_size = 1 if one_by_one else size
-                round_worlds = list(itertools.islice(source, min(width * task_size, wanted - len(results))))
-                chunks = [round_worlds[i : i + task_size] for i in range(0, len(round_worlds), task_size)]
-                left = _seconds_left(deadline)  # (counted from when a worker starts a task)
-                tasks = [(rules_text, [w.bpn() for w in ch], lim, horizon, left, infer) for ch in chunks]
-                from solver.analysis.pool import InOrder
+    def run(self) -> SampledAnalysis:
+        """Solve worlds round by round until one of the rules stops the run."""
+        if self.executor is None and self.workers > 1:
+            from solver.analysis.pool import worker_pool  # (its import costs 20 ms: only when used)
 
-                in_order = InOrder(executor, _solve_worlds, tasks)
-                for part in in_order:
-                    results.extend(part)
-                in_order = None
-                drawn += len(round_worlds)
-            if not round_worlds:  # (every world drawn, some left at the deadline)
-                break
-            if budget is not None:
-                # in the worlds' order: the answer at the first world that spends the budget,
-                # whatever the workers solved beyond it
-                while counted < len(results) and work < budget:
-                    work += world_work(
-                        game, horizon, exact, results[counted][1], results[counted][2], replayed
-                    )
-                    counted += 1
-                if work >= budget and counted < wanted:
-                    del results[counted:]
-                    stopped = "think"
-            if separation is not None:
-                # each world's ranking numbers once, as it arrives (checks reuse them)
-                numbers.extend({m: rank.number(r[0][m], p) for m in legal} for r in results[len(numbers) :])
-                while checked + batch <= len(results):
-                    checked += batch
-                    if (
-                        checked >= 2 * batch
-                        and checked < wanted
-                        and _separated(
-                            numbers[:checked], legal, separation, _weights(results[:checked], temper)
-                        )
-                    ):
-                        del results[checked:]  # the answer at that count, whatever the workers
-                        stopped = "separated"
-                        break
-                if stopped == "separated":
+            self.own_pool = self.executor = worker_pool(self.workers)
+        try:
+            while len(self.results) < self.wanted:
+                if not self._round():  # (every world drawn, some left at the deadline)
                     break
-            if stopped == "think":
-                break
-            if progress is not None:
-                progress(len(results), wanted)
-            if on_update is not None and results and time.perf_counter() - last_update >= update_every:
-                last_update = time.perf_counter()
-                on_update(answer(False))
-            if deadline is not None and len(results) < wanted and time.perf_counter() >= deadline:
-                stopped = "time"
-                break
-    except KeyboardInterrupt:
-        if in_order is not None and executor is not None:
+                if self._stops():
+                    break
+        except KeyboardInterrupt:
+            self._interrupted()
+        finally:
+            if self.own_pool is not None:
+                self.own_pool.shutdown()
+        if self.drawn > len(self.results) and self.stopped in ("worlds", "enumerated"):
+            self.stopped = "time"  # (worlds left unsolved at the deadline: neither all asked for nor all)
+        if not self.results and self.o.time_limit is not None:  # (every world drawn was left at the deadline)
+            raise ArgumentError(
+                _none_in_time(self.o.time_limit, self.o.search, self.p.rules, self.o.depth is not None)
+            )
+        return self.answer(self.enumerated and self.stopped == "enumerated")
+
+    def _task(self, worlds: list[Position], left: float | None) -> WorldTask:
+        """The task that solves ``worlds`` with ``left`` seconds (counted from when it starts)."""
+        return (self.rules_text, [w.bpn() for w in worlds], self.lim, self.horizon, left, self.infer)
+
+    def _round(self) -> int:
+        """Draw and solve a round of worlds into ``results``; the worlds drawn."""
+        left = self.wanted - len(self.results)
+        if self.executor is None:
+            # in process, one world at a time under a time limit (so that it holds)
+            step = 1 if self.one_by_one else self.size
+            round_worlds = list(itertools.islice(self.source, min(step, left)))
+            self.drawn += len(round_worlds)
+            # (into results as each world is solved: Ctrl-C keeps those of the round)
+            _solve_worlds(self._task(round_worlds, _seconds_left(self.deadline)), self.results)
+            return len(round_worlds)
+        # a task per worker and round (all of them without a stopping rule)
+        many = not (self.one_by_one or self.o.separation is not None)
+        width = 2 * max(self.workers, 2) if many else self.workers
+        task_size = 1 if self.one_by_one else self.size
+        round_worlds = list(itertools.islice(self.source, min(width * task_size, left)))
+        chunks = [round_worlds[i : i + task_size] for i in range(0, len(round_worlds), task_size)]
+        seconds = _seconds_left(self.deadline)  # (counted from when a worker starts a task)
+        tasks = [self._task(ch, seconds) for ch in chunks]
+        from solver.analysis.pool import InOrder
+
+        self.in_order = InOrder(self.executor, _solve_worlds, tasks)
+        for part in self.in_order:
+            self.results.extend(part)
+        self.in_order = None
+        self.drawn += len(round_worlds)
+        return len(round_worlds)
+
+    def _stops(self) -> bool:
+        """After a round: whether a rule stops the run (the budget, the separation, the
+        time limit), having reported the progress when none does."""
+        o = self.o
+        if self.budget is not None:
+            self._spend(self.budget)
+        if o.separation is not None and self._separated(o.separation):
+            return True
+        if self.stopped == "think":
+            return True
+        if o.progress is not None:
+            o.progress(len(self.results), self.wanted)
+        if (
+            o.on_update is not None
+            and self.results
+            and time.perf_counter() - self.last_update >= o.update_every
+        ):
+            self.last_update = time.perf_counter()
+            o.on_update(self.answer(False))
+        if (
+            self.deadline is not None
+            and len(self.results) < self.wanted
+            and time.perf_counter() >= self.deadline
+        ):
+            self.stopped = "time"
+            return True
+        return False
+
+    def _spend(self, budget: float) -> None:
+        """Count the work of the worlds solved; once it reaches the budget, stop at the first
+        world that spends it, in the worlds' order, whatever the workers solved beyond it."""
+        p, results = self.p, self.results
+        while self.counted < len(results) and self.work < budget:
+            r = results[self.counted]
+            self.work += world_work(p.rules.game, self.horizon, self.lim is None, r[1], r[2], self.replayed)
+            self.counted += 1
+        if self.work >= budget and self.counted < self.wanted:
+            del results[self.counted :]
+            self.stopped = "think"
+
+    def _separated(self, z: float) -> bool:
+        """Whether the best move has separated from the runner-up at a count of worlds that
+        is a multiple of ``batch`` (the answer at that count, whatever the workers)."""
+        batch, results = self.o.batch, self.results
+        # each world's ranking numbers once, as it arrives (checks reuse them)
+        self.numbers.extend(
+            {m: self.rank.number(r[0][m], self.p) for m in self.legal} for r in results[len(self.numbers) :]
+        )
+        while self.checked + batch <= len(results):
+            self.checked += batch
+            if (
+                self.checked >= 2 * batch
+                and self.checked < self.wanted
+                and _separated(
+                    self.numbers[: self.checked],
+                    self.legal,
+                    z,
+                    _weights(results[: self.checked], self.temper),
+                )
+            ):
+                del results[self.checked :]
+                self.stopped = "separated"
+                return True
+        return False
+
+    def _interrupted(self) -> None:
+        """Ctrl-C: keep the worlds solved so far (re-raise when there are none)."""
+        if self.in_order is not None and self.executor is not None:
             # at once, with or without an answer: the workers ignore Ctrl-C, and the orderly
             # shutdown of ``finally`` would wait for every task queued (minutes of worlds);
             # the tasks finished meanwhile count, in whatever order they ended
-            in_order.stop(executor, own=own_pool is not None)
-            own_pool = None
+            self.in_order.stop(self.executor, own=self.own_pool is not None)
+            self.own_pool = None
             try:
-                results.extend(w for part in in_order.finished() for w in part)
+                self.results.extend(w for part in self.in_order.finished() for w in part)
             except KeyboardInterrupt:  # (a second Ctrl-C: what is taken stands)
                 pass
-        if own_pool is not None:
+        if self.own_pool is not None:
             from solver.analysis.pool import stop_pool
 
-            stop_pool(own_pool, wait=False)
-            own_pool = None
-        if not results:
+            stop_pool(self.own_pool, wait=False)
+            self.own_pool = None
+        if not self.results:
             raise
-        stopped = "interrupted"  # the answer so far
-    finally:
-        if own_pool is not None:
-            own_pool.shutdown()
-    if drawn > len(results) and stopped in ("worlds", "enumerated"):
-        stopped = "time"  # (worlds left unsolved at the deadline: neither all asked for nor all)
-    if not results and time_limit is not None:  # (every world drawn was left at the deadline)
-        raise ArgumentError(_none_in_time(time_limit, ws, p.rules, depth is not None))
-    return answer(enumerated and stopped == "enumerated")
+        self.stopped = "interrupted"  # the answer so far
 
 
 def _none_in_time(time_limit: float, ws: WorldSearch, rules: Rules, as_depth: bool = False) -> str:
@@ -821,4 +774,4 @@ def _summarise(
     )
 
 
-__all__ = ["RunnerUp", "SampledAnalysis", "SampledMove", "analyse"]
+__all__ = ["AnalyseOptions", "RunnerUp", "SampledAnalysis", "SampledMove", "analyse"]

@@ -144,6 +144,7 @@ def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float, see
     the best estimate), else a sampled analysis with progress; the answer's JSON object.
     Its messages are those of the kept process (:func:`_warm_work`), and ``("progress",
     seq, worlds done, worlds asked for, the answer so far)``."""
+    from solver.analysis.options import AnalyseOptions
     from solver.analysis.sampling import analyse
     from solver.engine.api import solve
     from solver.engine.results import Limit
@@ -159,9 +160,10 @@ def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float, see
             def update(partial: Any) -> None:
                 conn.send(("progress", seq, partial.worlds, worlds, partial.to_dict()))
 
-            answer = analyse(
-                p, worlds=worlds, seed=seed, time_limit=seconds, on_update=update, update_every=0.25
-            ).to_dict()
+            options = AnalyseOptions(
+                worlds=worlds, seed=seed, time_limit=seconds, on_update=update, update_every=0.25
+            )
+            answer = analyse(p, options).to_dict()
         conn.send(("done", seq, answer))
     except BrisqueError as exc:
         conn.send(("failed", seq, str(exc)))

@@ -193,40 +193,8 @@ def parse_bpn(bpn: str) -> BPNParts:
         raise BPNError(f"bad hands field {short(hands_f)}: expected two hands A/B separated by '/'")
     for i in (0, 1):
         p.hands[i], p.unknown[i] = _parse_hand_field(halves[i], SEATS[i])
-    try:
-        if len(trump_f.strip()) == 1:
-            p.trump = parse_suit(trump_f)
-        else:
-            p.turnup = parse_card(trump_f)
-            p.trump = p.turnup >> 3
-    except NotationError:
-        raise BPNError(
-            f"bad trump field {short(trump_f)}: expected the turnup card (e.g. '9C') "
-            f"or, once it is taken, the trump suit alone (e.g. 'C')"
-        ) from None
-    if talon_f.isdigit():
-        try:
-            p.talon_count = _count(talon_f)
-        except ValueError as exc:
-            raise BPNError(
-                f"bad talon field {short(talon_f)}: expected the number of face-down cards "
-                f"(e.g. '13') or the cards in draw order (e.g. 'KH9S8C'): {exc}"
-            ) from None
-        p.talon = [] if p.talon_count == 0 else None
-    else:
-        try:
-            p.talon = parse_cards(talon_f)
-        except NotationError:
-            raise BPNError(
-                f"bad talon field {short(talon_f)}: expected the number of face-down cards "
-                f"(e.g. '13') or the cards in draw order (e.g. 'KH9S8C')"
-            ) from None
-        p.talon_count = len(p.talon)
-        if not rules.draws:
-            raise BPNError(
-                f"bad talon field {short(talon_f)}: in {rules.game} without drawing the talon "
-                f"is dead and given by its number (21)"
-            )
+    _parse_trump(p, trump_f)
+    _parse_talon(p, talon_f)
     if out_f != "-":
         try:
             p.out = parse_hand(out_f)
@@ -246,7 +214,7 @@ def parse_bpn(bpn: str) -> BPNParts:
     except NotationError:
         raise BPNError(f"bad turn field {short(turn_f)}: expected a or b") from None
     p.score = _pair("score", score_f)
-    seen = set()
+    seen: set[str] = set()
     for extra in fields[8:]:
         key, eq, value = extra.partition("=")
         key = key.lower()
@@ -257,60 +225,111 @@ def parse_bpn(bpn: str) -> BPNParts:
         if key in seen:
             raise BPNError(f"bad optional field {short(extra)}: {key} given twice")
         seen.add(key)
-        if key == "tricks":
-            p.tricks = _pair(key, value)
-        elif key == "final":
-            final = _pair(key, value)
-            # (Briscan's alone, for its bonus for the last five tricks; read in every game, as
-            # files written when every game printed it carry it, but elsewhere no part of the
-            # position, which prints without it: what was read is what is printed back)
-            if p.rules.game == "briscan":
-                p.final = final
-        elif key == "game":
-            p.game = _pair(key, value)
-        elif key == "void":
-            p.voids = _parse_voids(extra, value)
-        elif key == "shown":
-            p.shown = _parse_shown(extra, value)
-        elif key == "melds":
-            p.melds = _parse_melds(value)
-        elif key == "exchanged":
-            try:
-                p.exchanged = seat(value)
-            except NotationError:
-                raise BPNError(
-                    f"bad optional field {short(extra)}: expected exchanged=a or exchanged=b"
-                ) from None
-        elif key == "taken":
-            try:
-                p.taken = parse_card(value)
-            except NotationError:
-                raise BPNError(
-                    f"bad optional field {short(extra)}: expected taken=CARD, e.g. taken=AH"
-                ) from None
-        elif key == "drawn":
-            try:
-                listed = parse_cards(value)
-            except NotationError:
-                raise BPNError(
-                    f"bad optional field {short(extra)}: expected drawn=CARDS, the cards drawn since the "
-                    f"last trick, e.g. drawn=KH"
-                ) from None
-            p.drawn = 0
-            for c in listed:
-                if p.drawn >> c & 1:  # (as shown=: a card is drawn once)
-                    raise BPNError(
-                        f"bad optional field {short(extra)}: {card_str(c)} is given twice: expected each card once"
-                    )
-                p.drawn |= 1 << c
-        else:
-            try:
-                p.declared = _count(value, MAX_DECLARED)
-            except ValueError as exc:
-                raise BPNError(f"bad optional field {short(extra)}: {exc} (declared=N)") from None
+        _parse_optional(p, extra, key, value)
     if p.taken >= 0 and p.exchanged < 0:
         raise BPNError(f"bad optional field 'taken={card_str(p.taken)}': it needs exchanged=a or exchanged=b")
     return p
+
+
+def _parse_trump(p: BPNParts, trump_f: str) -> None:
+    """The trump field: the turnup card, or the trump suit alone once it is taken."""
+    try:
+        if len(trump_f.strip()) == 1:
+            p.trump = parse_suit(trump_f)
+        else:
+            p.turnup = parse_card(trump_f)
+            p.trump = p.turnup >> 3
+    except NotationError:
+        raise BPNError(
+            f"bad trump field {short(trump_f)}: expected the turnup card (e.g. '9C') "
+            f"or, once it is taken, the trump suit alone (e.g. 'C')"
+        ) from None
+
+
+def _parse_talon(p: BPNParts, talon_f: str) -> None:
+    """The talon field: the number of face-down cards, or the cards in draw order."""
+    if talon_f.isdigit():
+        try:
+            p.talon_count = _count(talon_f)
+        except ValueError as exc:
+            raise BPNError(
+                f"bad talon field {short(talon_f)}: expected the number of face-down cards "
+                f"(e.g. '13') or the cards in draw order (e.g. 'KH9S8C'): {exc}"
+            ) from None
+        p.talon = [] if p.talon_count == 0 else None
+        return
+    try:
+        p.talon = parse_cards(talon_f)
+    except NotationError:
+        raise BPNError(
+            f"bad talon field {short(talon_f)}: expected the number of face-down cards "
+            f"(e.g. '13') or the cards in draw order (e.g. 'KH9S8C')"
+        ) from None
+    p.talon_count = len(p.talon)
+    if not p.rules.draws:
+        raise BPNError(
+            f"bad talon field {short(talon_f)}: in {p.rules.game} without drawing the talon "
+            f"is dead and given by its number (21)"
+        )
+
+
+def _parse_optional(p: BPNParts, extra: str, key: str, value: str) -> None:
+    """One optional field ``extra`` (``key=value``, the key known and not given before)."""
+    if key == "tricks":
+        p.tricks = _pair(key, value)
+    elif key == "final":
+        final = _pair(key, value)
+        # (Briscan's alone, for its bonus for the last five tricks; read in every game, as
+        # files written when every game printed it carry it, but elsewhere no part of the
+        # position, which prints without it: what was read is what is printed back)
+        if p.rules.game == "briscan":
+            p.final = final
+    elif key == "game":
+        p.game = _pair(key, value)
+    elif key == "void":
+        p.voids = _parse_voids(extra, value)
+    elif key == "shown":
+        p.shown = _parse_shown(extra, value)
+    elif key == "melds":
+        p.melds = _parse_melds(value)
+    elif key == "exchanged":
+        try:
+            p.exchanged = seat(value)
+        except NotationError:
+            raise BPNError(
+                f"bad optional field {short(extra)}: expected exchanged=a or exchanged=b"
+            ) from None
+    elif key == "taken":
+        try:
+            p.taken = parse_card(value)
+        except NotationError:
+            raise BPNError(f"bad optional field {short(extra)}: expected taken=CARD, e.g. taken=AH") from None
+    elif key == "drawn":
+        p.drawn = _parse_drawn(extra, value)
+    else:
+        try:
+            p.declared = _count(value, MAX_DECLARED)
+        except ValueError as exc:
+            raise BPNError(f"bad optional field {short(extra)}: {exc} (declared=N)") from None
+
+
+def _parse_drawn(extra: str, value: str) -> int:
+    """``drawn=CARDS``: the cards drawn since the last trick, as a mask (each card once)."""
+    try:
+        listed = parse_cards(value)
+    except NotationError:
+        raise BPNError(
+            f"bad optional field {short(extra)}: expected drawn=CARDS, the cards drawn since the "
+            f"last trick, e.g. drawn=KH"
+        ) from None
+    drawn = 0
+    for c in listed:
+        if drawn >> c & 1:  # (as shown=: a card is drawn once)
+            raise BPNError(
+                f"bad optional field {short(extra)}: {card_str(c)} is given twice: expected each card once"
+            )
+        drawn |= 1 << c
+    return drawn
 
 
 def _parse_melds(value: str) -> list[list[int]]:

@@ -248,6 +248,34 @@ class MatchResult:
     interrupted: bool = False  # Ctrl-C: the deal pairs played before it
 
 
+class _Tally:
+    """The pairs of a match played so far: their records, each player's thinking time,
+    and the hooks told of each pair as it ends."""
+
+    def __init__(
+        self,
+        deals: int,
+        on_pair: Callable[[list[MatchRecord]], object] | None,
+        progress: Callable[[int, int], object] | None,
+    ):
+        self.deals, self.on_pair, self.progress = deals, on_pair, progress
+        self.records: list[MatchRecord] = []
+        self.spent = [0.0, 0.0]  # thinking time of the first and the second player
+        self.done = 0
+
+    def take(self, pair: list[tuple[MatchRecord, list[float]]]) -> None:
+        for rec, seconds in pair:
+            self.records.append(rec)
+            first = "ab".index(rec["first_at"])
+            self.spent[0] += seconds[first]
+            self.spent[1] += seconds[1 - first]
+        self.done += 1
+        if self.on_pair is not None:
+            self.on_pair([rec for rec, _ in pair])
+        if self.progress is not None:
+            self.progress(self.done, self.deals)
+
+
 def run_match(
     spec_a: str,
     spec_b: str,
@@ -289,29 +317,13 @@ def run_match(
         from solver.analysis.pool import worker_pool  # (its import costs 20 ms: only when used)
 
         own = executor = worker_pool(workers)
-    records: list[MatchRecord] = []
-    spent = [0.0, 0.0]  # thinking time of the first and the second player
+    tally = _Tally(deals, on_pair, progress)
     interrupted = False
-    done = 0
-
-    def take(pair: list[tuple[MatchRecord, list[float]]]) -> None:
-        nonlocal done
-        for rec, seconds in pair:
-            records.append(rec)
-            first = "ab".index(rec["first_at"])
-            spent[0] += seconds[first]
-            spent[1] += seconds[1 - first]
-        done += 1
-        if on_pair is not None:
-            on_pair([rec for rec, _ in pair])
-        if progress is not None:
-            progress(done, deals)
-
     in_order: InOrder[list[list[tuple[MatchRecord, list[float]]]]] | None = None
     try:
         if executor is None:
             for pair in map(_play_pair, tasks):
-                take(pair)
+                tally.take(pair)
         else:
             # a passed executor (a cluster) gets pairs in chunks; our own pool one pair a
             # task, so that Ctrl-C keeps every pair played
@@ -322,7 +334,7 @@ def run_match(
             in_order = InOrder(executor, _play_pairs, chunks)
             for part in in_order:
                 for pair in part:
-                    take(pair)
+                    tally.take(pair)
     except KeyboardInterrupt:
         if in_order is not None and executor is not None:
             # at once: the workers ignore Ctrl-C, and the orderly shutdown of ``finally``
@@ -332,10 +344,10 @@ def run_match(
             try:
                 for part in in_order.finished():
                     for pair in part:
-                        take(pair)
+                        tally.take(pair)
             except KeyboardInterrupt:  # (a second Ctrl-C: what is taken stands)
                 pass
-        if not records:
+        if not tally.records:
             raise
         interrupted = True  # the deal pairs played so far
     except Exception:
@@ -348,6 +360,7 @@ def run_match(
     finally:
         if own is not None:
             own.shutdown()
+    records, spent = tally.records, tally.spent
     pairs = [[rec["margin_first"] for rec in records[i : i + 2]] for i in range(0, len(records), 2)]
     summary = duplicate_summary(pairs)
     n = max(len(records), 1)

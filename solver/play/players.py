@@ -21,6 +21,7 @@ import zlib
 from typing import Protocol
 
 from solver.analysis.inference import History
+from solver.analysis.options import AnalyseOptions
 from solver.analysis.thinking import Think
 from solver.engine.api import shared_solver
 from solver.engine.quick import WorldSearch
@@ -129,14 +130,14 @@ class PimcPlayer:
         view = position.view(position.turn)
         # (the play so far as this player saw it: his views and the moves, no hidden card)
         history = History.of(position) if self.inference and position.move_stack else None
-        a = analyse(
-            view,
+        options = AnalyseOptions(
             worlds=self.worlds,
             think=self.think,
             seed=_decision_seed(view, self.seed),
             world_search=self.search,
             history=history,
         )
+        a = analyse(view, options)
         if getattr(a, "stopped", None) == "interrupted":
             # Ctrl-C ends a match, not this decision: the answer so far would be another
             # move than the seed's, and the match would go on
@@ -169,7 +170,7 @@ class HumanlikePlayer:
             return moves[0]
         view = position.view(position.turn)
         seed = _decision_seed(view, self.seed)
-        a = analyse(view, worlds=self.worlds, seed=seed)
+        a = analyse(view, AnalyseOptions(worlds=self.worlds, seed=seed))
         best = max(m.value for m in a.moves)
         near = [m for m in a.moves if best - m.value <= self.NEAR]
         weights = [math.exp(-self.beta * (best - m.value)) for m in near]

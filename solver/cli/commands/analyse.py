@@ -3,10 +3,14 @@ by the public subgame's equilibrium; ``brisque analyse -``: one BPN a line."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 import click
 
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.inference import History
+from solver.analysis.options import AnalyseOptions
 from solver.analysis.ranking import RankingRule
 from solver.analysis.report import format_analysis, format_equilibrium, format_sampled
 from solver.analysis.sampling import SampledAnalysis, analyse
@@ -177,6 +181,86 @@ def analyse_cmd(
       brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 2000 --scheduler local:2
       brisque analyse "petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H" --method equilibrium
     """
+    budget, rank, search = _sampling_choices(think, win_worth, world_search, depth)
+    _options_of_method(method)
+    history = _history(bpn, moves, method) if moves else None
+    if inference == "off" and not moves and options_given("inference"):
+        raise BrisqueCommandError("--inference off: without MOVES there is no play to infer from")
+    status = StatusLine(bpn != "-" and on_terminal(quiet, as_json))
+    if scheduler is not None and method == "equilibrium":
+        raise BrisqueCommandError("--scheduler runs the sampling's worlds: the equilibrium is solved here")
+    options = AnalyseOptions(
+        worlds=worlds,
+        seed=seed,
+        workers=workers,
+        time_limit=time_limit,
+        think=budget,
+        separation=separation,
+        depth=depth,
+        world_search=search,
+        history=history,
+        inference=inference == "on",
+        win_worth=str(rank),
+    )
+    if bpn != "-" and scheduler is not None:
+        read_position(bpn, command="analyse")  # (a bad BPN is said before any cluster is reached)
+    if bpn != "-" and method == "pimc":
+        _refuse_exact(history.view if history is not None else read_position(bpn, command="analyse"))
+
+    def run(text: str, show_progress: bool) -> tuple[Position, Answer]:
+        p = (
+            history.view
+            if history is not None
+            else read_position(text, command=None if bpn == "-" else "analyse")
+        )
+        progress, on_update = (
+            _hooks(status, budget is not None and worlds is None) if show_progress else (None, None)
+        )
+        sampling = replace(options, executor=executor, progress=progress, on_update=on_update)
+        try:
+            return p, _answer(p, method, sampling, max_exploitability)
+        finally:
+            status.end()
+
+    with scheduler_executor(scheduler, workers) as executor:
+        if bpn == "-":
+            json_lines(lambda line: run(line, False)[1], "analysed")
+            return
+        try:
+            p, a = run(bpn, status.enabled)
+        except (PositionError, ArgumentError) as exc:  # (ArgumentError: outside the equilibrium's domain)
+            raise refusal(exc, bpn) from None
+    click.echo(a.to_json() if as_json else _text(a, p))
+    if isinstance(a, SampledAnalysis) and a.stopped == "interrupted":
+        interrupted_exit()  # the answer so far is printed
+
+
+Answer = Analysis | SampledAnalysis | EquilibriumAnalysis
+
+
+def _answer(p: Position, method: str, options: AnalyseOptions, max_exploitability: float) -> Answer:
+    """The one analysis of ``p`` the command asks for: a finished deal's result (as brisque
+    solve gives it), the equilibrium, or the sampling."""
+    if p.is_over():  # (the answer of brisque solve: the final margin, no moves)
+        return solve(p)
+    if method == "equilibrium":
+        return equilibrium(p, win_worth=str(options.win_worth), max_exploitability=max_exploitability)
+    return analyse(p, options)
+
+
+def _text(a: Answer, p: Position) -> str:
+    """The answer in words, by its kind."""
+    if isinstance(a, SampledAnalysis):
+        return format_sampled(a, p)
+    if isinstance(a, EquilibriumAnalysis):
+        return format_equilibrium(a)
+    return format_analysis(a, p)
+
+
+def _sampling_choices(
+    think: str | None, win_worth: str, world_search: str, depth: int | None
+) -> tuple[Think | None, RankingRule, WorldSearch]:
+    """--think, --win-worth and --world-search read, with errors in the options' words."""
     try:
         budget = None if think is None else Think.parse(think)
     except ArgumentError as exc:
@@ -191,94 +275,45 @@ def analyse_cmd(
         if message.startswith("world search "):
             message = "--world-search " + message.removeprefix("world search ")
         raise BrisqueCommandError(message) from None
-    _options_of_method(method)
-    history = _history(bpn, moves, method) if moves else None
-    if inference == "off" and not moves and options_given("inference"):
-        raise BrisqueCommandError("--inference off: without MOVES there is no play to infer from")
-    status = StatusLine(bpn != "-" and on_terminal(quiet, as_json))
+    return budget, rank, search
+
+
+def _hooks(
+    status: StatusLine, by_budget: bool
+) -> tuple[Callable[[int, int], None], Callable[[SampledAnalysis], None]]:
+    """The progress line's hooks: the worlds solved (of how many, unless a budget of
+    thinking, ``by_budget``, bounds them), then the best move so far."""
 
     def bar(done: int, total: int) -> None:
         # (under a budget of thinking the total is no count of worlds to expect)
-        status.show(
-            f"{plural(done, 'world')}" if budget is not None and worlds is None else f"{done}/{total} worlds"
-        )
+        status.show(f"{plural(done, 'world')}" if by_budget else f"{done}/{total} worlds")
 
     def best_so_far(a: SampledAnalysis) -> None:
         mv = next(m for m in a.moves if m.move == a.best[0])
         spread = "?" if mv.stderr is None else f"{mv.stderr:.1f}"
         status.show(f"{plural(a.worlds, 'world')}, best {mv.move} {mv.value:+.1f} +- {spread}")
 
-    if scheduler is not None and method == "equilibrium":
-        raise BrisqueCommandError("--scheduler runs the sampling's worlds: the equilibrium is solved here")
+    return bar, best_so_far
 
-    def run(
-        text: str, show_progress: bool
-    ) -> tuple[Position, Analysis | SampledAnalysis | EquilibriumAnalysis]:
-        p = (
-            history.view
-            if history is not None
-            else read_position(text, command=None if bpn == "-" else "analyse")
+
+def _refuse_exact(analysed: Position) -> None:
+    """Refuse the sampling's options given for a position with every card known (its answer
+    is the exact solve), rather than ignore them."""
+    if analysed.has_hidden:
+        return
+    values = click.get_current_context().params
+    given = [f"{PIMC_ONLY[name]} {as_typed(name, values[name])}" for name in options_given(*PIMC_ONLY)]
+    if given:
+        raise BrisqueCommandError(
+            f"{', '.join(given)}: every card of this position is known, so no worlds are "
+            "sampled: the answer is the exact solve (brisque solve takes a budget)"
         )
-        if p.is_over():  # (the answer of brisque solve: the final margin, no moves)
-            return p, solve(p)
-        if method == "equilibrium":
-            return p, equilibrium(p, win_worth=str(rank), max_exploitability=max_exploitability)
-        try:
-            return p, analyse(
-                p,
-                worlds=worlds,
-                seed=seed,
-                workers=workers,
-                executor=executor,
-                time_limit=time_limit,
-                think=budget,
-                separation=separation,
-                depth=depth,
-                world_search=search,
-                history=history,
-                inference=inference == "on",
-                progress=bar if show_progress else None,
-                on_update=best_so_far if show_progress else None,
-                win_worth=str(rank),
-            )
-        finally:
-            status.end()
-
-    if bpn != "-" and scheduler is not None:
-        read_position(bpn, command="analyse")  # (a bad BPN is said before any cluster is reached)
-    if bpn != "-" and method == "pimc":
-        values = click.get_current_context().params
-        given = [f"{PIMC_ONLY[name]} {as_typed(name, values[name])}" for name in options_given(*PIMC_ONLY)]
-        analysed = history.view if history is not None else read_position(bpn, command="analyse")
-        if given and not analysed.has_hidden:  # (refuse, don't ignore)
-            raise BrisqueCommandError(
-                f"{', '.join(given)}: every card of this position is known, so no worlds are "
-                "sampled: the answer is the exact solve (brisque solve takes a budget)"
-            )
-        if options_given("win_worth") and not analysed.has_hidden:
-            raise BrisqueCommandError(
-                f"--win-worth {win_worth}: every card of this position is known, so no move is ranked "
-                "by sampled values: the answer is the exact solve, where a game won is +-10000 and "
-                "'win' names the winner"
-            )
-    with scheduler_executor(scheduler, workers) as executor:
-        if bpn == "-":
-            json_lines(lambda line: run(line, False)[1], "analysed")
-            return
-        try:
-            p, a = run(bpn, status.enabled)
-        except (PositionError, ArgumentError) as exc:  # (ArgumentError: outside the equilibrium's domain)
-            raise refusal(exc, bpn) from None
-    if as_json:
-        click.echo(a.to_json())
-    elif isinstance(a, SampledAnalysis):
-        click.echo(format_sampled(a, p))
-    elif isinstance(a, EquilibriumAnalysis):
-        click.echo(format_equilibrium(a))
-    else:
-        click.echo(format_analysis(a, p))
-    if isinstance(a, SampledAnalysis) and a.stopped == "interrupted":
-        interrupted_exit()  # the answer so far is printed
+    if options_given("win_worth"):
+        raise BrisqueCommandError(
+            f"--win-worth {values['win_worth']}: every card of this position is known, so no move is ranked "
+            "by sampled values: the answer is the exact solve, where a game won is +-10000 and "
+            "'win' names the winner"
+        )
 
 
 def _history(bpn: str, moves: tuple[str, ...], method: str) -> History:

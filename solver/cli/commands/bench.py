@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -66,69 +67,84 @@ def bench_cmd(
       brisque bench --compare run.json
       brisque bench --suite whole-deals --quick
     """
-    old = None
-    if compare_to:
-        try:
-            with open(compare_to, encoding="utf-8") as f:
-                old = json.load(f)
-            if not isinstance(old, dict) or not isinstance(old.get("suites"), list):
-                raise ValueError("no 'suites' list")
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise BrisqueCommandError(
-                f"cannot compare with {compare_to!r}: expected the JSON of brisque bench --json ({exc})"
-            ) from None
-        try:  # (before the run: a whole run can take an hour, to be refused at its end)
-            check_saved(old)
-            check_comparable(old, quick)
-        except ArgumentError as exc:
-            raise BrisqueCommandError(f"cannot compare with {compare_to!r}: {exc}") from None
-
+    old = _saved_run(compare_to, quick) if compare_to else None
     result = run(
         list(suites) or None,
         quick=quick,
         progress=None if quiet else (lambda line: click.echo(line, err=True)),
     )
-    if old is not None:
-        try:
-            result["compare"] = compare(result, old)
-        except ArgumentError as exc:
-            raise BrisqueCommandError(str(exc)) from None
-        result["compare_signature"] = old.get("signature")
-        result["compare_missing"] = not_compared(result, old)
-    nothing = ""  # (why nothing was compared, said rather than a silent exit 0)
-    if old is not None and not result["compare"]:
-        saved = ", ".join(r["name"] for r in old["suites"]) or "no suite"
-        missing = result["compare_missing"]
-        nothing = f"nothing to compare with {compare_to!r}: " + (
-            f"the suites run ({', '.join(missing)}) are not in it (it holds {saved})"
-            if len(missing) == len(result["suites"])
-            else f"it holds no figure of the suites run other than 0 (it holds {saved})"
-        )
+    nothing = "" if old is None else _compare(result, old, str(compare_to))
     if as_json:
         click.echo(json.dumps(result))
         if nothing:
             click.echo(f"brisque bench: {nothing}", err=True)
         return
-    click.echo(f"Machine: {result['machine']}{' (quick)' if quick else ''}")
+    click.echo("\n".join(_text(result, old, quick, compare_to, nothing)))
 
+
+def _saved_run(compare_to: str, quick: bool) -> dict[str, Any]:
+    """The run saved by ``brisque bench --json`` to compare with, checked before the run (a
+    whole run can take an hour, to be refused at its end)."""
+    try:
+        with open(compare_to, encoding="utf-8") as f:
+            old = json.load(f)
+        if not isinstance(old, dict) or not isinstance(old.get("suites"), list):
+            raise ValueError("no 'suites' list")
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise BrisqueCommandError(
+            f"cannot compare with {compare_to!r}: expected the JSON of brisque bench --json ({exc})"
+        ) from None
+    try:
+        check_saved(old)
+        check_comparable(old, quick)
+    except ArgumentError as exc:
+        raise BrisqueCommandError(f"cannot compare with {compare_to!r}: {exc}") from None
+    return old
+
+
+def _compare(result: dict[str, Any], old: dict[str, Any], compare_to: str) -> str:
+    """Add the comparison with the saved run ``old`` to ``result``; why nothing was compared
+    (said rather than a silent exit 0), or ""."""
+    try:
+        result["compare"] = compare(result, old)
+    except ArgumentError as exc:
+        raise BrisqueCommandError(str(exc)) from None
+    result["compare_signature"] = old.get("signature")
+    result["compare_missing"] = not_compared(result, old)
+    if result["compare"]:
+        return ""
+    saved = ", ".join(r["name"] for r in old["suites"]) or "no suite"
+    missing = result["compare_missing"]
+    return f"nothing to compare with {compare_to!r}: " + (
+        f"the suites run ({', '.join(missing)}) are not in it (it holds {saved})"
+        if len(missing) == len(result["suites"])
+        else f"it holds no figure of the suites run other than 0 (it holds {saved})"
+    )
+
+
+def _text(
+    result: dict[str, Any], old: dict[str, Any] | None, quick: bool, compare_to: str | None, nothing: str
+) -> list[str]:
+    """The lines of a run in words: the machine, each suite's figures, the comparison and
+    the signature."""
+    out = [f"Machine: {result['machine']}{' (quick)' if quick else ''}"]
     for r in result["suites"]:
         lines = summary(r)  # (a research suite: its own lines instead of every figure)
         shown = f"positions {r['positions']}" if lines else figures(r, skip=())
-        click.echo(f"  {r['name']:12} {shown}")
-        for line in lines:
-            click.echo(f"    {line}")
+        out.append(f"  {r['name']:12} {shown}")
+        out.extend(f"    {line}" for line in lines)
         for k, level in r.get("levels", {}).items():
-            click.echo(
+            out.append(
                 f"    {k} talon tricks left: {level['positions']} positions, median {level['median_ms']} ms, {level['nodes']} nodes"
             )
     for row in result.get("compare", []):
-        click.echo(
+        out.append(
             f"  vs saved: {row['suite']} {row['figure']}: {row['new']} / {row['old']} = {row['ratio']}"
         )
     if nothing:
-        click.echo(f"  vs saved: {nothing}")
+        out.append(f"  vs saved: {nothing}")
     elif result.get("compare_missing"):
-        click.echo(f"  vs saved: not in {compare_to!r}: {', '.join(result['compare_missing'])}")
+        out.append(f"  vs saved: not in {compare_to!r}: {', '.join(result['compare_missing'])}")
     if result["signature"] is not None:
         same = ""
         if old is not None and isinstance(old.get("signature"), int):
@@ -137,4 +153,5 @@ def bench_cmd(
                 if old["signature"] == result["signature"]
                 else f" (saved: {old['signature']}: the search changed)"
             )
-        click.echo(f"Signature: {result['signature']}{same}")
+        out.append(f"Signature: {result['signature']}{same}")
+    return out

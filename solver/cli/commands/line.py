@@ -136,35 +136,11 @@ def line_cmd(
         if record_file is not None:
             raise BrisqueCommandError("give one --record FILE")
         record_file = records_alias
-    if not record_file and options_given("deal_index"):
-        raise BrisqueCommandError(f"--deal {deal_index} picks a record of a --record FILE: add --record")
-    if chance is not None and view != "own":
-        raise BrisqueCommandError(
-            f"--chance {chance} weighs the grades of --view own: add --view own (--view full judges "
-            "moves by their points, every card seen)"
-        )
-    if view == "own" and worlds < MIN_OWN_WORLDS:
-        raise BrisqueCommandError(
-            f"--worlds {worlds}: --view own needs at least {MIN_OWN_WORLDS} worlds a move "
-            "(fewer say nothing of the noise)"
-        )
+    _check_choices(record_file, deal_index, chance, view, worlds)
     if record_file:
         if bpn:
             raise BrisqueCommandError("give either BPN and MOVES or --record, not both")
-        with open(record_file, "rb") as f:
-            lines = [ln for ln in f if ln.strip()]
-        if deal_index > len(lines):
-            raise BrisqueCommandError(
-                f"--deal {deal_index}: {record_file} holds {plural(len(lines), 'record')}"
-            )
-        try:
-            rec = DealRecord.from_json(lines[deal_index - 1].decode("utf-8-sig"))
-        except UnicodeDecodeError as exc:
-            raise BrisqueCommandError(
-                f"{record_file}: record {deal_index} is not UTF-8 text ({exc.reason} at byte {exc.start})"
-            ) from None
-        except RecordError as exc:
-            raise BrisqueCommandError(f"{record_file}: record {deal_index}: {exc}") from None
+        rec = _read_record(record_file, deal_index)
         bpn, moves = rec.start, tuple(rec.moves)
         if chance is None and rec.whole_game:
             chance = "game"
@@ -183,14 +159,7 @@ def line_cmd(
     except BrisqueCommandError as exc:
         raise BrisqueCommandError(f"{where}{exc.message}") from None
     if view == "full" and not p.has_hidden:  # (no world is sampled: refuse, don't ignore)
-        given = [
-            f"--{name} {dict(worlds=worlds, seed=seed)[name]}" for name in options_given("worlds", "seed")
-        ]
-        if given:
-            raise BrisqueCommandError(
-                f"{', '.join(given)}: every card of this line is known, so no worlds are sampled "
-                "(--worlds and --seed are for --view own or a position with hidden cards)"
-            )
+        _refuse_worlds(worlds, seed)
     limit = Limit(nodes=nodes, depth=depth) if (nodes or depth) else None
     status = StatusLine(view == "own" and on_terminal(quiet, as_json))
 
@@ -222,6 +191,51 @@ def line_cmd(
     _print_line(p, steps, view, as_json)
 
 
+def _check_choices(
+    record_file: str | None, deal_index: int, chance: str | None, view: str, worlds: int
+) -> None:
+    """Refuse options that mean nothing together, before any file is read."""
+    if not record_file and options_given("deal_index"):
+        raise BrisqueCommandError(f"--deal {deal_index} picks a record of a --record FILE: add --record")
+    if chance is not None and view != "own":
+        raise BrisqueCommandError(
+            f"--chance {chance} weighs the grades of --view own: add --view own (--view full judges "
+            "moves by their points, every card seen)"
+        )
+    if view == "own" and worlds < MIN_OWN_WORLDS:
+        raise BrisqueCommandError(
+            f"--worlds {worlds}: --view own needs at least {MIN_OWN_WORLDS} worlds a move "
+            "(fewer say nothing of the noise)"
+        )
+
+
+def _read_record(record_file: str, deal_index: int) -> DealRecord:
+    """The record ``deal_index`` (from 1) of a JSON Lines file of deal records."""
+    with open(record_file, "rb") as f:
+        lines = [ln for ln in f if ln.strip()]
+    if deal_index > len(lines):
+        raise BrisqueCommandError(f"--deal {deal_index}: {record_file} holds {plural(len(lines), 'record')}")
+    try:
+        return DealRecord.from_json(lines[deal_index - 1].decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise BrisqueCommandError(
+            f"{record_file}: record {deal_index} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
+    except RecordError as exc:
+        raise BrisqueCommandError(f"{record_file}: record {deal_index}: {exc}") from None
+
+
+def _refuse_worlds(worlds: int, seed: int) -> None:
+    """Refuse --worlds and --seed given for a line with every card known, judged double
+    dummy: no world is sampled."""
+    given = [f"--{name} {dict(worlds=worlds, seed=seed)[name]}" for name in options_given("worlds", "seed")]
+    if given:
+        raise BrisqueCommandError(
+            f"{', '.join(given)}: every card of this line is known, so no worlds are sampled "
+            "(--worlds and --seed are for --view own or a position with hidden cards)"
+        )
+
+
 def _bound_note(s: Step) -> str:
     """A line step's values that are bare proven bounds, not estimates, said so."""
     said = {"upper": "at most", "lower": "at least"}
@@ -247,97 +261,114 @@ def _line_interrupted(p: Position, steps: list[Step], moves: int, view: str, as_
 def _print_line(p: Position, steps: list[Step], view: str, as_json: bool, interrupted: bool = False) -> None:
     """The answer of ``brisque line``: a table, or one JSON object (marked ``interrupted``
     when Ctrl-C cut the line short)."""
-    losses = losses_by_player(steps)
-    games = games_given_up(steps)
-    likely = games_given_up(steps, proven=False)
     if as_json:
-        out: dict[str, Any] = {
-            "bpn": p.bpn(),
-            "view": view,
-            "steps": [s.to_dict() for s in steps],
-            "loss": {seat: json_number(x) for seat, x in losses.items()},
-            "games_given_up": games,
-            "games_given_up_unproven": likely,
-        }
-        if interrupted:  # (a script must not take the moves judged so far for the whole line)
-            out["interrupted"] = True
-        click.echo(json.dumps(out))
+        click.echo(_line_json(p, steps, view, interrupted))
         return
-
-    def fmt(v: Value | float) -> str:
-        return f"{v:+.2f}" if isinstance(v, float) else f"{v:+d}"
-
     own = view == "own"
     head = f"{'#':>3} {'trick':>5} {'who':>3}  {'move':<6}{'value':>8}{'best':>8}"
     head += f"{'dd loss':>9}{'own loss':>17}" if own else f"{'loss':>7}"
     click.echo(head + "  best moves")
     for s in steps:
-        mark = (
-            ""
-            if s.exact
-            else f"  (sampled, +- {s.loss_stderr:.1f})"
-            if s.loss_stderr is not None
-            else "  (sampled, one world: no standard error)"
-            if s.sampled
-            else f"  (estimate{_bound_note(s)})"
-        )
-        flag = "  <-- mistake" if s.mistake else "  <-- inaccuracy (estimate)" if s.inaccuracy else ""
-        if s.game is not None and s.mistake:  # (a game won is no number of points: say what was lost)
-            flag = f"  <-- {s.game}"
-        if own and s.grade is not None:
-            flag += f"  [grade: {s.grade}]"
-        shown = f"{s.loss:g}"  # (a game event's: its ranking number, kept out of the totals)
-        loss = f"{shown:>7}"
-        if own:
-            own_se = "?" if s.own_stderr is None else f"{s.own_stderr:.1f}"
-            noise = f"{s.own_loss:+.1f} +- {own_se}" if s.own_loss is not None else ""
-            loss = f"{shown:>9}{noise:>17}"
-        click.echo(
-            f"{s.number:>3} {s.trick:>5} {s.player:>3}  {str(s.move):<6}{fmt(s.move_value):>8}"
-            f"{fmt(s.best_value):>8}{loss}  {' '.join(str(m) for m in s.best)}{mark}{flag}"
-        )
-    games_text = (  # (kept apart: a game won is no number of points)
+        click.echo(_step_row(s, own))
+    click.echo(_totals(steps, own))
+    if own:
+        click.echo("\n".join(_own_summary(steps)))
+
+
+def _line_json(p: Position, steps: list[Step], view: str, interrupted: bool) -> str:
+    """The answer of ``brisque line --json``."""
+    out: dict[str, Any] = {
+        "bpn": p.bpn(),
+        "view": view,
+        "steps": [s.to_dict() for s in steps],
+        "loss": {seat: json_number(x) for seat, x in losses_by_player(steps).items()},
+        "games_given_up": games_given_up(steps),
+        "games_given_up_unproven": games_given_up(steps, proven=False),
+    }
+    if interrupted:  # (a script must not take the moves judged so far for the whole line)
+        out["interrupted"] = True
+    return json.dumps(out)
+
+
+def _value_text(v: Value | float) -> str:
+    return f"{v:+.2f}" if isinstance(v, float) else f"{v:+d}"
+
+
+def _step_row(s: Step, own: bool) -> str:
+    """A move's row of the table (``own``: with the loss from the player's information)."""
+    mark = (
+        ""
+        if s.exact
+        else f"  (sampled, +- {s.loss_stderr:.1f})"
+        if s.loss_stderr is not None
+        else "  (sampled, one world: no standard error)"
+        if s.sampled
+        else f"  (estimate{_bound_note(s)})"
+    )
+    flag = "  <-- mistake" if s.mistake else "  <-- inaccuracy (estimate)" if s.inaccuracy else ""
+    if s.game is not None and s.mistake:  # (a game won is no number of points: say what was lost)
+        flag = f"  <-- {s.game}"
+    if own and s.grade is not None:
+        flag += f"  [grade: {s.grade}]"
+    shown = f"{s.loss:g}"  # (a game event's: its ranking number, kept out of the totals)
+    loss = f"{shown:>7}"
+    if own:
+        own_se = "?" if s.own_stderr is None else f"{s.own_stderr:.1f}"
+        noise = f"{s.own_loss:+.1f} +- {own_se}" if s.own_loss is not None else ""
+        loss = f"{shown:>9}{noise:>17}"
+    return (
+        f"{s.number:>3} {s.trick:>5} {s.player:>3}  {str(s.move):<6}{_value_text(s.move_value):>8}"
+        f"{_value_text(s.best_value):>8}{loss}  {' '.join(str(m) for m in s.best)}{mark}{flag}"
+    )
+
+
+def _totals(steps: list[Step], own: bool) -> str:
+    """The line of the total losses, and the games given up (kept apart: a game won is no
+    number of points)."""
+    losses = losses_by_player(steps)
+    games = games_given_up(steps)
+    likely = games_given_up(steps, proven=False)
+    games_text = (
         f"; games given up (not in the totals): a {games['a']}, b {games['b']}"
         if games["a"] or games["b"]
         else ""
     )
     if likely["a"] or likely["b"]:
         games_text += f"; games given up by estimates, not proven: a {likely['a']}, b {likely['b']}"
-    click.echo(
-        (
-            f"total double-dummy loss: a {losses['a']:g}, b {losses['b']:g}"
-            if own
-            else f"total loss: a {losses['a']:g}, b {losses['b']:g}"
-        )
-        + games_text
+    total = (
+        f"total double-dummy loss: a {losses['a']:g}, b {losses['b']:g}"
+        if own
+        else f"total loss: a {losses['a']:g}, b {losses['b']:g}"
     )
-    if own:
-        graded = {
-            seat: ", ".join(
-                plural(n, g, g[:-1] + "ies" if g.endswith("y") else None)
-                for g in reversed(GRADES)
-                if (n := sum(1 for s in steps if s.player == seat and s.grade == g))
-            )
-            or "none"
-            for seat in "ab"
-        }
-        weighed = (
-            "the chance of winning the game given up"
-            if any(s.own_win_of == "game" for s in steps)
-            else "points given away, or the chance of winning the deal"
+    return total + games_text
+
+
+def _own_summary(steps: list[Step]) -> list[str]:
+    """The grades and the mistakes of each player, judged from his own information."""
+    graded = {
+        seat: ", ".join(
+            plural(n, g, g[:-1] + "ies" if g.endswith("y") else None)
+            for g in reversed(GRADES)
+            if (n := sum(1 for s in steps if s.player == seat and s.grade == g))
         )
-        click.echo(
-            f"grades from the player's own information ({weighed}, beyond the noise): "
-            f"a {graded['a']}; b {graded['b']}"
-        )
-        mistakes = {seat: sum(1 for s in steps if s.player == seat and s.mistake) for seat in "ab"}
-        slips = {seat: sum(1 for s in steps if s.player == seat and s.inaccuracy) for seat in "ab"}
-        click.echo(
-            f"mistakes from the player's own information (loss beyond {MISTAKE_Z:g} standard errors): "
-            f"a {mistakes['a']}, b {mistakes['b']}"
-            + (
-                f"; inaccuracies (between estimates): a {slips['a']}, b {slips['b']}"
-                if any(slips.values())
-                else ""
-            )
-        )
+        or "none"
+        for seat in "ab"
+    }
+    weighed = (
+        "the chance of winning the game given up"
+        if any(s.own_win_of == "game" for s in steps)
+        else "points given away, or the chance of winning the deal"
+    )
+    mistakes = {seat: sum(1 for s in steps if s.player == seat and s.mistake) for seat in "ab"}
+    slips = {seat: sum(1 for s in steps if s.player == seat and s.inaccuracy) for seat in "ab"}
+    return [
+        f"grades from the player's own information ({weighed}, beyond the noise): "
+        f"a {graded['a']}; b {graded['b']}",
+        f"mistakes from the player's own information (loss beyond {MISTAKE_Z:g} standard errors): "
+        f"a {mistakes['a']}, b {mistakes['b']}"
+        + (
+            f"; inaccuracies (between estimates): a {slips['a']}, b {slips['b']}"
+            if any(slips.values())
+            else ""
+        ),
+    ]

@@ -24,7 +24,8 @@ from solver.errors import NotationError
 from solver.formats.numbers import json_number, json_share
 from solver.formats.records import MatchRecord
 from solver.formats.words import plural, proportion
-from solver.play.match import run_match
+from solver.model.rules import Rules
+from solver.play.match import MatchResult, run_match
 from solver.play.players import make_player
 
 
@@ -111,26 +112,7 @@ def match_cmd(
     def progress(done: int, total: int) -> None:
         status.show(f"{done}/{total} deal pairs")
 
-    out = open(records_path, "w", encoding="utf-8") if records_path is not None else None
-
-    def unwritable_records(exc: OSError) -> CommandFailed:  # (a full disk: the file named, as -o FILE's are)
-        return unwritable("records", str(records_path), exc)
-
-    def keep(pair: list[MatchRecord]) -> None:  # each pair as it is played: Ctrl-C loses none
-        nonlocal out
-        if out is not None:
-            try:
-                for rec in pair:
-                    out.write(json.dumps(rec) + "\n")
-                out.flush()
-            except OSError as exc:
-                try:
-                    out.close()  # (closed all the same; what it could not flush is lost)
-                except OSError:
-                    pass
-                out = None
-                raise unwritable_records(exc) from None
-
+    out = _RecordsFile(records_path)
     try:
         with scheduler_executor(scheduler, workers) as executor:
             result = run_match(
@@ -142,61 +124,102 @@ def match_cmd(
                 workers=workers,
                 executor=executor,
                 progress=progress,
-                on_pair=keep,
+                on_pair=out.keep,
             )
     finally:
         status.end()
-        if out is not None:
-            try:
-                out.close()
-            except OSError as exc:
-                raise unwritable_records(exc) from None
-    s = result.summary
-    if not as_json:
-        lo, hi = s["ci95"]
-        wlo, whi = s["won_share_ci95"]
-        unit = "tricks" if r.objective == "tricks" else "points"
-        click.echo(
-            f"{first} vs {second}, {r}, {plural(s['pairs'], 'deal pair')} ({plural(s['deals'], 'deal')}), "
-            f"seed {seed}"
-        )
-        ci = f"95% CI [{lo:+.2f}, {hi:+.2f}]" if lo is not None else "95% CI needs two deal pairs"
-        apart = ""
-        if s["deals_with_events"]:
-            without = s["pairs_without_events"]
-            apart = f" (the {plural(without, 'pair')} without a game-winning event)"
-            if without == 1:
-                apart = " (the one pair without a game-winning event)"
-        if s["mean_margin"] is None:
-            click.echo(f"mean margin for {first}: none, every deal pair had a game-winning event")
-        else:
-            click.echo(f"mean margin for {first}: {s['mean_margin']:+.2f} {unit} per deal{apart}, {ci}")
-        click.echo(
-            f"deals won {s['won']}, lost {s['lost']}, drawn {s['drawn']}; "
-            f"share won {proportion(s['won'] / s['deals'])}, 95% CI [{proportion(wlo)}, {proportion(whi)}]"
-        )
-        if s["game_wins_first"] or s["game_wins_second"]:
-            click.echo(
-                f"game-winning events: {first} {s['game_wins_first']}, {second} {s['game_wins_second']}"
-            )
-        t = result.timing
-        click.echo(
-            f"thinking time per deal: {first} {t['seconds_per_deal_first']:.2f} s, "
-            f"{second} {t['seconds_per_deal_second']:.2f} s (CPU)"
-        )
-        if records_path is not None:
-            click.echo(f"records: {records_path}")
+        out.close()
+    if as_json:
+        click.echo(_json_summary(result))
     else:
-        # (interrupted: a script must not take the pairs played so far for the match asked)
-
-        rounded = {
-            "mean_margin": json_number(s["mean_margin"]),
-            "ci95": [json_number(x) for x in s["ci95"]],
-            "won_share_ci95": [json_share(x) for x in s["won_share_ci95"]],
-        }
-        timing = {k: json_share(x) for k, x in result.timing.items()}
-        extra = {"interrupted": True} if result.interrupted else {}
-        click.echo(json.dumps({**s, **rounded, **timing, **extra}))
+        click.echo("\n".join(_text_summary(result, first, second, r, seed, records_path)))
     if result.interrupted:
-        click.echo(f"interrupted after {s['pairs']} of {plural(deals, 'deal pair')}", err=True)
+        click.echo(f"interrupted after {result.summary['pairs']} of {plural(deals, 'deal pair')}", err=True)
         interrupted_exit()
+
+
+class _RecordsFile:
+    """The file of ``--records`` (none: nothing written), each deal pair written as it is
+    played, so that Ctrl-C loses none; a write that fails (a full disk) names the file,
+    as -o FILE's do."""
+
+    def __init__(self, path: str | None):
+        self.path = path
+        self.out = open(path, "w", encoding="utf-8") if path is not None else None
+
+    def _unwritable(self, exc: OSError) -> CommandFailed:
+        return unwritable("records", str(self.path), exc)
+
+    def keep(self, pair: list[MatchRecord]) -> None:
+        if self.out is None:
+            return
+        try:
+            for rec in pair:
+                self.out.write(json.dumps(rec) + "\n")
+            self.out.flush()
+        except OSError as exc:
+            try:
+                self.out.close()  # (closed all the same; what it could not flush is lost)
+            except OSError:
+                pass
+            self.out = None
+            raise self._unwritable(exc) from None
+
+    def close(self) -> None:
+        if self.out is not None:
+            try:
+                self.out.close()
+            except OSError as exc:
+                raise self._unwritable(exc) from None
+
+
+def _text_summary(
+    result: MatchResult, first: str, second: str, r: Rules, seed: int, records_path: str | None
+) -> list[str]:
+    """The lines of a match's report in words."""
+    s = result.summary
+    lo, hi = s["ci95"]
+    wlo, whi = s["won_share_ci95"]
+    unit = "tricks" if r.objective == "tricks" else "points"
+    lines = [
+        f"{first} vs {second}, {r}, {plural(s['pairs'], 'deal pair')} ({plural(s['deals'], 'deal')}), seed {seed}"
+    ]
+    ci = f"95% CI [{lo:+.2f}, {hi:+.2f}]" if lo is not None else "95% CI needs two deal pairs"
+    apart = ""
+    if s["deals_with_events"]:
+        without = s["pairs_without_events"]
+        apart = f" (the {plural(without, 'pair')} without a game-winning event)"
+        if without == 1:
+            apart = " (the one pair without a game-winning event)"
+    if s["mean_margin"] is None:
+        lines.append(f"mean margin for {first}: none, every deal pair had a game-winning event")
+    else:
+        lines.append(f"mean margin for {first}: {s['mean_margin']:+.2f} {unit} per deal{apart}, {ci}")
+    lines.append(
+        f"deals won {s['won']}, lost {s['lost']}, drawn {s['drawn']}; "
+        f"share won {proportion(s['won'] / s['deals'])}, 95% CI [{proportion(wlo)}, {proportion(whi)}]"
+    )
+    if s["game_wins_first"] or s["game_wins_second"]:
+        lines.append(f"game-winning events: {first} {s['game_wins_first']}, {second} {s['game_wins_second']}")
+    t = result.timing
+    lines.append(
+        f"thinking time per deal: {first} {t['seconds_per_deal_first']:.2f} s, "
+        f"{second} {t['seconds_per_deal_second']:.2f} s (CPU)"
+    )
+    if records_path is not None:
+        lines.append(f"records: {records_path}")
+    return lines
+
+
+def _json_summary(result: MatchResult) -> str:
+    """A match's report as one JSON object (interrupted: marked, so that a script does not
+    take the pairs played so far for the match asked)."""
+    s = result.summary
+    rounded = {
+        "mean_margin": json_number(s["mean_margin"]),
+        "ci95": [json_number(x) for x in s["ci95"]],
+        "won_share_ci95": [json_share(x) for x in s["won_share_ci95"]],
+    }
+    timing = {k: json_share(x) for k, x in result.timing.items()}
+    extra = {"interrupted": True} if result.interrupted else {}
+    return json.dumps({**s, **rounded, **timing, **extra})

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 
 import click
 
-from solver.analysis.puzzles import check_records
+from solver.analysis.puzzles import Verdict, check_records
 from solver.cli.errors import FAILED, BrisqueCommandError, interrupted_exit
 from solver.cli.options import json_option, quiet_option, scheduler_executor, scheduler_option, workers_option
 from solver.cli.output import StatusLine, on_terminal
@@ -53,138 +53,147 @@ def puzzles_cmd(
       brisque deal --seed 3 --at 11 | brisque puzzles -
     """
 
-    def read(path: str) -> Iterator[Record | PuzzleError]:
-        try:
-            yield from iter_bpd_lines(sys.stdin.buffer, "stdin") if path == "-" else read_bpd(path)
-        except OSError as exc:
-            raise BrisqueCommandError(f"cannot read {path!r}: {exc.strerror}") from None
-
-    def nothing_read() -> BrisqueCommandError:
-        return BrisqueCommandError(
-            f"no puzzle records in {', '.join(files)}: expected lines 'BPN ; op operand ; ...'"
-        )
-
     # Files are read whole first, so that the id column fits the longest id and the columns
     # after it line up however long an id is.  Standard input is checked as it is read (a
     # pipe's first lines are answered before it ends): there the id column is ID_WIDTH
     # wide, and wider from the first longer id on.
-    streamed = "-" in files
     items: Iterable[Record | PuzzleError]
-    if streamed:
-        items = (item for path in files for item in read(path))
-        id_width, total_text = ID_WIDTH, ""
+    if "-" in files:
+        items, total_text = (item for path in files for item in _read(path)), ""
     else:
-        items = [item for path in files for item in read(path)]
+        items = [item for path in files for item in _read(path)]
         if not items:
-            raise nothing_read()
-        id_width = max([ID_WIDTH, *(len(r.id) for r in items if isinstance(r, Record))])
+            raise _nothing_read(files)
         total_text = f"/{len(items)}"
-    value_width = VALUE_WIDTH
-    solved = failed = unreadable = unchecked = done = 0
+    report = _Report(as_json, items if isinstance(items, list) else [])
     progress = StatusLine(on_terminal(quiet, as_json))
-    first_seen: dict[str, str] = {}  # each id given so far, and where (file:line)
 
     def started(r: Record) -> None:
-        progress.show(f"[{done + 1}{total_text}] {r.id}")
-
-    def duplicate(rid: str | None, source: str | None) -> str | None:
-        """Where ``rid`` was given before ``source``, said on standard error; None for an id
-        seen first (or no id)."""
-        if rid is None or source is None:
-            return None
-        first = first_seen.setdefault(rid, source)
-        if first == source:  # (the first, or the same file given twice: nothing to tell apart)
-            return None
-        click.echo(f'warning: id "{rid}" at {source} was already given at {first}', err=True)
-        return first
+        progress.show(f"[{report.done + 1}{total_text}] {r.id}")
 
     interrupted = False
     try:
         with scheduler_executor(scheduler, workers) as executor:
             for item, verdict in check_records(items, workers=workers, executor=executor, before=started):
-                done += 1
                 progress.clear()  # (wiped before the record's line)
-                if isinstance(item, PuzzleError):
-                    unreadable += 1
-                    before = duplicate(item.id, item.source)
-                    if as_json:  # (with its source, file:line, as a record that could be read)
-                        bad: dict[str, object] = {"id": item.id, "source": item.source, "ok": False}
-                        bad.update(error=str(item), **({"duplicate_of": before} if before else {}))
-                        click.echo(json.dumps(bad))
-                    else:
-                        click.echo(f"ERROR  {item}")
-                    continue
-                id_width = max(id_width, len(item.id))  # (streamed: from the first longer id on)
-                before = duplicate(str(item.ops["id"]) if "id" in item.ops else None, item.source)
-                also = {"duplicate_of": before} if before else {}
-                if isinstance(verdict, str):  # a record the solver refused: the others still run
-                    failed += 1
-                    click.echo(
-                        json.dumps(
-                            {"id": item.id, "source": item.source, "ok": False, "error": verdict, **also}
-                        )
-                        if as_json
-                        else f"ERROR  {verdict}"
-                    )
-                    continue
-                if not verdict.checked:  # nothing to check: neither solved nor failed
-                    unchecked += 1
-                elif verdict.ok:
-                    solved += 1
-                else:
-                    failed += 1
-                if as_json:
-                    click.echo(json.dumps({**verdict.to_dict(), **also}))
-                else:
-                    a = verdict.answer
-                    status = "ok   " if verdict.ok else "FAIL "
-                    # (file:line before what failed: an editor or a terminal opens it there)
-                    detail = "" if verdict.ok else f"  {item.source}: " + "; ".join(verdict.failures)
-                    if verdict.ok and not verdict.checked:
-                        status, detail = "--   ", "  not checked: no bm, am, pv, v or ev"
-                    if a is None:  # not even solvable: an impossible position
-                        click.echo(f"{status} {item.id:<{id_width}}{detail}")
-                        continue
-                    # the value before the best moves, whose number varies (one to a whole hand
-                    # and its declarations): the last column, it pushes nothing out of line
-                    shown = f"{a.value:+.2f}" if a.method == "pimc" else f"{a.value:+d}"
-                    value_width = max(value_width, len(shown))
-                    best = " ".join(str(m) for m in a.best)
-                    click.echo(
-                        f"{status} {item.id:<{id_width}} value {shown:<{value_width}} best {best}{detail}"
-                    )
+                report.add(item, verdict)
     except KeyboardInterrupt:  # (the records checked so far stand: their summary follows)
         progress.clear()
-        if not done:
+        if not report.done:
             raise
         interrupted = True
-    if not done:  # (standard input that held no record)
-        raise nothing_read()
-    # (the records checked: an unchecked one states nothing to solve)
-    total = solved + failed + unreadable
-    if not as_json:
-        click.echo(_puzzles_summary(solved, failed, unreadable, unchecked, interrupted))
-    else:
-        # (interrupted: a script must not take the records checked so far for the files)
-        click.echo(
-            json.dumps(
-                {
-                    "summary": True,
-                    "solved": solved,
-                    "total": total,
-                    "unchecked": unchecked,
-                    "failed": failed,
-                    "unreadable": unreadable,
-                    **({"interrupted": True} if interrupted else {}),
-                }
-            )
-        )
+    if not report.done:  # (standard input that held no record)
+        raise _nothing_read(files)
+    click.echo(report.summary(interrupted))
     if interrupted:
         whole = f" of {len(items)}" if isinstance(items, list) else ""  # (standard input: not known)
-        click.echo(f"interrupted after {plural(done, 'record')}{whole}", err=True)
+        click.echo(f"interrupted after {plural(report.done, 'record')}{whole}", err=True)
         interrupted_exit()
-    if failed or unreadable:
+    if report.failed or report.unreadable:
         sys.exit(FAILED)
+
+
+def _read(path: str) -> Iterator[Record | PuzzleError]:
+    """The records of one file (``-``: standard input), and its unreadable lines."""
+    try:
+        yield from iter_bpd_lines(sys.stdin.buffer, "stdin") if path == "-" else read_bpd(path)
+    except OSError as exc:
+        raise BrisqueCommandError(f"cannot read {path!r}: {exc.strerror}") from None
+
+
+def _nothing_read(files: tuple[str, ...]) -> BrisqueCommandError:
+    return BrisqueCommandError(
+        f"no puzzle records in {', '.join(files)}: expected lines 'BPN ; op operand ; ...'"
+    )
+
+
+class _Report:
+    """The lines of ``brisque puzzles``, a record at a time, and their tallies.
+
+    ``items``: the records read whole (empty for standard input), whose longest id sets
+    the width of the id column."""
+
+    def __init__(self, as_json: bool, items: list[Record | PuzzleError]):
+        self.as_json = as_json
+        self.id_width = max([ID_WIDTH, *(len(r.id) for r in items if isinstance(r, Record))])
+        self.value_width = VALUE_WIDTH
+        self.solved = self.failed = self.unreadable = self.unchecked = self.done = 0
+        self.first_seen: dict[str, str] = {}  # each id given so far, and where (file:line)
+
+    def duplicate(self, rid: str | None, source: str | None) -> str | None:
+        """Where ``rid`` was given before ``source``, said on standard error; None for an id
+        seen first (or no id)."""
+        if rid is None or source is None:
+            return None
+        first = self.first_seen.setdefault(rid, source)
+        if first == source:  # (the first, or the same file given twice: nothing to tell apart)
+            return None
+        click.echo(f'warning: id "{rid}" at {source} was already given at {first}', err=True)
+        return first
+
+    def add(self, item: Record | PuzzleError, verdict: Verdict | str) -> None:
+        """Print the line of one record checked (or unreadable, or refused) and count it."""
+        self.done += 1
+        if isinstance(item, PuzzleError):
+            self.unreadable += 1
+            before = self.duplicate(item.id, item.source)
+            if self.as_json:  # (with its source, file:line, as a record that could be read)
+                bad: dict[str, object] = {"id": item.id, "source": item.source, "ok": False}
+                bad.update(error=str(item), **({"duplicate_of": before} if before else {}))
+                click.echo(json.dumps(bad))
+            else:
+                click.echo(f"ERROR  {item}")
+            return
+        self.id_width = max(self.id_width, len(item.id))  # (streamed: from the first longer id on)
+        before = self.duplicate(str(item.ops["id"]) if "id" in item.ops else None, item.source)
+        also = {"duplicate_of": before} if before else {}
+        if isinstance(verdict, str):  # a record the solver refused: the others still run
+            self.failed += 1
+            error = {"id": item.id, "source": item.source, "ok": False, "error": verdict, **also}
+            click.echo(json.dumps(error) if self.as_json else f"ERROR  {verdict}")
+            return
+        if not verdict.checked:  # nothing to check: neither solved nor failed
+            self.unchecked += 1
+        elif verdict.ok:
+            self.solved += 1
+        else:
+            self.failed += 1
+        click.echo(json.dumps({**verdict.to_dict(), **also}) if self.as_json else self.line(item, verdict))
+
+    def line(self, item: Record, verdict: Verdict) -> str:
+        """A checked record's line: status, id, value, best moves, and what failed."""
+        a = verdict.answer
+        status = "ok   " if verdict.ok else "FAIL "
+        # (file:line before what failed: an editor or a terminal opens it there)
+        detail = "" if verdict.ok else f"  {item.source}: " + "; ".join(verdict.failures)
+        if verdict.ok and not verdict.checked:
+            status, detail = "--   ", "  not checked: no bm, am, pv, v or ev"
+        if a is None:  # not even solvable: an impossible position
+            return f"{status} {item.id:<{self.id_width}}{detail}"
+        # the value before the best moves, whose number varies (one to a whole hand
+        # and its declarations): the last column, it pushes nothing out of line
+        shown = f"{a.value:+.2f}" if a.method == "pimc" else f"{a.value:+d}"
+        self.value_width = max(self.value_width, len(shown))
+        best = " ".join(str(m) for m in a.best)
+        return f"{status} {item.id:<{self.id_width}} value {shown:<{self.value_width}} best {best}{detail}"
+
+    def summary(self, interrupted: bool) -> str:
+        """The last line, in words or as JSON (interrupted: a script must not take the
+        records checked so far for the files)."""
+        if not self.as_json:
+            return _puzzles_summary(self.solved, self.failed, self.unreadable, self.unchecked, interrupted)
+        # (the records checked: an unchecked one states nothing to solve)
+        total = self.solved + self.failed + self.unreadable
+        summary = {
+            "summary": True,
+            "solved": self.solved,
+            "total": total,
+            "unchecked": self.unchecked,
+            "failed": self.failed,
+            "unreadable": self.unreadable,
+            **({"interrupted": True} if interrupted else {}),
+        }
+        return json.dumps(summary)
 
 
 def _puzzles_summary(solved: int, failed: int, unreadable: int, unchecked: int, interrupted: bool) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
@@ -13,6 +14,7 @@ from solver.cli.options import WholeNumber, json_option, options_given
 from solver.cli.output import writable_file
 from solver.errors import ArgumentError, HiddenInformationError
 from solver.formats.picture import picture, suit_symbols
+from solver.model.position import Position
 from solver.model.svg import MarkError, svg
 
 
@@ -84,59 +86,78 @@ def show_cmd(
     p = read_position(bpn, check=False, command="show")
     probs = p.problems()
     if not as_svg:
-        option = {
-            "output": "-o/--output",
-            "pov": "--pov",
-            "size": "--size",
-            "marks": "--highlight",
-            "arrows": "--arrow",
-        }
-        drawing_only = [option[key] for key in options_given(*option)]
-        if drawing_only:
-            raise click.UsageError(
-                f"{' and '.join(drawing_only)} {'is' if len(drawing_only) == 1 else 'are'} for the "
-                f"SVG diagram: add --svg"
-            )
+        _refuse_drawing_options()
     if as_json and as_svg:
         raise click.UsageError("--json and --svg are two answers: choose one")
     if as_svg:
-        try:
-            drawing = svg(p, pov=pov, size=size, highlight=list(marks), arrows=list(arrows))
-        except MarkError as exc:  # (named as the option that gave it: --arrow ZZ)
-            raise BrisqueCommandError(f"--{exc.detail}") from None
-        except ArgumentError as exc:
-            raise BrisqueCommandError(str(exc)) from None
-        if probs:  # (drawn all the same, as the picture is, and the reasons said)
-            click.echo(f"impossible position {p.bpn()!r}: " + "; ".join(probs), err=True)
-        if output:
-            writable_file(output, "diagram")
-            try:
-                with open(output, "w", encoding="utf-8") as f:
-                    f.write(drawing + "\n")
-            except OSError as exc:  # (a full disk: the file named, not a traceback)
-                raise unwritable("diagram", output, exc) from None
-            click.echo(f"wrote {output}", err=True)
-        else:
-            click.echo(drawing)
+        _show_svg(p, probs, output, pov, size, marks, arrows)
     elif as_json:
-        try:
-            moves = [str(m) for m in p.legal_moves()]
-        except HiddenInformationError:
-            moves = None
-        click.echo(
-            json.dumps(
-                {
-                    "bpn": p.bpn(),
-                    "valid": not probs,
-                    "problems": probs,
-                    "turn": "ab"[p.turn],
-                    "trick": min(p.trick_number, p.rules.tricks_per_deal),
-                    "over": p.is_over(),
-                    "legal": moves,
-                }
-            )
-        )
+        click.echo(json.dumps(_summary(p, probs)))
     else:
         click.echo(picture(p, suit_symbols(getattr(sys.stdout, "encoding", None))))
     if probs:
         sys.exit(USAGE_ERROR)  # (the same status as solve's for it)
+
+
+def _refuse_drawing_options() -> None:
+    """Refuse the options of the SVG diagram given without --svg."""
+    option = {
+        "output": "-o/--output",
+        "pov": "--pov",
+        "size": "--size",
+        "marks": "--highlight",
+        "arrows": "--arrow",
+    }
+    drawing_only = [option[key] for key in options_given(*option)]
+    if drawing_only:
+        raise click.UsageError(
+            f"{' and '.join(drawing_only)} {'is' if len(drawing_only) == 1 else 'are'} for the "
+            f"SVG diagram: add --svg"
+        )
+
+
+def _show_svg(
+    p: Position,
+    probs: list[str],
+    output: str | None,
+    pov: str | None,
+    size: int,
+    marks: tuple[str, ...],
+    arrows: tuple[str, ...],
+) -> None:
+    """Draw ``p`` as SVG, to standard output or the file ``output``."""
+    try:
+        drawing = svg(p, pov=pov, size=size, highlight=list(marks), arrows=list(arrows))
+    except MarkError as exc:  # (named as the option that gave it: --arrow ZZ)
+        raise BrisqueCommandError(f"--{exc.detail}") from None
+    except ArgumentError as exc:
+        raise BrisqueCommandError(str(exc)) from None
+    if probs:  # (drawn all the same, as the picture is, and the reasons said)
+        click.echo(f"impossible position {p.bpn()!r}: " + "; ".join(probs), err=True)
+    if not output:
+        click.echo(drawing)
+        return
+    writable_file(output, "diagram")
+    try:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(drawing + "\n")
+    except OSError as exc:  # (a full disk: the file named, not a traceback)
+        raise unwritable("diagram", output, exc) from None
+    click.echo(f"wrote {output}", err=True)
+
+
+def _summary(p: Position, probs: list[str]) -> dict[str, Any]:
+    """``brisque show --json``'s object: the position, whether it is valid, its moves."""
+    try:
+        moves: list[str] | None = [str(m) for m in p.legal_moves()]
+    except HiddenInformationError:
+        moves = None
+    return {
+        "bpn": p.bpn(),
+        "valid": not probs,
+        "problems": probs,
+        "turn": "ab"[p.turn],
+        "trick": min(p.trick_number, p.rules.tricks_per_deal),
+        "over": p.is_over(),
+        "legal": moves,
+    }

@@ -27,10 +27,10 @@ B over the pairs that neither match ended with a game-winning event, with its 95
 The players are deterministic, so the differences are the players' alone: far tighter than
 the two matches' intervals side by side.
 
-Run:  python benchmarks/bench_equal_time.py --game brisque [--deals 1000] [--think 0.1s]
+Run:  python -m benchmarks.bench_equal_time --game brisque [--deals 1000] [--think 0.1s]
       [--matches horizon,inference,both] [--workers 2] [--records DIR]
-      python benchmarks/bench_equal_time.py --game brisque --from-records horizon=FILE ...
-      python benchmarks/bench_equal_time.py --paired RECORDS_A RECORDS_B
+      python -m benchmarks.bench_equal_time --game brisque --from-records horizon=FILE ...
+      python -m benchmarks.bench_equal_time --paired RECORDS_A RECORDS_B
 """
 
 from __future__ import annotations

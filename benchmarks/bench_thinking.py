@@ -19,7 +19,7 @@ of this process, so that other work on the machine does not count), and its cost
 replayed move fitted through the origin; ``--inference-only`` refits that cost alone and
 keeps the others.
 
-Run:  python benchmarks/bench_thinking.py [--deals 12] [--worlds 10] [--inference-only] [--json]
+Run:  python -m benchmarks.bench_thinking [--deals 12] [--worlds 10] [--inference-only] [--json]
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ in Brisque and Briscan, one game point to the deal's winner in Petite Brisque, o
 game-winning event (four kings or queens, a vole).  Only deals started from a new game
 (totals 0:0) and played to the end are counted; anything else is reported and skipped.
 
-Run:  python training/deal_outcomes.py RECORDS.jsonl ... [--out FILE]
+Run from the repository's root:
+      python -m benchmarks.training.deal_outcomes RECORDS.jsonl ... [--out FILE]
       (the shipped file: the equal-time matches' records of Brisque and Briscan, and a
       Petite Brisque match of pimc:40 against itself: docs/solver.md)
 """
@@ -24,7 +25,7 @@ from solver.errors import PositionError, RecordError
 from solver.formats.records import DealRecord
 from solver.model.position import Position
 
-OUT = Path(__file__).resolve().parents[1] / "solver" / "analysis" / "data" / "deal-outcomes.json"
+OUT = Path(__file__).resolve().parents[2] / "solver" / "analysis" / "data" / "deal-outcomes.json"
 
 
 def outcome_of(rec: DealRecord) -> tuple[str, tuple[int, int, str | None]]:

@@ -31,12 +31,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.harness.results import RESULTS
 from solver.analysis.equilibrium import equilibrium
 from solver.analysis.public import entry_move
 from solver.model.position import Position
 from solver.play.dealing import random_position
 
-RESULTS = Path(__file__).parent / "results"
 MIXED = 1e-6  # a move played with at least this probability is in the support
 
 

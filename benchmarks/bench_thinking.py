@@ -28,10 +28,10 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
+from benchmarks.harness.results import RESULTS
 from solver.analysis.inference import History, log_likelihood, model_for
 from solver.analysis.sampling import _solve_worlds
 from solver.analysis.thinking import COSTS, world_work
@@ -41,7 +41,6 @@ from solver.engine.seam import HORIZONS
 from solver.model.rules import Rules
 from solver.play.dealing import deal, random_position
 
-RESULTS = Path(__file__).parent / "results"
 SEARCHES = ["linear", "learned", "learned:3", "linear:3", "handmade:3"]  # (quick is learned:3 in both games)
 GAMES = ["brisque", "briscan"]
 

@@ -29,6 +29,7 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks.harness.results import RESULTS
 from benchmarks.training.fit_horizon import slug
 from solver.engine import Solver
 from solver.engine.api import shared_solver
@@ -40,7 +41,6 @@ from solver.model.rules import Rules
 from solver.native.constants import WIN_THRESHOLD, WIN_VALUE
 from solver.play.dealing import positions_with_talon_left, random_position
 
-RESULTS = Path(__file__).parent / "results"
 FIRST_SEED = 0  # test positions: seeds 0, 1, ...; fitted evaluations train on other seeds
 
 

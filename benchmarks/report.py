@@ -12,6 +12,9 @@ given side by side, as ratios.  The sources:
   as tables (build comparisons, interrupts, budgets, strategy fusion).
 
 The measurements behind each change, kept or not, are in docs/experiments/.
+
+Run from the repository's root: ``python -m benchmarks.run_all --report-only`` (BENCHMARKS.md
+rewritten from the result files alone).
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ COMMANDS: list[str] = [
     'brisque show "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35 bogus=1"',
     'brisque show "brisque AKA.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"',
     f'brisque show "{P_FINAL}" --pov a',
-    'brisque show positions/brisque-endgames.bpd',
+    "brisque show positions/brisque-endgames.bpd",
     # deal
     "brisque deal --seed 7",
     "brisque deal --seed 7 --rules briscan --at 12",
@@ -110,7 +110,7 @@ COMMANDS: list[str] = [
     f'brisque analyse "{P_HIDDEN}" --world-search nonsense',
     f'brisque analyse "{P_HIDDEN}" --seed 99999999999999999999999',
     f'brisque analyse "{P_HIDDEN}" QX',
-    'brisque deal --seed 4 --at 5 --view turn | brisque analyse - --worlds 20 --seed 1',
+    "brisque deal --seed 4 --at 5 --view turn | brisque analyse - --worlds 20 --seed 1",
     # puzzles
     "brisque puzzles positions/brisque-endgames.bpd",
     "brisque puzzles positions/briscan-endgames.bpd --json",
@@ -125,7 +125,7 @@ COMMANDS: list[str] = [
     f'brisque line "{P_FINAL}" QD 9C --json',
     f'brisque line "{P_FINAL}" QD XX',
     'brisque line "$(brisque deal --seed 3 --at 10)" $(brisque solve "$(brisque deal --seed 3 --at 10)" --json'
-    ' | python3 -c "import json,sys; print(*json.load(sys.stdin)[\'pv\'][:6])")',
+    " | python3 -c \"import json,sys; print(*json.load(sys.stdin)['pv'][:6])\")",
     "brisque match greedy random --deals 2 --seed 1 --records deals.jsonl -q && brisque line --record deals.jsonl --deal 1 -q",
     "brisque match greedy random --deals 2 --seed 1 --records deals.jsonl -q && brisque line --record deals.jsonl --deal 2 --json -q",
     "brisque match greedy random --deals 2 --seed 1 --records deals.jsonl -q && "
@@ -187,7 +187,12 @@ def record(out: Path) -> None:
         for i, command in enumerate(COMMANDS, 1):
             print(f"[{i}/{len(COMMANDS)}] {command[:100]}", file=sys.stderr)
             done = subprocess.run(
-                command, shell=True, cwd=tmp, capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"}
+                command,
+                shell=True,
+                cwd=tmp,
+                capture_output=True,
+                text=True,
+                env={**os.environ, "COLUMNS": "80"},
             )
             results.append(
                 {
@@ -213,7 +218,9 @@ def compare(before: Path, after: Path) -> int:
         for field in ("status", "stdout", "stderr"):
             if a[command][field] != b[command][field]:
                 differ += 1
-                print(f"differs ({field}): {command}\n  before: {a[command][field]!r:.400}\n  after:  {b[command][field]!r:.400}")
+                print(
+                    f"differs ({field}): {command}\n  before: {a[command][field]!r:.400}\n  after:  {b[command][field]!r:.400}"
+                )
     print(f"{len(a)} command lines, {differ} differences", file=sys.stderr)
     return 1 if differ else 0
 

@@ -12,7 +12,7 @@ candidate/baseline ratios.  The answers of the two builds must agree line for li
 ``seconds`` and ``nodes`` (the node count depends on the table's size and what it holds);
 any difference is reported and the exit status is 1.
 
-Run:  python benchmarks/bench_batch_path.py --baseline /tmp/old --candidate . [--positions 10000]
+Run:  python -m benchmarks.bench_batch_path --baseline /tmp/old --candidate . [--positions 10000]
           [--rounds 5] [--json]
 """
 
@@ -28,8 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_final_phase import start_of_final_phase
-
+from benchmarks.harness.positions import start_of_final_phase
 from solver.bench.suites import machine
 from solver.model.rules import Rules
 

@@ -10,7 +10,7 @@ same; the node counts and the solves' own times (the answers' ``seconds``: the b
 wall time per analysis also holds its worker's round trip and 50 ms polls) are reported per
 step and in total, the first position of each line (cold in both) left out of the totals.
 
-Run:  python benchmarks/bench_board_steps.py [--seeds 1-5] [--talon 6] [--steps 8]
+Run:  python -m benchmarks.bench_board_steps [--seeds 1-5] [--talon 6] [--steps 8]
           [--seconds 30] [--json]
 """
 

@@ -15,7 +15,7 @@ is the whole deal), measured one after the other, each with a fresh solver:
 Run with the tree to measure on ``sys.path`` (``PYTHONPATH=/tmp/baseline`` for another
 build), so that two builds can be run on the same positions:
 
-    python benchmarks/bench_budget.py [--k 6 7] [--positions 8] [--fractions 0.01 0.1 0.5] [--json]
+    python -m benchmarks.bench_budget [--k 6 7] [--positions 8] [--fractions 0.01 0.1 0.5] [--json]
 """
 
 from __future__ import annotations
@@ -28,13 +28,9 @@ import statistics
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-
-from bench_deep import positions_with_talon_left  # noqa: E402
-
-from solver import Rules, deal  # noqa: E402
-from solver.engine import Limit, Solver  # noqa: E402
+from benchmarks.harness.positions import positions_with_talon_left
+from solver import Rules, deal
+from solver.engine import Limit, Solver
 
 
 def _timed(p, limit):  # type: ignore[no-untyped-def]

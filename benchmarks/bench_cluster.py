@@ -6,7 +6,7 @@ default); the records must be the same.  The runs alternate (local, cluster, loc
 cluster, ...), and the cluster, a LocalCluster of two worker processes of one thread on
 127.0.0.1, is started once before its runs (its start-up is reported apart).
 
-Run:  python benchmarks/bench_cluster.py [--pairs 2000] [--repeat 3] [--players greedy,random]
+Run:  python -m benchmarks.bench_cluster [--pairs 2000] [--repeat 3] [--players greedy,random]
 """
 
 from __future__ import annotations

@@ -5,10 +5,10 @@ deals are played on by random legal moves to the start of trick 11 - k and the v
 the position (talon order known) is solved exactly with a fresh table, under a CPU-time cap
 per solve.  A solve that hits the cap is counted as unfinished and its time as the cap.
 
-The measurement is solver.bench.research.deep_levels (``brisque bench --suite
+The measurement is benchmarks.research.deep_levels (``python -m benchmarks.research --suite
 enhancements`` runs it for each enhancement); this script runs the default search alone.
 
-Run:  python benchmarks/bench_deep.py [--positions 20] [--max-k 10] [--cap 10] [--json]
+Run:  python -m benchmarks.bench_deep [--positions 20] [--max-k 10] [--cap 10] [--json]
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from solver.bench.research import BEST, CONFIGS, deep_levels, percentile  # noqa: F401  (others import them from here)
-from solver.play.dealing import positions_with_talon_left  # noqa: F401  (other benchmarks import it from here)
+from benchmarks.research import deep_levels
 
 
 def run(
@@ -27,8 +26,8 @@ def run(
     table_bits: int = 22,
     features: dict | None = None,
 ) -> list[dict]:
-    """The levels of the research suite ``enhancements`` of ``brisque bench``, for one
-    configuration (solver.bench.research.deep_levels)."""
+    """The levels of the research suite ``enhancements``, for one
+    configuration (benchmarks.research.deep_levels)."""
     return deep_levels(positions, max_k, cap, features, table_bits)
 
 

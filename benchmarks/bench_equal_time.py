@@ -27,10 +27,10 @@ B over the pairs that neither match ended with a game-winning event, with its 95
 The players are deterministic, so the differences are the players' alone: far tighter than
 the two matches' intervals side by side.
 
-Run:  python benchmarks/bench_equal_time.py --game brisque [--deals 1000] [--think 0.1s]
+Run:  python -m benchmarks.bench_equal_time --game brisque [--deals 1000] [--think 0.1s]
       [--matches horizon,inference,both] [--workers 2] [--records DIR]
-      python benchmarks/bench_equal_time.py --game brisque --from-records horizon=FILE ...
-      python benchmarks/bench_equal_time.py --paired RECORDS_A RECORDS_B
+      python -m benchmarks.bench_equal_time --game brisque --from-records horizon=FILE ...
+      python -m benchmarks.bench_equal_time --paired RECORDS_A RECORDS_B
 """
 
 from __future__ import annotations
@@ -44,12 +44,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from benchmarks.harness.records import complete_pairs, read_records
+from benchmarks.harness.results import RESULTS
 from solver.analysis.ranking import RankingRule
 from solver.model.position import Position
 from solver.model.value import Value
 from solver.play.match import duplicate_summary, run_match, t95
 
-RESULTS = Path(__file__).parent / "results"
 BEFORE = "pimc:{think}@linear"  # the default player before the learned network, at the budget
 MATCHES = {
     "horizon": "pimc:{think}",  # the default: three tricks to the learned network
@@ -64,19 +65,6 @@ def deal_value(rec: dict[str, Any]) -> Value:
     if rec.get("win") is not None:
         return Value.game_won("ab".index(rec["win"]), first)
     return Value.margin(rec["margin_first"], first)
-
-
-def complete_pairs(records: list[dict[str, Any]]) -> dict[int, dict[str, dict[str, Any]]]:
-    """The records by deal pair and by the seat of the match's first player (``"a"``,
-    ``"b"``), the pairs with both deals played only (an interrupted match may end on half a pair).
-
-    >>> sorted(complete_pairs([{"pair": 0, "first_at": "a"}, {"pair": 0, "first_at": "b"}, {"pair": 1, "first_at": "a"}]))
-    [0]
-    """
-    out: dict[int, dict[str, dict[str, Any]]] = {}
-    for r in records:
-        out.setdefault(r["pair"], {})[r["first_at"]] = r
-    return {k: v for k, v in out.items() if len(v) == 2}
 
 
 def combined(records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -111,13 +99,8 @@ def summarise(records: list[dict[str, Any]], timing: dict[str, float] | None = N
 
 
 def read(path: Path) -> list[dict[str, Any]]:
-    out = []
-    for n, line in enumerate(path.read_text().splitlines(), 1):
-        try:
-            out.append(json.loads(line))
-        except json.JSONDecodeError:
-            print(f"{path}:{n}: not a record, skipped", file=sys.stderr)
-    return out
+    """The deal records of ``path`` (a line cut short by an interrupted run is skipped)."""
+    return read_records(path)
 
 
 def play(name: str, args: argparse.Namespace) -> dict[str, Any]:

@@ -10,7 +10,7 @@ This machine's speed varies from minute to minute (a plain Python loop by up to 
 much again), so with ``--repeat N`` each subgame is solved N times and its median time is
 the figure; every time is in ``walls``.
 
-Run:  python benchmarks/bench_equilibrium.py [--seeds 1-10] [--games petite,briscan,brisque] [--repeat 3]
+Run:  python -m benchmarks.bench_equilibrium [--seeds 1-10] [--games petite,briscan,brisque] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -19,18 +19,14 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
+from benchmarks.bench_strategy_fusion import last_talon_trick
 from solver.analysis.equilibrium import equilibrium
 from solver.engine.api import shared_solver
 from solver.model.position import Position
 from solver.model.rules import Rules
 from solver.play.dealing import deal
-
-sys.path.insert(0, str(Path(__file__).parent))
-from bench_strategy_fusion import last_talon_trick  # noqa: E402  (a script beside this one)
 
 
 def petite_ending(seed: int) -> Position:

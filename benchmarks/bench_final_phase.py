@@ -7,10 +7,10 @@ each, reached by random play from seeded deals) is solved by:
 * the engine giving every move's value (one call per position),
 * the reference solver (every move's value: that is all it knows how to do).
 
-The measurement is the research suite ``reference`` of ``brisque bench``
-(``solver/bench/research.py``); this script runs it with other sizes and prints it.
+The measurement is the research suite ``reference``
+(``benchmarks/research.py``); this script runs it with other sizes and prints it.
 
-Run:  python benchmarks/bench_final_phase.py [--positions 1000] [--table-bits 14] [--json]
+Run:  python -m benchmarks.bench_final_phase [--positions 1000] [--table-bits 14] [--json]
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from solver.bench.research import reference
+from benchmarks.research import reference
 from solver.model.rules import Rules
 from solver.play.dealing import positions_with_talon_left
 
@@ -29,7 +29,7 @@ def start_of_final_phase(count: int, rules: Rules) -> list:
 
 
 def run(positions: int = 1000, table_bits: int = 14) -> dict:
-    """The research suite ``reference`` of ``brisque bench`` (solver.bench.research)."""
+    """The research suite ``reference`` (benchmarks.research)."""
     return reference(positions=positions, table_bits=table_bits)
 
 

@@ -8,7 +8,7 @@ out.  The engine looks for a pending signal every SIGNAL_INTERVAL nodes
 (src_cython/context.pxd); what that look costs in search speed is measured by
 ``compare_builds.py`` against a build without it.
 
-Run:  python benchmarks/bench_interrupt.py [--game briscan] [--seeds 1 2 3] [--after 1.0] [--json]
+Run:  python -m benchmarks.bench_interrupt [--game briscan] [--seeds 1 2 3] [--after 1.0] [--json]
 """
 
 from __future__ import annotations

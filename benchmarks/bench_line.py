@@ -10,7 +10,7 @@ runs it: the shared solver's table kept from move to move, and each move judged 
 move's exact value.  With ``--old`` the line is also analysed the previous way (a full
 solve a move, warm table), side by side.
 
-Run:  python benchmarks/bench_line.py [--seeds 1-8] [--old]
+Run:  python -m benchmarks.bench_line [--seeds 1-8] [--old]
 """
 
 from __future__ import annotations

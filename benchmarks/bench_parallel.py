@@ -8,7 +8,7 @@ the values and best moves compared.  The nodes on two threads are both threads' 
 thread that did not finish first included).  Before the threads shared one table, the
 second solve shared the root's moves among worker processes (results/parallel-solve.jsonl).
 
-Run:  python benchmarks/bench_parallel.py [--seeds 3-14] [--workers 2]
+Run:  python -m benchmarks.bench_parallel [--seeds 3-14] [--workers 2]
 """
 
 from __future__ import annotations

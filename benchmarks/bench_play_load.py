@@ -10,7 +10,7 @@ analysis board's (``/api/position``) made meanwhile, and the wall time to the la
 end.  The engine works in at most ``--max-running`` worker processes (the board's default:
 2, this machine's cores); games wait their turn beyond.
 
-Run:  python benchmarks/bench_play_load.py [--games 20] [--game brisque] [--level 3]
+Run:  python -m benchmarks.bench_play_load [--games 20] [--game brisque] [--level 3]
           [--max-running 2] [--json]
 """
 

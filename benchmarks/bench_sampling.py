@@ -5,10 +5,10 @@ Each query is the view of the player to move in a seeded deal played on by rando
 to the given trick.  Reported: median seconds per query and worlds per second, and the
 two-worker speed-up.
 
-The measurement is the research suite ``sampling-workers`` of ``brisque bench``
-(``solver/bench/research.py``).
+The measurement is the research suite ``sampling-workers``
+(``benchmarks/research.py``).
 
-Run:  python benchmarks/bench_sampling.py [--deals 5] [--worlds 200] [--json]
+Run:  python -m benchmarks.bench_sampling [--deals 5] [--worlds 200] [--json]
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from __future__ import annotations
 import argparse
 import json
 
-from solver.bench.research import sampling_workers
+from benchmarks.research import sampling_workers
 
 
 def run(deals: int = 5, worlds: int = 200) -> list[dict]:
-    """The rows of the research suite ``sampling-workers`` of ``brisque bench``."""
+    """The rows of the research suite ``sampling-workers``."""
     return sampling_workers(deals=deals, worlds=worlds)["rows"]
 
 

@@ -16,7 +16,7 @@ consistent deals, every deal alike).  Per state it records:
 The answers go to ``benchmarks/results/strategy-fusion-<game>.jsonl``, one line a state, and
 a rerun goes on from the states already there (an interrupted run keeps what it finished).
 
-Run:  python benchmarks/bench_strategy_fusion.py --game briscan [--states 300] [--summary]
+Run:  python -m benchmarks.bench_strategy_fusion --game briscan [--states 300] [--summary]
       [--shard K/N]  (N processes, one a core, each taking every Nth state)
 """
 
@@ -31,12 +31,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.harness.results import RESULTS
 from solver.analysis.equilibrium import equilibrium
 from solver.analysis.public import entry_move
 from solver.model.position import Position
 from solver.play.dealing import random_position
 
-RESULTS = Path(__file__).parent / "results"
 MIXED = 1e-6  # a move played with at least this probability is in the support
 
 

@@ -19,7 +19,7 @@ of this process, so that other work on the machine does not count), and its cost
 replayed move fitted through the origin; ``--inference-only`` refits that cost alone and
 keeps the others.
 
-Run:  python benchmarks/bench_thinking.py [--deals 12] [--worlds 10] [--inference-only] [--json]
+Run:  python -m benchmarks.bench_thinking [--deals 12] [--worlds 10] [--inference-only] [--json]
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
+from benchmarks.harness.results import RESULTS
 from solver.analysis.inference import History, log_likelihood, model_for
 from solver.analysis.sampling import _solve_worlds
 from solver.analysis.thinking import COSTS, world_work
@@ -41,7 +41,6 @@ from solver.engine.seam import HORIZONS
 from solver.model.rules import Rules
 from solver.play.dealing import deal, random_position
 
-RESULTS = Path(__file__).parent / "results"
 SEARCHES = ["linear", "learned", "learned:3", "linear:3", "handmade:3"]  # (quick is learned:3 in both games)
 GAMES = ["brisque", "briscan"]
 

@@ -6,10 +6,10 @@ side by side, deal by deal.  Prints one JSON line a deal and a summary: the medi
 slowest time, the share of deals under 1 s and under 5 s, and nodes per second (nodes
 against time).  The issue's target: median at most 1 s, p90 at most 5 s, none above 60 s.
 
-The measurement is the research suite ``whole-deals`` of ``brisque bench``
-(``solver/bench/research.py``); this script runs it on other seeds and prints it a deal a line.
+The measurement is the research suite ``whole-deals``
+(``benchmarks/research.py``); this script runs it on other seeds and prints it a deal a line.
 
-Run:  python benchmarks/bench_whole_deals.py [--seeds 1-30] [--threads 2] [--table-bits 22]
+Run:  python -m benchmarks.bench_whole_deals [--seeds 1-30] [--threads 2] [--table-bits 22]
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from solver.bench.research import whole_deals
+from benchmarks.research import whole_deals
 from solver.bench.suites import machine
 
 

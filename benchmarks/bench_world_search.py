@@ -16,7 +16,7 @@ The exact values are slow (seconds at 8 talon tricks), so they are kept in
 there yet.  The fitted evaluation is trained on other seeds (``benchmarks/fit_horizon.py``),
 so the test positions are never fitted.
 
-Run:  python benchmarks/bench_world_search.py [--game brisque] [--per-level 50]
+Run:  python -m benchmarks.bench_world_search [--game brisque] [--per-level 50]
       [--levels 5,6,7,8] [--searches quick,depth:3,...] [--exact-only] [--json]
 """
 
@@ -29,6 +29,8 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks.harness.results import RESULTS
+from benchmarks.training.fit_horizon import slug
 from solver.engine import Solver
 from solver.engine.api import shared_solver
 from solver.engine.quick import WorldSearch
@@ -39,10 +41,6 @@ from solver.model.rules import Rules
 from solver.native.constants import WIN_THRESHOLD, WIN_VALUE
 from solver.play.dealing import positions_with_talon_left, random_position
 
-sys.path.insert(0, str(Path(__file__).parent))
-from fit_horizon import slug  # noqa: E402  (a script beside this one)
-
-RESULTS = Path(__file__).parent / "results"
 FIRST_SEED = 0  # test positions: seeds 0, 1, ...; fitted evaluations train on other seeds
 
 

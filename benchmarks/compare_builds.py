@@ -25,7 +25,7 @@ candidate/baseline ratios, a pair being the same solve measured back to back.  V
 node counts must be the same in every round and in both builds; any difference is reported
 (and the exit status is 1).
 
-Run:  python benchmarks/compare_builds.py --baseline /tmp/baseline --candidate . [--rounds 3]
+Run:  python -m benchmarks.compare_builds --baseline /tmp/baseline --candidate . [--rounds 3]
           [--rounds-big-k N] [--positions 10] [--final-positions 1000] [--final-repeats 10] [--json]
 """
 
@@ -210,9 +210,8 @@ class Build:
 
 
 def make_job(positions: int, ks: list[int], final_positions: int) -> dict:
-    from bench_deep import positions_with_talon_left
-    from bench_final_phase import start_of_final_phase
-
+    # (here, not at the top: a build's runner runs this file with only its solver to import)
+    from benchmarks.harness.positions import positions_with_talon_left, start_of_final_phase
     from solver import Rules
 
     rules = Rules()
@@ -461,7 +460,6 @@ def main() -> None:
     if a.runner:
         runner()
         return
-    sys.path.insert(0, HERE)
     ks = [str(int(k)) for k in a.ks.split(",") if k.strip()]  # --ks "": the final phase only
     job = make_job(a.positions, [int(k) for k in ks], a.final_positions)
     paths = {"baseline": os.path.abspath(a.baseline), "candidate": os.path.abspath(a.candidate)}

@@ -11,7 +11,7 @@ order of the builds swapped from one position to the next, so that a slow spell 
 machine falls on both alike.  One JSON line a position, then the median of the paired
 candidate/baseline time ratios and of the node ratios.  Exit status 1 if a value differs.
 
-Run:  python benchmarks/compare_builds_deep.py --baseline /tmp/old --candidate . [--k 10]
+Run:  python -m benchmarks.compare_builds_deep --baseline /tmp/old --candidate . [--k 10]
           [--seeds 1-10] [--threads 1] [--json]
 """
 

@@ -2,31 +2,38 @@
 subgames in its own process, the two alternating, and the median of the repeats is
 compared (with the game values, which must be the same).
 
-Run:  python benchmarks/compare_equilibrium_builds.py BEFORE_CHECKOUT AFTER_CHECKOUT briscan 1,5,15 3
+Run from the repository's root:
+      python -m benchmarks.compare_equilibrium_builds BEFORE_CHECKOUT AFTER_CHECKOUT briscan 1,5,15 3
 
-A checkout needs its compiled modules in solver/native/ (copy them from a built one).
+A checkout needs its compiled modules in solver/native/ (copy them from a built one).  The
+subgames are made here, by this checkout's lab, and given to both as BPNs.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
 
+from benchmarks.bench_equilibrium import petite_ending, positions
+
+# a checkout's process: its own solver (its tree is the process's PYTHONPATH) solves the
+# subgames given as BPNs on standard input, a warm-up first
 SCRIPT = r"""
 import sys, time, json
-sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[1] + "/benchmarks")
-from bench_equilibrium import positions, petite_ending
 from solver.analysis.equilibrium import equilibrium
 from solver.engine.api import shared_solver
+from solver.model.position import Position
 from solver.model.rules import Rules
-equilibrium(petite_ending(1))
-game, seeds = sys.argv[2], [int(x) for x in sys.argv[3].split(",")]
-shared_solver(Rules.parse(game))
+job = json.load(sys.stdin)
+equilibrium(Position(job["warm_up"]))
+shared_solver(Rules.parse(job["game"]))
 out = {}
-for s, p in positions(game, seeds):
+for s, bpn in job["positions"]:
+    p = Position(bpn)
     t = time.perf_counter(); a = equilibrium(p); out[s] = (round(time.perf_counter() - t, 3), a.game_value)
 print(json.dumps(out))
 """
@@ -37,10 +44,22 @@ def main() -> None:
     game, seeds, repeats = sys.argv[3], sys.argv[4], int(sys.argv[5])
     runs: dict[str, list[dict[str, list[float]]]] = {name: [] for name in trees}
     away = tempfile.mkdtemp()  # (outside both checkouts: each imports its own solver)
+    job = json.dumps(
+        {
+            "game": game,
+            "warm_up": petite_ending(1).bpn(),
+            "positions": [(s, p.bpn()) for s, p in positions(game, [int(x) for x in seeds.split(",")])],
+        }
+    )
     for _ in range(repeats):
         for name, root in trees.items():
             o = subprocess.run(
-                [sys.executable, "-c", SCRIPT, root, game, seeds], capture_output=True, text=True, cwd=away
+                [sys.executable, "-c", SCRIPT],
+                input=job,
+                capture_output=True,
+                text=True,
+                cwd=away,
+                env={**os.environ, "PYTHONPATH": root},
             )
             if o.returncode:
                 sys.exit(o.stderr)

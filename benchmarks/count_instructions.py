@@ -10,7 +10,7 @@ generated once by the build this script imports (as in compare_builds.py):
 * ``k7``: 3 positions with 7 talon tricks left (each takes about a minute under callgrind);
 * ``final``: 1000 positions at the start of the final phase: roots built, one batch call.
 
-Run:  python benchmarks/count_instructions.py --baseline /tmp/baseline --candidate . [--json]
+Run:  python -m benchmarks.count_instructions --baseline /tmp/baseline --candidate . [--json]
 (needs valgrind; each build compiled in place)
 """
 
@@ -38,8 +38,7 @@ def runner(build: str, bpn_file: str, workload: str, solve: bool) -> None:
         if "__editable__" not in getattr(f, "__module__", "")
         and "__editable__" not in getattr(type(f), "__module__", "")
     ]
-    sys.path.insert(0, build)
-    import solver
+    import solver  # (the build's: its tree is the runner's PYTHONPATH)
     from solver import Position, Rules
 
     assert os.path.abspath(solver.__file__).startswith(os.path.abspath(build)), solver.__file__
@@ -79,7 +78,7 @@ def instructions(build: str, bpn_file: str, workload: str, solve: bool) -> tuple
             workload,
             "1" if solve else "0",
         ]
-        env = {**os.environ, "PYTHONPATH": ""}
+        env = {**os.environ, "PYTHONPATH": build}  # (the runner imports this build's solver)
         res = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tmp)
     if res.returncode != 0:
         raise SystemExit(f"{build} {workload}: {res.stderr[-2000:]}")
@@ -103,9 +102,8 @@ def main() -> None:
         build, bpns, workload, solve = a.runner
         runner(build, bpns, workload, solve == "1")
         return
-    sys.path.insert(0, HERE)
-    from bench_deep import positions_with_talon_left
-
+    # (here, not at the top: the runner runs this file with only its build's solver to import)
+    from benchmarks.harness.positions import positions_with_talon_left
     from solver import Rules
 
     names = [w for w in a.workloads.split(",") if w]

@@ -2,6 +2,8 @@
 
 matplotlib is the optional extra ``bench`` (``pip install '.[bench]'``); it is imported only
 when a plot is drawn, and :func:`require_matplotlib` says how to install it when it is missing.
+
+Used by ``python -m benchmarks.run_all`` (run from the repository's root).
 """
 
 from __future__ import annotations

@@ -12,6 +12,9 @@ given side by side, as ratios.  The sources:
   as tables (build comparisons, interrupts, budgets, strategy fusion).
 
 The measurements behind each change, kept or not, are in docs/experiments/.
+
+Run from the repository's root: ``python -m benchmarks.run_all --report-only`` (BENCHMARKS.md
+rewritten from the result files alone).
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ import os
 import statistics
 from typing import Any
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-RESULTS = os.path.join(HERE, "results")
+from benchmarks.harness import results
+from benchmarks.harness.sections import Sections
+
+RESULTS = str(results.RESULTS)
 
 
 def _load(path: str) -> Any:
@@ -36,39 +41,28 @@ def _jsonl(path: str) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def _p90(xs: list[float]) -> float:
-    s = sorted(xs)
-    return s[max(0, round(0.9 * len(s)) - 1)]
+RAW_ROWS = (
+    "The raw rows behind some tables are not kept in git, only the summaries the tables are written "
+    "from; each command writes them again (run from the repository's root):",
+    "",
+    "- `ladder-<comparison>-<game>.jsonl`, the deal records of the world-search ladder: the command of "
+    "its table, with `--records`;",
+    "- `strategy-fusion-<game>.jsonl`, a line a state: "
+    "`python -m benchmarks.bench_strategy_fusion --game G --states 300`;",
+    "- `world-search-exact-<game>.jsonl`, the exact solves the world searches are scored against: "
+    "`python -m benchmarks.bench_world_search --game G` (a cache: a second run reads it);",
+    "- the exact values the linear horizon is fitted on (36,000 rows) and the learned network's "
+    "labels: `python -m benchmarks.training.fit_horizon` and `python -m benchmarks.training.labels`, "
+    "into `benchmarks/training/data/`.",
+)
+"""The paragraph that names the raw rows left out of git and the commands that write them."""
 
 
-class Report:
+class Report(Sections):
     """The report's lines, built section by section from the results in ``results``."""
 
     def __init__(self, results: str = RESULTS) -> None:
-        self.dir = results
-        self.meta = _load(os.path.join(results, "report-figures.json"))
-        self.machines: dict[str, str] = self.meta["machines"]
-        self.lines: list[str] = []
-
-    def path(self, name: str) -> str:
-        return os.path.join(self.dir, name)
-
-    def machine(self, m: str) -> str:
-        return next((k for k, v in self.machines.items() if v == m), m)
-
-    def add(self, *lines: str) -> None:
-        self.lines += lines
-
-    def source(self, machine: str, date: str, command: str, files: str = "") -> None:
-        where = f"; results: `benchmarks/results/{files}`" if files else ""
-        self.add(f"*Machine {self.machine(machine)}, {date}: `{command}`{where}.*", "")
-
-    def table(self, columns: list[str], rows: list[list[Any]], left: int = 1) -> None:
-        self.add("| " + " | ".join(columns) + " |")
-        self.add("|" + "|".join("---" if i < left else "---:" for i in range(len(columns))) + "|")
-        for r in rows:
-            self.add("| " + " | ".join(str(c) for c in r) + " |")
-        self.add("")
+        super().__init__(_load(os.path.join(results, "report-figures.json")), results)
 
     # -- sections --------------------------------------------------------------------------
 
@@ -185,7 +179,7 @@ class Report:
 
     def final_phase(self, f: dict[str, Any], date: str) -> None:
         self.add("## Final phase: the engine against the reference solver", "")
-        self.source(f["machine"], date, "python benchmarks/run_all.py (suite reference)", "last-run.json")
+        self.source(f["machine"], date, "python -m benchmarks.run_all (suite reference)", "last-run.json")
         self.add(
             f"{f['positions']} seeded Brisque positions at the start of the final phase, table 2^{f['table_bits']}. Values agree: {f['values_agree']}.",
             "",
@@ -216,7 +210,7 @@ class Report:
 
     def deep(self, deep: dict[str, Any], cap: float, date: str, machine: str) -> None:
         self.add("## Deep double-dummy search, enhancement by enhancement", "")
-        self.source(machine, date, "python benchmarks/run_all.py (suite enhancements)", "last-run.json")
+        self.source(machine, date, "python -m benchmarks.run_all (suite enhancements)", "last-run.json")
         self.add(
             f"Brisque positions with k talon tricks left (k = 10: the whole deal), {deep['positions']} a level, "
             f"exact value from a fresh table, CPU cap {cap:g} s a solve ({deep.get('cap_best', 60):g} s with every "
@@ -315,7 +309,7 @@ class Report:
             head = next(r for r in _jsonl(latest) if "one_thread" in r)
             rows.append(
                 [
-                    "`brisque bench --suite whole-deals`",
+                    "`python -m benchmarks.research --suite whole-deals`",
                     self.machine(head.get("machine", "?")),
                     head.get("date", "?"),
                     f"{s['one'][0]:.2f} / {s['one'][1]:.2f} / {s['one'][2]:.2f}",
@@ -385,13 +379,8 @@ class Report:
 
     def batch_path(self) -> None:
         b = _load(self.path("batch-path.json"))
-        m = self.meta["runs"]["batch-path.json"]
-        self.add("## The batch path, `brisque solve -`", "")
-        self.source(
-            b["machine"] if b.get("machine") else self.machines[m["machine"]],
-            m["date"],
-            m["command"],
-            "batch-path.json",
+        self.section(
+            "The batch path, `brisque solve -`", "batch-path.json", "batch-path.json", b.get("machine")
         )
         base, cand = b["builds"]["baseline"], b["builds"]["candidate"]
         self.add(
@@ -413,7 +402,7 @@ class Report:
 
     def sampling(self, rows: list[dict[str, Any]], machine: str, date: str, note: str) -> None:
         self.add("## Sampling: 200-world queries on one and two workers", "")
-        self.source(machine, date, "python benchmarks/run_all.py (suite sampling-workers)", "last-run.json")
+        self.source(machine, date, "python -m benchmarks.run_all (suite sampling-workers)", "last-run.json")
         if note:
             self.add(note, "")
         self.table(
@@ -431,9 +420,9 @@ class Report:
         )
 
     def world_search(self) -> None:
-        m = self.meta["runs"]["world-search-*.json"]
-        self.add("## World searches against the exact solve", "")
-        self.source(self.machines[m["machine"]], m["date"], m["command"], "world-search-<game>.json")
+        self.section(
+            "World searches against the exact solve", "world-search-*.json", "world-search-<game>.json"
+        )
         self.add(
             "200 seeded positions a game with 5 to 8 talon tricks left, every move solved exactly. `quick` is "
             "today's default, three tricks to the learned network with the game-win guard (the same search "
@@ -492,10 +481,8 @@ class Report:
         path = self.path("thinking.json")
         if not os.path.exists(path):
             return
-        m = self.meta["runs"]["thinking.json"]
         d = _load(path)
-        self.add("## The cost of thinking", "")
-        self.source(self.machines[m["machine"]], m["date"], m["command"], "thinking.json")
+        self.section("The cost of thinking", "thinking.json", "thinking.json")
         self.add(
             "Thinking by time counts each sampled world in work seconds from what its search did "
             "(solver/analysis/thinking.py). Worlds of dealt positions solved by each world search, timed one "
@@ -561,9 +548,9 @@ class Report:
         found = {g: p for g, p in found.items() if os.path.exists(p)}
         if not found:
             return
-        m = self.meta["runs"]["equal-time-*.json"]
-        self.add("## Duplicate matches at equal thinking time", "")
-        self.source(self.machines[m["machine"]], m["date"], m["command"], "equal-time-<game>.json")
+        self.section(
+            "Duplicate matches at equal thinking time", "equal-time-*.json", "equal-time-<game>.json"
+        )
         self.add(
             "Both players think the same budget a decision (0.1 s, work seconds: docs/solver.md), "
             "against the default player before the learned network (`pimc:0.1s@linear`: exact in the last "
@@ -573,7 +560,7 @@ class Report:
             "at rate 0.002; before it 150,000 and 100 epochs; first 60,000 and 40): the three matches are "
             "given, on the same deals (seed 35); the first was played as `pimc:0.1s@learned:3`, the same "
             "search before it became the default. Paired deal by deal, today's network scores +0.33 [-1.77, "
-            "+2.42] a deal against the one before it (`bench_equal_time.py --paired`, 781 pairs without an "
+            "+2.42] a deal against the one before it (`python -m benchmarks.bench_equal_time --paired`, 781 pairs without an "
             "event in either match). Briscan's network is the "
             "one of its match. Mean margin a deal for the first player over the deal pairs without a "
             "game-winning event, with its 95% interval; the events apart; the combined figure counts every "
@@ -623,7 +610,7 @@ class Report:
         self.source(
             self.machines[m["machine"]],
             m["date"],
-            "python benchmarks/run_all.py --reuse-matches (brisque match, seed 1, two workers)",
+            "python -m benchmarks.run_all --reuse-matches (brisque match, seed 1, two workers)",
             "match-*.json",
         )
         self.add(
@@ -657,13 +644,10 @@ class Report:
             rows,
             left=3,
         )
-        lm = self.meta["runs"]["ladder-*.json"]
         self.add(
             "The new world search against the old (`pimc:N@handmade:3`), same worlds and equal time:", ""
         )
-        self.source(
-            self.machines[lm["machine"]], lm["date"], lm["command"], "ladder-<comparison>-<game>.json"
-        )
+        self.run_source("ladder-*.json", "ladder-<comparison>-<game>.json")
         rows = []
         for cmp in ("same-worlds", "equal-time"):
             for game in ("brisque", "briscan"):
@@ -717,9 +701,7 @@ class Report:
         return out
 
     def equilibrium(self) -> None:
-        m = self.meta["runs"]["equilibrium-speed.jsonl"]
-        self.add("## The equilibrium of the late deal", "")
-        self.source(self.machines[m["machine"]], m["date"], m["command"], "equilibrium-speed.jsonl")
+        self.section("The equilibrium of the late deal", "equilibrium-speed.jsonl", "equilibrium-speed.jsonl")
         self.add(
             "The whole public subgame (both hands hidden), seeded deals 1 to 20; each solve's figure is the median of three.",
             "",
@@ -758,12 +740,11 @@ class Report:
 
     def tools(self) -> None:
         self.add("## The analysis tools", "")
-        c = self.meta["runs"]["cluster-match.jsonl"]
         self.add(
             "A Dask cluster of two workers against two local processes, a greedy-against-random match of 2000 deal pairs (the cluster's worst case: 1.5 ms a pair); the same records every run.",
             "",
         )
-        self.source(self.machines[c["machine"]], c["date"], c["command"], "cluster-match.jsonl")
+        self.run_source("cluster-match.jsonl", "cluster-match.jsonl")
         rows = [
             [
                 r["pairs_per_task"],
@@ -788,12 +769,11 @@ class Report:
             rows,
             left=0,
         )
-        ln = self.meta["runs"]["line-warm.jsonl"]
         self.add(
             "A whole deal's line analysed move by move (`brisque line --exact`, one table kept) against one whole-deal solve and against a full solve a move:",
             "",
         )
-        self.source(self.machines[ln["machine"]], ln["date"], ln["command"], "line-warm.jsonl")
+        self.run_source("line-warm.jsonl", "line-warm.jsonl")
         rows = [
             [r["seed"], r["moves"], r["whole_s"], r["line_s"], r["line_over_whole"], r["old_over_new"]]
             for r in _jsonl(self.path("line-warm.jsonl"))
@@ -804,12 +784,11 @@ class Report:
             rows,
             left=0,
         )
-        bs = self.meta["runs"]["board-steps-k*.jsonl"]
         self.add(
             "The board's step-through: each position of a line of best moves on the kept worker's warm table against a cleared one (the first position of each line left out):",
             "",
         )
-        self.source(self.machines[bs["machine"]], bs["date"], bs["command"], "board-steps-k*.jsonl")
+        self.run_source("board-steps-k*.jsonl", "board-steps-k*.jsonl")
         rows = []
         for path in sorted(glob.glob(self.path("board-steps-k*.jsonl"))):
             rs = [r for r in _jsonl(path) if r.get("step", 0) > 0]
@@ -838,9 +817,7 @@ class Report:
     def play_load(self) -> None:
         """Games against the engine at once on one board, beside one game alone."""
         d = _load(self.path("play-load.json"))
-        m = self.meta["runs"]["play-load.json"]
-        self.add("## Games against the engine at once", "")
-        self.source(self.machines[m["machine"]], m["date"], m["command"], "play-load.json")
+        self.section("Games against the engine at once", "play-load.json", "play-load.json")
         self.add(
             f"One board (`brisque serve`, started on 127.0.0.1) and a client thread a game, each a deal of "
             f"{d['game'].capitalize()} at level {d['level']} (the engine thinks a tenth of a second a move "
@@ -874,7 +851,7 @@ class Report:
     def figures(self, ident: str) -> None:
         t = next(t for t in self.meta["tables"] if t["id"] == ident)
         self.add(f"## {t['title']}", "")
-        if "machine" in t:
+        if "machine" in t:  # (a table of the figures kept as a table: its own source)
             self.source(self.machines[t["machine"]], t["date"], t["command"], "report-figures.json")
         self.add(t["text"], "")
         self.table(t["columns"], t["rows"], left=t.get("left", 1))
@@ -905,7 +882,7 @@ def build(results: str = RESULTS, written: str | None = None) -> str:
     r.add(
         "# Benchmarks",
         "",
-        f"Written by `python benchmarks/run_all.py --report-only`{' on ' + written if written else ''} from the result "
+        f"Written by `python -m benchmarks.run_all --report-only`{' on ' + written if written else ''} from the result "
         "files in `benchmarks/results/`; nothing is rerun. Each table names its machine, its date and the "
         "command that reproduces it. Two machines, both shared (their speed drifts by up to 2x over a day, "
         "so compare times within a table, and node counts, which are deterministic, across tables):",
@@ -919,6 +896,7 @@ def build(results: str = RESULTS, written: str | None = None) -> str:
         "are in [docs/experiments/](docs/experiments/).",
         "",
     )
+    r.add(*RAW_ROWS, "")
     r.headlines(run, bench)
     r.bench(bench)
     r.final_phase(run["final"], run_date)

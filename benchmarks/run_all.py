@@ -6,7 +6,7 @@ package as installed; this script only lays their figures out as the report:
 * the standard suites (``solver.bench.suites``: final phase, deep search by talon tricks
   left, sampling, the batch path, and the signature): ``--bench-only`` runs them alone and
   rewrites their section only;
-* the research suites (``solver.bench.research``): ``reference`` (final-phase throughput,
+* the research suites (:mod:`benchmarks.research`): ``reference`` (final-phase throughput,
   the engine against the reference solver), ``enhancements`` (deep search by talon tricks
   left, each search enhancement added one at a time, side by side in the same run),
   ``sampling-workers`` (200-world queries at tricks 1, 5 and 9, one and two workers) and
@@ -23,9 +23,9 @@ files alone by ``benchmarks/report.py``: ``--report-only`` rewrites it without r
 anything (``--from DIR`` reads another directory of results).  The plot needs matplotlib, the
 optional extra ``bench``: ``pip install '.[bench]'``.
 
-Run:  python benchmarks/run_all.py [--quick] [--reuse-matches] [--match-deals 500] [--whole-deals]
-      python benchmarks/run_all.py --bench-only [--quick]
-      python benchmarks/run_all.py --report-only [--from benchmarks/results]
+Run:  python -m benchmarks.run_all [--quick] [--reuse-matches] [--match-deals 500] [--whole-deals]
+      python -m benchmarks.run_all --bench-only [--quick]
+      python -m benchmarks.run_all --report-only [--from benchmarks/results]
 """
 
 from __future__ import annotations
@@ -37,15 +37,11 @@ import os
 import sys
 import time
 
+from benchmarks import plots, report, research
+from solver.bench.suites import SUITES, machine
+from solver.bench.suites import run as run_suites
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-
-import plots  # noqa: E402
-import report  # noqa: E402
-
-from solver.bench import research  # noqa: E402
-from solver.bench.suites import SUITES, machine  # noqa: E402
-from solver.bench.suites import run as run_suites  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 RESULTS = os.path.join(HERE, "results")

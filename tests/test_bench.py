@@ -66,104 +66,21 @@ def test_an_unknown_suite_is_refused(name):
         run([name])
 
 
-# --- the research suites (solver.bench.research), behind benchmarks/run_all.py
+# --- the research suites are the lab's (python -m benchmarks.research), not the package's
 
 
-def test_the_command_offers_every_suite_by_its_name():
-    from solver.bench.suites import RESEARCH
+def test_the_command_offers_the_standard_suites_only():
     from solver.cli.commands.bench import bench_cmd
 
     option = next(p for p in bench_cmd.params if p.name == "suites")
-    assert list(option.type.choices) == [*SUITES, *RESEARCH, "research"]
+    assert list(option.type.choices) == list(SUITES)
+    assert "python -m benchmarks.research" in (bench_cmd.help or "")
 
 
-def test_research_stands_for_every_research_suite(monkeypatch):
-    from solver.bench import research, suites
-
-    ran = []
-    for name in research.RESEARCH:
-        monkeypatch.setitem(
-            research.RESEARCH,
-            name,
-            lambda quick, progress, name=name: ran.append(name) or {"name": name, "nodes": 0},
-        )
-    r = suites.run(["deep", "research", "reference"], quick=True)
-    assert ran == list(research.RESEARCH)  # (each once, in their order)
-    assert [s["name"] for s in r["suites"]] == ["deep", *research.RESEARCH]
-    assert r["signature"] is None  # (deep without final-phase signs nothing)
-
-
-@pytest.mark.slow
-def test_the_reference_suite_agrees_with_the_engine():
-    from solver.bench.research import reference
-
-    lines = []
-    r = reference(quick=True, progress=lines.append, positions=40)
-    assert r["positions"] == 40 and r["values_agree"] is True
-    assert r["speedup_value_vs_reference"] > 1 and r["engine_nodes_per_position"] > 0
-    assert lines and "reference" in lines[0]
-
-
-@pytest.mark.slow
-def test_each_enhancement_is_measured_and_the_last_is_the_default():
-    from solver.bench.research import BEST, CONFIGS, ENHANCEMENT_STEPS, deep_levels, enhancements
-
-    assert list(CONFIGS) == [name for name, _ in ENHANCEMENT_STEPS] and BEST == ENHANCEMENT_STEPS[-1][0]
-    assert not any(CONFIGS["plain alpha-beta"].values()) and all(CONFIGS[BEST].values())
-    r = enhancements(quick=True)
-    assert list(r["configs"]) == list(CONFIGS)
-    for rows in r["configs"].values():
-        assert [row["k"] for row in rows] == [0, 1, 2, 3] and all(row["unfinished"] == 0 for row in rows)
-    plain, best = r["configs"]["plain alpha-beta"][-1], r["configs"][BEST][-1]
-    assert best["median_nodes"] < plain["median_nodes"]
-    # every enhancement is the engine's default: the same nodes as the deep suite's search
-    default = deep_levels(4, 3, 60.0)
-    assert [row["median_nodes"] for row in default] == [row["median_nodes"] for row in r["configs"][BEST]]
-
-
-def test_a_capped_level_stops_the_levels():
-    from solver.bench.research import deep_levels
-
-    rows = deep_levels(2, 10, 1e-6)  # (a cap no solve can meet)
-    assert len(rows) < 11 and rows[-1]["unfinished"] == 2
-
-
-@pytest.mark.slow
-def test_the_whole_deals_suite_from_the_command(tmp_path):
-    res = subprocess.run(
-        [sys.executable, "-m", "solver.cli", "bench", "--suite", "whole-deals", "--quick", "--json"],
-        capture_output=True,
-        cwd=tmp_path,
-        timeout=300,
-    )
-    assert res.returncode == 0, res.stderr
-    (r,) = json.loads(res.stdout)["suites"]
-    assert r["name"] == "whole-deals" and [d["seed"] for d in r["deals"]] == [12, 21]
-    assert r["all_same"] is True and all(d["nodes_one"] > 1_000_000 for d in r["deals"])
-    assert r["one_thread"]["slowest_s"] >= r["one_thread"]["median_s"] > 0
-    assert res.stderr.count(b"whole deal") == 2  # (progress on stderr, a line a deal)
-
-
-@pytest.mark.slow
-def test_the_matches_suite_plays_the_chosen_matches():
-    from solver.bench.research import MATCHES, matches
-
-    heard = []
-    r = matches(deals=1, only=MATCHES[:1], on_match=lambda s, records: heard.append((s, len(records))))
-    (summary,) = r["matches"]
-    assert (summary["first"], summary["second"], summary["rules"]) == MATCHES[0]
-    assert summary["pairs"] == 1 and heard == [(summary, 2)]  # (a deal pair: two records)
-
-
-@pytest.mark.slow
-def test_quiet_silences_the_progress_lines(tmp_path):
-    """Progress lines go to standard error, a line a step (also into a log file); -q drops them."""
-    cmd = [sys.executable, "-m", "solver.cli", "bench", "--suite", "reference", "--quick"]
-    loud = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
-    quiet = subprocess.run([*cmd, "-q"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
-    assert loud.returncode == quiet.returncode == 0, loud.stderr + quiet.stderr
-    assert "reference" in loud.stderr and quiet.stderr == ""
-    assert "reference" in quiet.stdout
+@pytest.mark.parametrize("name", ["whole-deals", "research"])
+def test_a_research_suite_is_refused_by_the_package(name):
+    with pytest.raises(ArgumentError, match="expected one of final-phase, deep, sampling, batch"):
+        run([name])
 
 
 def _bench(tmp_path, saved: str, *extra: str) -> subprocess.CompletedProcess[str]:

@@ -238,16 +238,6 @@ def test_deal_answers_in_json_as_the_other_commands_do(brisque, args, view):
     assert answer["rules"] == rules and answer["bpn"].startswith(rules + " ")
 
 
-def test_the_enhancements_summary_marks_the_cap_only_when_hit():
-    from solver.bench.research import summary
-
-    row = {"k": 3, "median_ms": 1.0, "unfinished": 0}
-    free = {"name": "enhancements", "configs": {"plain alpha-beta": [row]}}
-    assert not any("CPU cap" in line for line in summary(free))
-    capped = {"name": "enhancements", "configs": {"plain alpha-beta": [dict(row, unfinished=1)]}}
-    assert summary(capped)[-1] == "(* some solves hit the CPU cap)" and "k=3 1.00*" in summary(capped)[0]
-
-
 def test_a_progress_line_wipes_a_longer_one_before_it():
     # "\r120/400 worlds" over "\r90 worlds, best KS +3.0 +- 1.2" left "+- 1.2" behind
     import io

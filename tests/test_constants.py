@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-from generators import random_final_phase
 
 import solver
 from solver.engine import reference
@@ -33,6 +32,7 @@ from solver.model.rules import GAMES, Rules
 from solver.native import constants as C
 from solver.native.engine import Engine, RootPosition
 from solver.native.structs import EngineRules, Root
+from solver.play.dealing import random_final_phase
 
 CONTEXT_PXD = Path(__file__).resolve().parent.parent / "src_cython" / "context.pxd"
 EXAMPLE = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"

@@ -27,7 +27,7 @@ EXTRAS = {
 
 
 # the examples that take seconds (they solve or train): in the whole run only
-SLOW = {"solver.bench.research", "solver.openspiel.policy"}
+SLOW = {"solver.openspiel.policy"}
 
 
 @pytest.mark.parametrize(

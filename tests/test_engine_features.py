@@ -13,7 +13,6 @@ import functools
 import random
 
 import pytest
-from generators import mixed_final_phase, random_final_phase
 from helpers import make
 
 from solver import Position, Rules
@@ -22,7 +21,7 @@ from solver.engine.results import Limit
 from solver.engine.seam import engine_root
 from solver.model.value import is_raw_game_win
 from solver.native.constants import WIN_RAW, WIN_THRESHOLD
-from solver.play.dealing import random_position
+from solver.play.dealing import mixed_final_phase, random_final_phase, random_position
 
 ALL_OFF = dict(
     merge=False,

@@ -1,11 +1,9 @@
 """The chance of winning a whole game (solver/analysis/game_chance.py), the deal outcomes it
-is made from (training/deal_outcomes.py), and grades weighed by it (brisque line --chance)."""
+is made from (benchmarks/training/deal_outcomes.py), and grades weighed by it (brisque line --chance)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 
@@ -22,10 +20,6 @@ from solver.model.position import Position
 from solver.model.rules import as_rules
 from solver.model.value import Value
 from solver.play.table import Table
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "training"))
-import deal_outcomes  # noqa: E402
 
 
 def recursive_chance(outcomes: DealOutcomes, target: int, grid: int):
@@ -164,32 +158,6 @@ def test_the_outcomes_are_read_through_the_evaluations_files() -> None:
     assert o.counts == [(a, b, w, n) for a, b, w, n in shipped["briscan"]["outcomes"]]
     with pytest.raises(ArgumentError, match="no deal outcomes shipped"):
         DealOutcomes.load("skat")
-
-
-def test_the_outcomes_script_counts_finished_deals_of_new_games(tmp_path: Path) -> None:
-    t = Table.new("petite", "a", 1, 5)
-    while not t.position().is_over():
-        t.engine_play(t.engine_choose()) if not t.persons_turn() else t.play(t.position().legal_moves()[0])
-    done = t.records()[0]
-    unfinished = DealRecord(start=done.start, moves=done.moves[:3])
-    later = DealRecord(start=done.start + " game=1:0", moves=done.moves)
-    assert deal_outcomes.outcome_of(done)[0] == "petite"
-    for bad in (unfinished, later):
-        with pytest.raises(RecordError):
-            deal_outcomes.outcome_of(bad)
-    src = tmp_path / "records.jsonl"
-    src.write_text(done.to_json() + "\nnot json\n" + unfinished.to_json() + "\n" + done.to_json() + "\n")
-    out = tmp_path / "outcomes.json"
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "training" / "deal_outcomes.py"), str(src), "--out", str(out)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
-    assert run.returncode == 0, run.stderr
-    assert "records.jsonl:2: skipped" in run.stderr and "records.jsonl:3: skipped" in run.stderr
-    data = json.loads(out.read_text())
-    assert list(data) == ["petite"] and sum(n for *_, n in data["petite"]["outcomes"]) == 2
 
 
 def whole_game_record() -> DealRecord:

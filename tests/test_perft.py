@@ -25,7 +25,6 @@ import collections
 import random
 
 import pytest
-from generators import mixed_final_phase, random_final_phase
 from helpers import make
 
 from solver.engine.seam import engine_root, new_engine
@@ -34,7 +33,7 @@ from solver.model.position import Position
 from solver.model.rules import Rules
 from solver.native.constants import DECLARE_BASE, MOVE_EXCHANGE, MOVE_PASS
 from solver.native.structs import Root
-from solver.play.dealing import deal, random_position
+from solver.play.dealing import deal, mixed_final_phase, random_final_phase, random_position
 
 # every game, and non-default rule sets that change the rules of play or the gains
 RULE_SETS = [

@@ -24,14 +24,13 @@ import concurrent.futures as cf
 import random
 
 import pytest
-from generators import mixed_final_phase, random_final_phase
 
 import solver
 from solver.engine.api import solve
 from solver.engine.reference import reference_solve
 from solver.errors import ArgumentError
 from solver.model.position import Position
-from solver.play.dealing import random_position
+from solver.play.dealing import mixed_final_phase, random_final_phase, random_position
 
 # positions per game: 1,000 hold each hard case (a trick in progress, full and short hands,
 # marriages, quartets, several declarations, the exchange) 100 to 400 times, which

@@ -9,7 +9,6 @@ import random
 import re
 
 import pytest
-from generators import mixed_final_phase
 
 import solver
 from solver import errors
@@ -30,7 +29,7 @@ from solver.model.limits import (
 from solver.model.position import Position
 from solver.model.rules import Rules
 from solver.model.value import Value
-from solver.play.dealing import random_position
+from solver.play.dealing import mixed_final_phase, random_position
 from solver.play.match import run_match
 
 NOTATION_KEYS = {"bpn", "turn", "method", "value", "best", "moves", "pv", "win", "nodes", "seconds"}

@@ -3,13 +3,13 @@ game-winning events included: a win is worth exactly +-WIN_RAW whatever was scor
 so declaring four kings at once and collecting points first are the same value."""
 
 import pytest
-from generators import random_final_phase
 
 from solver.engine.api import Solver
 from solver.engine.reference import reference_values
 from solver.engine.seam import engine_root
 from solver.model.value import is_raw_game_win
 from solver.native.constants import WIN_RAW
+from solver.play.dealing import random_final_phase
 
 
 @pytest.mark.slow

@@ -1,7 +1,8 @@
 """The standard benchmark suites, run from the installed package (``brisque bench``).
 
 Their positions ship with the package (``positions/``, seeded positions written once), so
-the same suite runs on any machine.  Each suite gives its figures; the run ends, as a chess
+the same suite runs on any machine.  The longer research suites behind BENCHMARKS.md are the
+lab's, beside the package in a checkout (``python -m benchmarks.research``).  Each suite gives its figures; the run ends, as a chess
 engine's bench does, with a *signature*: the total node count of the exact solves of the
 fixed suites (final phase and deep search), with fixed tables.  The search is
 deterministic, so a change that alters it changes the signature on any machine, while a
@@ -20,7 +21,6 @@ import time
 from importlib import resources
 from typing import Any
 
-from solver.bench import research
 from solver.bench.machine import machine
 from solver.errors import ArgumentError
 from solver.model.limits import short_value
@@ -137,26 +137,19 @@ def batch(quick: bool) -> dict[str, Any]:
 
 
 RUNNERS = {"final-phase": final_phase, "deep": deep, "sampling": sampling, "batch": batch}
-RESEARCH = tuple(research.RESEARCH)  # the longer suites, run only when named
 
 
-def run(
-    names: list[str] | None = None, *, quick: bool = False, progress: research.Progress = None
-) -> dict[str, Any]:
-    """Run the named suites (the standard ones by default; ``research`` stands for every
-    research suite of :mod:`solver.bench.research`); the machine, each suite's figures, and
-    the signature (None when no signed suite ran).  ``progress`` hears a line at each step
-    of a research suite."""
+def run(names: list[str] | None = None, *, quick: bool = False) -> dict[str, Any]:
+    """Run the named suites (the standard ones by default); the machine, each suite's
+    figures, and the signature (None when no signed suite ran).  The research suites are
+    the lab's: ``python -m benchmarks.research`` from a checkout."""
     chosen: list[str] = []
     for n in names or SUITES:
-        for one in RESEARCH if n == "research" else (n,):
-            if one not in RUNNERS and one not in RESEARCH:
-                raise ArgumentError(
-                    f"no benchmark suite {one!r}: expected one of {', '.join((*SUITES, *RESEARCH, 'research'))}"
-                )
-            if one not in chosen:
-                chosen.append(one)
-    results = [RUNNERS[n](quick) if n in RUNNERS else research.RESEARCH[n](quick, progress) for n in chosen]
+        if n not in RUNNERS:
+            raise ArgumentError(f"no benchmark suite {n!r}: expected one of {', '.join(SUITES)}")
+        if n not in chosen:
+            chosen.append(n)
+    results = [RUNNERS[n](quick) for n in chosen]
     # the signature of the whole signed suite only (a quick run has a signature of its own)
     whole = all(n in chosen for n in SIGNED)
     return {
@@ -301,7 +294,6 @@ def markdown(result: dict[str, Any]) -> str:
 
 __all__ = [
     "FIGURES",
-    "RESEARCH",
     "SIGNED",
     "SUITES",
     "check_saved",

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from solver.errors import ArgumentError, PlayError
 from solver.formats.records import DealRecord
-from solver.model.cards import ACE, JACK, KING, QUEEN, TEN, rank_of, suit_of
+from solver.model.bits import points_of
+from solver.model.cards import ACE, JACK, KING, QUEEN, TEN, card, rank_of, suit_of
 from solver.model.limits import (
     MAX_GAME_TOTAL,
     MAX_SEED,
@@ -201,13 +202,140 @@ def positions_with_talon_left(
     return out
 
 
+def random_final_phase(
+    seed: int,
+    rules: Rules | str = "brisque",
+    cards: int | None = None,
+    stack: str | None = None,
+    lead_card: bool = False,
+    stack_opponent: bool = False,
+) -> Position:
+    """A valid final-phase position dealt directly from ``seed``, with ``cards`` cards in
+    each hand (at random when None; Petite Brisque: any trick).
+
+    Positions reached by play (:func:`random_position`) rarely hold four kings or several
+    marriages; these can stack the hands so that such rules are exercised.  ``stack``:
+    ``"marriages"`` gives the player on lead kings and queens of two suits, ``"quartet"``
+    four kings or four queens (Brisque) or four of a kind (Briscan); with
+    ``stack_opponent`` the other player gets them instead (a threat to meet).  With
+    ``lead_card`` the leader has already led a card.  The card points out are split
+    between the players at random, and so are the tricks.
+
+    >>> p = random_final_phase(1, "brisque", cards=6)
+    >>> p.hand_size("a"), p.hand_size("b"), p.is_valid()
+    (6, 6, True)
+    >>> q = random_final_phase(2, "brisque", cards=6, stack="quartet")
+    >>> q.is_valid(), q.talon_count
+    (True, 0)
+    """
+    r = Rules.parse(rules) if isinstance(rules, str) else rules
+    rng = random.Random(seed)
+    full = r.hand_size
+    n = cards if cards is not None else rng.randint(1, full)
+    n = max(1, min(n, full))
+    deck = list(range(32))
+    rng.shuffle(deck)
+    trump = rng.randrange(4)
+    leader = rng.randrange(2)
+    stacked = 1 - leader if stack_opponent else leader
+    hands: list[list[int]] = [[], []]
+    if stack == "quartet":
+        rank = rng.choice([KING, QUEEN] if r.game == "brisque" else [KING, QUEEN, 7, 6, 3])
+        hands[stacked] = [card(s, rank) for s in range(4)][:n]
+    elif stack == "marriages":
+        suits = rng.sample(range(4), 2)
+        hands[stacked] = [card(s, rk) for s in suits for rk in (KING, QUEEN)][:n]
+    for c in hands[stacked]:
+        deck.remove(c)
+    while len(hands[stacked]) < n:
+        hands[stacked].append(deck.pop())
+    while len(hands[1 - stacked]) < n:
+        hands[1 - stacked].append(deck.pop())
+    turnup, talon_count = -1, 0
+    talon: list[int] | None = None
+    out = deck
+    if not r.draws:
+        # Petite Brisque: a turnup on the table, the talon unknown, the cards played out
+        turnup = deck.pop()
+        trump = turnup >> 3
+        out = deck[: 2 * (r.hand_size - n)]
+        talon_count = r.talon_size
+    else:
+        talon = []
+    held = [_mask(hands[0]), _mask(hands[1])]
+    out_mask = _mask(out)
+    done = len(out) // 2
+    pts = points_of(out_mask)
+    a_pts = rng.randint(0, pts)
+    a_tricks = rng.randint(0, done)
+    tricks = (a_tricks, done - a_tricks)
+    final = (0, 0)
+    if r.game == "briscan":
+        fin = done - r.talon_tricks if r.draws else 0
+        a_fin = rng.randint(0, max(0, min(fin, a_tricks)))
+        final = (a_fin, fin - a_fin) if fin - a_fin <= tricks[1] else (fin - tricks[1], tricks[1])
+    elif r.game == "brisque":
+        tricks = (0, 0)  # (Brisque does not count tricks)
+    turn, trick = leader, -1
+    if lead_card and n > 0:
+        trick = rng.choice([x for x in range(32) if held[leader] >> x & 1])
+        held[leader] &= ~(1 << trick)
+        turn = 1 - leader
+    return Position.from_parts(
+        r,
+        hands=(held[0], held[1]),
+        trump=trump,
+        turnup=turnup,
+        talon=talon,
+        talon_count=talon_count,
+        out=out_mask,
+        trick=trick,
+        turn=turn,
+        score=(a_pts, pts - a_pts),
+        tricks=tricks,
+        final=final,
+    )
+
+
+def mixed_final_phase(seed: int, rules: Rules | str = "brisque") -> Position:
+    """One position of a seeded mix for tests that compare solvers: the start of the final
+    phase, mid-phase, a trick in progress, stacked melds, or a position reached by random
+    play (:func:`random_final_phase`, :func:`random_position`).
+
+    >>> [mixed_final_phase(s).is_valid() for s in range(3)]
+    [True, True, True]
+    """
+    r = Rules.parse(rules) if isinstance(rules, str) else rules
+    rng = random.Random(seed * 7919 + 1)
+    kind = rng.randrange(6)
+    full = r.hand_size
+    if kind == 0:
+        return random_final_phase(seed, r, cards=full)
+    if kind == 1:
+        return random_final_phase(seed, r, cards=rng.randint(2, full - 1))
+    if kind == 2:
+        return random_final_phase(seed, r, cards=rng.randint(2, full), lead_card=True)
+    if kind == 3 and r.game != "petite":
+        return random_final_phase(seed, r, cards=rng.randint(3, full), stack="marriages")
+    if kind == 4 and r.game != "petite":
+        return random_final_phase(seed, r, cards=rng.randint(4, full), stack="quartet")
+    start = r.talon_tricks + 1 if r.draws else 1
+    for extra in range(50):
+        p = random_position(seed * 31 + extra, r, start + rng.randrange(3))
+        if not p.is_over() and not p.in_window:
+            return p
+    return random_final_phase(seed, r)
+
+
 __all__ = [
     "GameResult",
     "deal",
     "deal_cards",
     "game_totals",
+    "mixed_final_phase",
     "play_deal",
     "play_match",
     "positions_with_talon_left",
+    "random_final_phase",
     "random_position",
 ]

@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from solver.bench.research import summary
 from solver.bench.suites import check_comparable, check_saved, compare, figures, not_compared, run
 from solver.cli.errors import BrisqueCommandError
 from solver.cli.options import json_option, quiet_option
@@ -19,11 +18,8 @@ from solver.errors import ArgumentError
     "--suite",
     "suites",
     multiple=True,
-    # (the names of solver.bench.suites.SUITES and RESEARCH: tests/test_bench.py checks them)
-    type=click.Choice(
-        ["final-phase", "deep", "sampling", "batch"]
-        + ["reference", "enhancements", "whole-deals", "sampling-workers", "matches", "research"]
-    ),
+    # (the names of solver.bench.suites.SUITES: tests/test_bench.py checks them)
+    type=click.Choice(["final-phase", "deep", "sampling", "batch"]),
     help="A suite to run (repeatable; default the four standard ones).",
 )
 @click.option(
@@ -37,7 +33,7 @@ from solver.errors import ArgumentError
     help="A saved run (the --json of an earlier bench): each figure beside it, as a ratio; the suites run that it lacks are named.",
 )
 @quiet_option(
-    "No progress lines on standard error (written a line a step, also to a file or pipe, as a log)."
+    "No progress lines on standard error (the standard suites write none: accepted for the scripts that pass it)."
 )
 def bench_cmd(
     suites: tuple[str, ...], quick: bool, as_json: bool, compare_to: str | None, quiet: bool
@@ -52,27 +48,19 @@ def bench_cmd(
     node count of the final-phase and deep suites.  The search is deterministic,
     so the signature changes exactly when the search does, on any machine.
 
-    The research suites, run only when named (BENCHMARKS.md is written from
-    them by benchmarks/run_all.py): reference (the engine against the Python
-    reference solver), enhancements (each search enhancement added one at a
-    time, by talon tricks left: hours), whole-deals (30 whole deals on one
-    thread and on two: about ten minutes), sampling-workers (one worker process
-    against two), matches (PIMC duplicate matches: about half an hour).
-    --suite research runs them all.
+    The research suites behind BENCHMARKS.md (reference, enhancements,
+    whole-deals, sampling-workers, matches) are not shipped: they are the lab's,
+    run from a checkout of the repository with python -m benchmarks.research
+    --suite NAME (see benchmarks/research.py).
 
     \b
     Examples:
       brisque bench
       brisque bench --suite final-phase --suite deep --json > run.json
       brisque bench --compare run.json
-      brisque bench --suite whole-deals --quick
     """
     old = _saved_run(compare_to, quick) if compare_to else None
-    result = run(
-        list(suites) or None,
-        quick=quick,
-        progress=None if quiet else (lambda line: click.echo(line, err=True)),
-    )
+    result = run(list(suites) or None, quick=quick)
     nothing = "" if old is None else _compare(result, old, str(compare_to))
     if as_json:
         click.echo(json.dumps(result))
@@ -129,10 +117,7 @@ def _text(
     the signature."""
     out = [f"Machine: {result['machine']}{' (quick)' if quick else ''}"]
     for r in result["suites"]:
-        lines = summary(r)  # (a research suite: its own lines instead of every figure)
-        shown = f"positions {r['positions']}" if lines else figures(r, skip=())
-        out.append(f"  {r['name']:12} {shown}")
-        out.extend(f"    {line}" for line in lines)
+        out.append(f"  {r['name']:12} {figures(r, skip=())}")
         for k, level in r.get("levels", {}).items():
             out.append(
                 f"    {k} talon tricks left: {level['positions']} positions, median {level['median_ms']} ms, {level['nodes']} nodes"

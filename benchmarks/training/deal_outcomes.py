@@ -7,7 +7,8 @@ in Brisque and Briscan, one game point to the deal's winner in Petite Brisque, o
 game-winning event (four kings or queens, a vole).  Only deals started from a new game
 (totals 0:0) and played to the end are counted; anything else is reported and skipped.
 
-Run:  python training/deal_outcomes.py RECORDS.jsonl ... [--out FILE]
+Run from the repository's root:
+      python -m benchmarks.training.deal_outcomes RECORDS.jsonl ... [--out FILE]
       (the shipped file: the equal-time matches' records of Brisque and Briscan, and a
       Petite Brisque match of pimc:40 against itself: docs/solver.md)
 """

@@ -6,7 +6,8 @@ margin, preferring a declaration or an exchange that matters, or a four-kings th
 meet.  The same seeds give the same files, so the collections can be regenerated and
 extended (raise --count or change --first-seed).
 
-Run:  python positions/mine.py [--out positions] [--count-scale 1.0]
+Run from the repository's root:
+      python -m benchmarks.mine_positions [--out positions] [--only FILE]
 """
 
 from __future__ import annotations
@@ -14,17 +15,11 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import sys
-from pathlib import Path
 
 from solver.analysis.sampling import analyse
 from solver.engine.api import solve
 from solver.formats.bpd import Record, write_bpd
-from solver.play.dealing import random_position
-
-# the seeded generators are test support, kept beside the tests
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from generators import random_final_phase  # noqa: E402
+from solver.play.dealing import random_final_phase, random_position
 
 MARGIN = 10  # the best move must beat the runner-up by this much (points)
 TRICK_MARGIN = 1  # ... or by one trick in Petite Brisque
@@ -211,7 +206,7 @@ COLLECTIONS = {
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
+    ap.add_argument("--out", default="positions", help="the folder of the collections (default positions)")
     ap.add_argument("--only", default=None, help="one collection file name")
     a = ap.parse_args()
     for name, (fn, count, title) in COLLECTIONS.items():
@@ -222,7 +217,7 @@ def main() -> None:
         write_bpd(
             path,
             records,
-            f"{title}.\nMined by positions/mine.py from seeded self-play; "
+            f"{title}.\nMined by benchmarks/mine_positions.py from seeded self-play; "
             f"every record checked by the engine.",
         )
         print(f"{path}: {len(records)} records")

@@ -14,23 +14,25 @@ and its future value for the player to move
   docs/experiments/learned-horizon.md).  The row names its depth and the network that
   scored its horizon (the first 12 hex digits of the SHA-256 of the weights file).
 
-The rows go to ``training/data/labels-<game>-<level>.jsonl``, one JSON object a line, in seed
+The rows go to ``benchmarks/training/data/labels-<game>-<level>.jsonl``, one JSON object a line, in seed
 order; a second run continues where the file ends, so an interrupted run keeps what it
 finished and the same command always gives the same file.  A file holds one kind of label.
 
-Run:  python training/labels.py --game brisque --levels 1,2,3,4 --count 100000 [--workers 2]
-      python training/labels.py --game brisque --levels 6,7 --count 60000 --depth 4
+Run from the repository's root:
+      python -m benchmarks.training.labels --game brisque --levels 1,2,3,4 --count 100000 [--workers 2]
+      python -m benchmarks.training.labels --game brisque --levels 6,7 --count 60000 --depth 4
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import multiprocessing
 import sys
 import time
 from pathlib import Path
+
+from benchmarks.training import arguments
 
 DATA = Path(__file__).parent / "data"
 # labels of levels 1 to 5: seeds LABEL_SEED + 100,000 L on (the test positions use 0..9,999)
@@ -181,9 +183,7 @@ def make_labels(game: str, level: int, count: int, workers: int, depth: int = 0)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", default="brisque")
-    ap.add_argument("--levels", default="1,2,3,4")
+    ap = arguments.parser(__doc__)
     ap.add_argument("--count", type=int, default=100_000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument(
@@ -193,7 +193,7 @@ def main() -> None:
         help="label by a search this many tricks deep to the shipped network (bootstrapping); 0: exact",
     )
     args = ap.parse_args()
-    for level in (int(x) for x in args.levels.split(",")):
+    for level in arguments.levels(args.levels):
         n = make_labels(args.game, level, args.count, args.workers, args.depth)
         print(f"{args.game} level {level}: {n} labels in {label_path(args.game, level)}", file=sys.stderr)
 

@@ -1,24 +1,24 @@
 """Train the learned horizon evaluation on exact labels, and write it into the package.
 
-Reads the labels of ``training/labels.py`` (exact values of seeded positions), encodes each
+Reads the labels of ``benchmarks/training/labels.py`` (exact values of seeded positions), encodes each
 position with the package's own encoder (``solver.engine.evaluation.network_inputs``), and fits
 a network of two hidden layers with numpy (Adam, mini-batches; the three plain suits
 permuted at random, which changes no value): the future margin by least squares over the
 deals no game-winning event ends, and the chances of a game won and lost by cross-entropy.
 The last tenth of each level (by seed) is held out: the error there is printed per level,
 beside the error of the linear evaluation shipped before it (``evaluation.linear_weights``), and
-written to ``training/data/report-<game>.json``.  The weights are shipped through
+written to ``benchmarks/training/data/report-<game>.json``.  The weights are shipped through
 ``solver.engine.evaluation.write_network`` (``shipped_network_path``), with the fingerprint
 of the input layout they were trained for.
 
 The same labels and ``--seed`` give the same weights (numpy's seeded generator, one thread).
 
-Run:  python training/train.py --game brisque [--levels 1,2,3,4,5] [--epochs 40] [--seed 1]                      (needs numpy: pip install '.[train]')
+Run from the repository's root:
+      python -m benchmarks.training.train --game brisque [--levels 1,2,3,4,5] [--epochs 40] [--seed 1]                      (needs numpy: pip install '.[train]')
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -33,9 +33,8 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).parent))
-from labels import DATA, label_path, read_labels, slug  # noqa: E402  (a script beside this one)
-
+from benchmarks.training import arguments  # noqa: E402
+from benchmarks.training.labels import DATA, label_path, read_labels, slug  # noqa: E402
 from solver.engine import Solver  # noqa: E402
 from solver.engine.evaluation import (  # noqa: E402
     Network,
@@ -235,9 +234,7 @@ def train(
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", default="brisque")
-    ap.add_argument("--levels", default="1,2,3,4")
+    ap = arguments.parser(__doc__)
     ap.add_argument("--epochs", type=int, default=40)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--seed", type=int, default=1)
@@ -252,14 +249,16 @@ def main() -> None:
         default=f"{NET_H1},{NET_H2}",
         help="the hidden widths, to try others (the engine's are fixed when it is built: with --no-write)",
     )
-    ap.add_argument("--report", type=Path, default=None, help="where the report goes (default training/data)")
+    ap.add_argument(
+        "--report", type=Path, default=None, help="where the report goes (default benchmarks/training/data)"
+    )
     args = ap.parse_args()
     h1, h2 = (int(v) for v in args.hidden.split(","))
     if (h1, h2) != (NET_H1, NET_H2) and not args.no_write:
         ap.error(
             f"--hidden {args.hidden}: the engine is built for {NET_H1},{NET_H2}; try others with --no-write"
         )
-    levels = [int(v) for v in args.levels.split(",")]
+    levels = arguments.levels(args.levels)
     t0 = time.time()
     x, y, lv, held, linear = encode(args.game, levels)
     print(f"encoded in {time.time() - t0:.0f} s", file=sys.stderr)

@@ -10,9 +10,11 @@ test positions of bench_world_search.py), fits one least-squares weight row per 
 talon tricks left with numpy, reports the error on a held-out quarter beside the hand-made
 heuristic's, and ships them (``solver.engine.evaluation.write_linear_weights``).  Rows
 beyond the last fitted level repeat it.  The exact values are kept in
-``benchmarks/results/horizon-train-<game>.jsonl``, so a re-fit does not solve again.
+``benchmarks/training/data/horizon-train-<game>.jsonl`` (not kept in git), so a re-fit
+does not solve again.
 
-Run:  python benchmarks/fit_horizon.py [--games brisque,briscan,petite(draw=yes)]
+Run from the repository's root:
+      python -m benchmarks.training.fit_horizon [--games brisque,briscan,petite(draw=yes)]
       [--per-level 2000] [--levels 0,1,2,3,4,5]       (needs numpy: pip install '.[bench]')
 """
 
@@ -34,7 +36,7 @@ from solver.native.constants import WIN_THRESHOLD
 from solver.native.engine import HORIZON_FEATURES, HORIZON_ROWS
 from solver.play.dealing import random_position
 
-RESULTS = Path(__file__).parent / "results"
+DATA = Path(__file__).parent / "data"  # (the exact values: regenerated, not kept in git)
 FIRST_SEED = 10**6
 
 
@@ -45,7 +47,7 @@ def slug(game: str) -> str:
 def training_data(game: str, per_level: int, levels: list[int]) -> list[dict]:
     """Exact raw future values of seeded positions, from the cache or solved now (and kept)."""
     rules = Rules.parse(game)
-    path = RESULTS / f"horizon-train-{slug(game)}.jsonl"
+    path = DATA / f"horizon-train-{slug(game)}.jsonl"
     rows = (
         [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
     )

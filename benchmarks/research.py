@@ -1,10 +1,15 @@
-"""The research suites of ``brisque bench``: the longer measurements behind BENCHMARKS.md.
+"""The research suites: the longer measurements behind BENCHMARKS.md.
 
-The standard suites (:mod:`solver.bench.suites`) check a build in a minute; these answer a
-researcher's questions and take longer (the whole ``enhancements`` suite takes hours, the
-``matches`` suite about half an hour).  ``benchmarks/run_all.py`` is a thin layer over
-them that writes the report.  Their positions are seeded deals played on by random moves
-(:mod:`solver.play.dealing`), the same on every machine:
+Run from the repository's root:
+
+    python -m benchmarks.research --suite whole-deals --quick
+    python -m benchmarks.research --suite research --json > run.json
+
+The standard suites (``brisque bench``, :mod:`solver.bench.suites`) check a build in a
+minute and ship with the package; these answer a researcher's questions and take longer
+(the whole ``enhancements`` suite takes hours, the ``matches`` suite about half an hour).
+``benchmarks/run_all.py`` writes the report from them.  Their positions are seeded deals
+played on by random moves (:mod:`solver.play.dealing`), the same on every machine:
 
 * ``reference``: the compiled engine against the plain Python reference solver on
   positions at the start of Brisque's final phase (speed, and whether the values agree);
@@ -18,21 +23,27 @@ them that writes the report.  Their positions are seeded deals played on by rand
 
 Each runner takes ``quick`` (a smoke run: a few positions) and ``progress`` (a function
 that hears a line of text at each step, for stderr), and returns a dict with its ``name``
-and ``positions`` and its figures.
+and ``positions`` and its figures.  ``research`` names them all:
 
->>> r = reference(quick=True)
->>> r["name"], r["positions"], r["values_agree"]
-('reference', 100, True)
+>>> list(RESEARCH)
+['reference', 'enhancements', 'whole-deals', 'sampling-workers', 'matches']
+>>> chosen(["deep-levels"])
+Traceback (most recent call last):
+ValueError: no research suite 'deep-levels': expected one of reference, enhancements, whole-deals, sampling-workers, matches, research
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import statistics
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-Progress = Callable[[str], object] | None
+from benchmarks.harness.positions import views_at
+from benchmarks.harness.timing import Progress, percentile, spread, to_stderr
+from solver.bench.machine import machine
 
 # the enhancements measured one at a time: each configuration adds one to the one above
 # (the names are the rows of BENCHMARKS.md; the engine's default is the last one)
@@ -49,6 +60,15 @@ ENHANCEMENT_STEPS: tuple[tuple[str, dict[str, bool]], ...] = (
 
 
 def _configs() -> dict[str, dict[str, bool]]:
+    """Each configuration of the enhancements suite: plain alpha-beta first, every
+    enhancement last (the engine's default).
+
+    >>> configs = _configs()
+    >>> list(configs) == [name for name, _ in ENHANCEMENT_STEPS]
+    True
+    >>> any(configs["plain alpha-beta"].values()), all(configs[BEST].values())
+    (False, True)
+    """
     features = dict(
         merge=False, forced=False, mtdf=False, etc=False, ordering=False, bounds=False, small=False
     )
@@ -69,22 +89,11 @@ MATCHES = (  # (first, second, rules) of the matches suite
 )
 
 
-def percentile(xs: list[float] | list[int], q: float) -> float:
-    """The ``q`` quantile of ``xs``, the nearest rank.
-
-    >>> percentile([1.0, 2.0, 3.0, 4.0, 5.0], 0.9)
-    5.0
-    """
-    ordered = sorted(xs)
-    return ordered[min(len(xs) - 1, max(0, int(round(q * (len(xs) - 1)))))]
-
-
 def reference(
     quick: bool = False, progress: Progress = None, positions: int | None = None, table_bits: int = 14
 ) -> dict[str, Any]:
     """The engine (value in one batch, and every move's value) against the reference solver
     on ``positions`` positions at the start of Brisque's final phase (1000; 100 if quick)."""
-    from solver.bench.machine import machine
     from solver.engine import Solver
     from solver.engine.reference import reference_values
     from solver.engine.seam import engine_root
@@ -138,7 +147,12 @@ def deep_levels(
     """The exact value of ``positions`` seeded Brisque positions with k = 0, 1, ... ``max_k``
     talon tricks left (10: the whole deal), each from a cleared table under a CPU cap of
     ``cap`` seconds (a capped solve counts as the cap).  It stops after a level where most
-    solves hit the cap: a larger k would only hit it too."""
+    solves hit the cap: a larger k would only hit it too.
+
+    >>> rows = deep_levels(2, 10, 1e-6)  # (a cap no solve can meet)
+    >>> len(rows) < 11, rows[-1]["unfinished"]
+    (True, 2)
+    """
     from solver.engine import Solver
     from solver.engine.seam import engine_root
     from solver.model.rules import Rules
@@ -207,19 +221,6 @@ def enhancements(
     }
 
 
-def _spread(times: list[float], nodes: list[int]) -> dict[str, Any]:
-    return {
-        "median_s": round(statistics.median(times), 3),
-        "p90_s": round(percentile(times, 0.9), 3),
-        "slowest_s": round(max(times), 3),
-        "share_under_1s": round(sum(t < 1 for t in times) / len(times), 3),
-        "share_under_5s": round(sum(t < 5 for t in times) / len(times), 3),
-        "over_60s": sum(t > 60 for t in times),
-        "median_nodes": statistics.median(nodes),
-        "nodes_per_s": round(sum(nodes) / max(sum(times), 1e-9)),
-    }
-
-
 QUICK_WHOLE_DEALS = (12, 21)  # (about 100 M nodes each, against 232 M and 175 M for deals 1 and 2)
 
 
@@ -278,23 +279,10 @@ def whole_deals(
             statistics.median(r["nodes_threads"] / r["nodes_one"] for r in rows), 3
         ),
         "all_same": all(r["same_value"] for r in rows),
-        "one_thread": _spread([r["one_s"] for r in rows], [r["nodes_one"] for r in rows]),
-        "on_threads": _spread([r["threads_s"] for r in rows], [r["nodes_threads"] for r in rows]),
+        "one_thread": spread([r["one_s"] for r in rows], [r["nodes_one"] for r in rows]),
+        "on_threads": spread([r["threads_s"] for r in rows], [r["nodes_threads"] for r in rows]),
         "deals": rows,
     }
-
-
-def _views_at(trick: int, count: int) -> list[Any]:
-    from solver.play.dealing import random_position
-
-    out: list[Any] = []
-    seed = 0
-    while len(out) < count:
-        p = random_position(1000 + seed, "brisque", trick)
-        seed += 1
-        if not p.is_over() and p.trick_number == trick and not p.in_window:
-            out.append(p.view(p.turn))
-    return out
 
 
 def sampling_workers(
@@ -317,7 +305,7 @@ def sampling_workers(
     with ProcessPoolExecutor(max_workers=2) as pool:
         pool.submit(int, 0).result()  # (the workers started before the timing)
         for trick in tricks:
-            views = _views_at(trick, deals)
+            views = views_at(trick, deals)
             row: dict[str, Any] = {"trick": trick, "worlds": worlds, "deals": deals}
             for label, executor, workers in (("1 worker", None, 1), ("2 workers", pool, 2)):
                 times, per_world = [], []
@@ -376,13 +364,21 @@ RESEARCH: dict[str, Callable[..., dict[str, Any]]] = {  # name: runner(quick, pr
 
 
 def summary(result: dict[str, Any]) -> list[str]:
-    """Human lines for a research suite's result (``brisque bench`` prints them).
+    """Human lines for a research suite's result (``python -m benchmarks.research`` prints them).
 
     >>> summary({"name": "whole-deals", "positions": 2, "threads": 2, "median_speedup": 1.5,
     ...     "median_node_overhead": 1.2, "all_same": True,
     ...     "one_thread": {"median_s": 9.0, "p90_s": 20.0, "slowest_s": 31.0},
     ...     "on_threads": {"median_s": 6.0, "p90_s": 14.0, "slowest_s": 21.0}})[0]
     'one thread: median 9.0 s, p90 20.0 s, slowest 31.0 s'
+
+    The enhancements' lines mark a level where a solve hit the CPU cap, and say so once:
+
+    >>> row = {"k": 3, "median_ms": 1.0, "unfinished": 0}
+    >>> summary({"name": "enhancements", "configs": {"plain alpha-beta": [row]}})
+    ['plain alpha-beta: median ms k=3 1.00']
+    >>> summary({"name": "enhancements", "configs": {"plain alpha-beta": [dict(row, unfinished=1)]}})
+    ['plain alpha-beta: median ms k=3 1.00*', '(* some solves hit the CPU cap)']
     """
     name = result["name"]
     if name == "enhancements":
@@ -425,6 +421,54 @@ def summary(result: dict[str, Any]) -> list[str]:
     return []
 
 
+def chosen(names: Sequence[str]) -> list[str]:
+    """The suites that ``names`` asks for, each once, in their order (``research``: all)."""
+    out: list[str] = []
+    for n in names:
+        for one in RESEARCH if n == "research" else (n,):
+            if one not in RESEARCH:
+                raise ValueError(
+                    f"no research suite {one!r}: expected one of {', '.join((*RESEARCH, 'research'))}"
+                )
+            if one not in out:
+                out.append(one)
+    return out
+
+
+def run(names: Sequence[str], quick: bool = False, progress: Progress = None) -> dict[str, Any]:
+    """Run the research suites ``names``: the machine and each suite's figures."""
+    return {
+        "machine": machine(),
+        "quick": quick,
+        "suites": [RESEARCH[n](quick, progress) for n in chosen(names)],
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument(
+        "--suite",
+        dest="suites",
+        action="append",
+        choices=[*RESEARCH, "research"],
+        required=True,
+        help="a suite to run (repeatable; research: all of them)",
+    )
+    ap.add_argument("--quick", action="store_true", help="a few positions of each suite: a smoke run")
+    ap.add_argument("--json", action="store_true", help="one JSON object: machine, suites")
+    ap.add_argument("-q", "--quiet", action="store_true", help="no progress lines on standard error")
+    a = ap.parse_args(argv)
+    result = run(a.suites, a.quick, None if a.quiet else to_stderr)
+    if a.json:
+        print(json.dumps(result))
+        return
+    print(f"Machine: {result['machine']}{' (quick)' if a.quick else ''}")
+    for r in result["suites"]:
+        print(f"  {r['name']:12} positions {r['positions']}")
+        for line in summary(r):
+            print(f"    {line}")
+
+
 __all__ = [
     "BEST",
     "CONFIGS",
@@ -434,9 +478,14 @@ __all__ = [
     "deep_levels",
     "enhancements",
     "matches",
-    "percentile",
+    "chosen",
+    "run",
     "reference",
     "sampling_workers",
     "summary",
     "whole_deals",
 ]
+
+
+if __name__ == "__main__":
+    main()

@@ -13,10 +13,11 @@ log-probability of the moves played); the other pairs are held out and measure:
   log(w_true / mean w), 0 for uniform weights, positive when the inference favours the truth;
   with the share of points where it is positive and the worlds' effective sample size.
 
-Run:  python training/fit_inference.py --records deals.jsonl [--train 0.5] [--worlds 40]
+Run from the repository's root:
+      python -m benchmarks.training.fit_inference --records deals.jsonl [--train 0.5] [--worlds 40]
       [--every 3] [--limit 200] [--ship]
 
-The report goes to ``training/data/inference-<game>.json``; ``--ship`` ships the fitted
+The report goes to ``benchmarks/training/data/inference-<game>.json``; ``--ship`` ships the fitted
 settings with the package (``solver.engine.evaluation.write_inference_settings``).
 """
 
@@ -30,6 +31,7 @@ import sys
 from itertools import islice
 from pathlib import Path
 
+from benchmarks.harness.records import read_records
 from solver.analysis.inference import (
     VALUE_CAP,
     History,
@@ -50,16 +52,6 @@ BETAS = [0.01, 0.02, 0.03, 0.05, 0.08, 0.1, 0.15, 0.2, 0.3, 0.5]
 FLOORS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3]
 
 Sample = tuple[dict[int, int], int]
-
-
-def read_records(path: Path) -> list[dict]:
-    out = []
-    for n, line in enumerate(path.read_text().splitlines(), 1):
-        try:
-            out.append(json.loads(line))
-        except json.JSONDecodeError:
-            print(f"{path}:{n}: not a JSON record, skipped", file=sys.stderr)
-    return out
 
 
 def live(p: Position) -> bool:

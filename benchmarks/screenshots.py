@@ -6,7 +6,8 @@ Starts ``brisque play`` on a free port with a games folder of its own, drives Ch
 through Playwright, and stops the server.  Needs the extras ``board`` and ``test`` and a
 Chromium (``apt-get install chromium``).
 
-Run:  python docs/screenshots.py
+Run from the repository's root:
+      python -m benchmarks.screenshots
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-DOCS = Path(__file__).parent
+DOCS = Path("docs")  # (run from the repository's root)
 
 
 def main() -> None:

@@ -220,7 +220,9 @@ def test_every_install_hint_has_the_same_wording():
 
 
 @pytest.mark.slow
-def test_a_fresh_install_with_no_extra_plays_reviews_and_analyses(request: pytest.FixtureRequest, tmp_path: Path):
+def test_a_fresh_install_with_no_extra_plays_reviews_and_analyses(
+    request: pytest.FixtureRequest, tmp_path: Path
+):
     # the first thing a new user does: `pip install .` with no extra into a new virtual
     # environment, then a deal, its review from the player's own view (the chance of winning
     # uses numpy), a line graded from a record, and a sampled analysis
@@ -240,10 +242,17 @@ def test_a_fresh_install_with_no_extra_plays_reviews_and_analyses(request: pytes
         return done
 
     run(brisque, "match", "greedy", "random", "--deals", "1", "--seed", "1", "--records", "deals.jsonl", "-q")
-    line = run(brisque, "line", "--record", "deals.jsonl", "--view", "own", "--worlds", "10", "--seed", "1", "-q")
+    line = run(
+        brisque, "line", "--record", "deals.jsonl", "--view", "own", "--worlds", "10", "--seed", "1", "-q"
+    )
     assert "decisions" in line.stdout or "move" in line.stdout
     analysed = run(
-        brisque, "analyse", "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1", "--worlds", "20", "--json"
+        brisque,
+        "analyse",
+        "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1",
+        "--worlds",
+        "20",
+        "--json",
     )
     assert '"best"' in analysed.stdout
     review = run(

@@ -23,9 +23,9 @@ import sys
 import time
 
 from solver.bench.suites import machine
-from solver.board.jobs import Jobs, Limits
-from solver.engine.api import BOUNDED_TABLE_BITS, Solver, solve
+from solver.board.jobs import Jobs, Quotas
 from solver.engine.results import Limit
+from solver.engine.solving import BOUNDED_TABLE_BITS, Solver, solve
 from solver.model.position import Position
 from solver.model.rules import Rules
 from solver.play.dealing import positions_with_talon_left
@@ -53,7 +53,7 @@ def main() -> int:
     args = ap.parse_args()
     first, _, last = args.seeds.partition("-")
     seeds = range(int(first), int(last or first) + 1)
-    jobs = Jobs(Limits(max_running=1, max_seconds=args.seconds))
+    jobs = Jobs(Quotas(max_running=1, max_seconds=args.seconds))
     cold = Solver(Rules(), BOUNDED_TABLE_BITS)
     rows = []
     try:

@@ -23,7 +23,7 @@ import time
 
 from benchmarks.bench_strategy_fusion import last_talon_trick
 from solver.analysis.equilibrium import equilibrium
-from solver.engine.api import shared_solver
+from solver.engine.solving import shared_solver
 from solver.model.position import Position
 from solver.model.rules import Rules
 from solver.play.dealing import deal

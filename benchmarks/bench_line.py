@@ -21,7 +21,7 @@ import statistics
 import time
 
 from solver.analysis.line import analyse_line
-from solver.engine.api import forget_shared_solvers, solve
+from solver.engine.solving import forget_shared_solvers, solve
 from solver.play.dealing import deal, play_deal
 from solver.play.players import make_player
 

@@ -20,7 +20,7 @@ import time
 
 from solver.analysis.parallel import parallel_solve
 from solver.bench.suites import machine
-from solver.engine.api import forget_shared_solvers, solve
+from solver.engine.solving import forget_shared_solvers, solve
 from solver.play.dealing import deal
 
 

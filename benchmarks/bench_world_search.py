@@ -32,8 +32,8 @@ from pathlib import Path
 from benchmarks.harness.results import RESULTS
 from benchmarks.training.fit_horizon import slug
 from solver.engine import Solver
-from solver.engine.api import shared_solver
 from solver.engine.quick import WorldSearch
+from solver.engine.solving import shared_solver
 from solver.model.moves import Move
 from solver.model.outright import game_win_possible
 from solver.model.position import Position

@@ -25,7 +25,7 @@ from benchmarks.bench_equilibrium import petite_ending, positions
 SCRIPT = r"""
 import sys, time, json
 from solver.analysis.equilibrium import equilibrium
-from solver.engine.api import shared_solver
+from solver.engine.solving import shared_solver
 from solver.model.position import Position
 from solver.model.rules import Rules
 job = json.load(sys.stdin)

@@ -17,7 +17,7 @@ import os
 import random
 
 from solver.analysis.sampling import analyse
-from solver.engine.api import solve
+from solver.engine.solving import solve
 from solver.formats.bpd import Record, write_bpd
 from solver.play.dealing import random_final_phase, random_position
 

@@ -6,7 +6,7 @@ without a Python object per field or per move.
 solves in microseconds (the final phase): parsing, the validity check, the answer's objects
 and JSON.  :class:`LineLane` does all of that in C for the lines it is sure of, and declines
 (returns ``None``) every other line, which then takes the Python path (solver.model and
-solver.engine.api), the one source of every error message.  A line is taken here only when:
+solver.engine.solving), the one source of every error message.  A line is taken here only when:
 
 * it is canonical BPN: printed back from what was parsed, it is the same text (so the
   Python parser would read the same position; odd spellings, cases and orders decline);
@@ -17,7 +17,7 @@ solver.engine.api), the one source of every error message.  A line is taken here
   positions; a position it doubts goes to Python, which names the problem);
 * the deal is not over.
 
-The answer is then the engine's, by the same calls as :meth:`solver.engine.api.Solver.solve`
+The answer is then the engine's, by the same calls as :meth:`solver.engine.solving.Solver.solve`
 (every move's value, then a principal variation), written as its ``to_json`` writes it:
 tests/test_bpnline.py checks the two byte for byte (but ``seconds``) on thousands of lines.
 """

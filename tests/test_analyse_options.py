@@ -8,7 +8,7 @@ import pytest
 import solver
 from solver.analysis.options import DEFAULT_WORLDS, AnalyseOptions
 from solver.errors import ArgumentError, ArgumentTypeError
-from solver.model.limits import MAX_WORLDS
+from solver.model.ranges import MAX_WORLDS
 
 VIEW = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
 

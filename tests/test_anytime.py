@@ -126,7 +126,7 @@ def test_a_world_stopped_by_its_time_is_dropped():
 def test_the_engine_stops_at_a_real_time_budget():
     """``wall_seconds``: real time, whatever CPU time the search got (a budget in seconds of
     a solve is both, so that a loaded machine does not stretch it)."""
-    from solver.engine.api import Solver
+    from solver.engine.solving import Solver
 
     s = Solver()
     s.load(deal(4))

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import solver
-from solver.analysis.batch import solve_line
+from solver.analysis.batch_solve import solve_line
 from solver.errors import ArgumentTypeError
-from solver.model.limits import (
+from solver.model.ranges import (
     MAX_LINE_BYTES,
 )
 from solver.play.dealing import random_position
@@ -185,7 +185,7 @@ def test_a_batch_of_one_position_not_in_a_list_is_refused(one):
 
 def test_a_batch_with_other_rules_names_the_position():
     # "position rules petite differ from this solver's brisque" did not say which position
-    from solver.engine.api import Solver
+    from solver.engine.solving import Solver
     from solver.errors import PositionError
     from solver.play.dealing import deal
 

@@ -1,5 +1,5 @@
 """The analysis board: the real server (``brisque serve``, uvicorn) on 127.0.0.1,
-its JSON API and limits, and the page in a real browser (Debian's Chromium through
+its JSON API and quotas, and the page in a real browser (Debian's Chromium through
 Playwright).  The browser tests are skipped where no Chromium is installed (``.ci/run``
 installs it)."""
 
@@ -99,11 +99,11 @@ class Board:
 
 
 class ThreadBoard(Board):
-    """A board made with ``limits`` served by uvicorn as ``brisque serve`` serves it
-    (:func:`solver.board.app.server`), in a thread of the tests' process: for limits that
+    """A board made with ``quotas`` served by uvicorn as ``brisque serve`` serves it
+    (:func:`solver.board.app.server`), in a thread of the tests' process: for quotas that
     the command line does not set."""
 
-    def __init__(self, limits: object, games_dir: Path | None = None) -> None:
+    def __init__(self, quotas: object, games_dir: Path | None = None) -> None:
         from solver.board.app import create_app, server
 
         sock = socket.socket()
@@ -112,7 +112,7 @@ class ThreadBoard(Board):
         self.url = f"http://127.0.0.1:{self.port}"
         # (its games in a folder of the tests', never the user's)
         games = games_dir or Path(tempfile.mkdtemp(prefix="board-games-"))
-        self.app = create_app(limits, games_dir=games)  # type: ignore[arg-type]
+        self.app = create_app(quotas, games_dir=games)  # type: ignore[arg-type]
         self.server = server(self.app)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
         self.thread.start()
@@ -323,8 +323,8 @@ def test_an_analysis_stops_at_its_time_limit():
 def test_stepping_through_a_deal_finds_a_warm_table():
     """Exact analyses share one kept process whose table stays warm: the position after the
     best move is solved with fewer nodes than from a cleared table, to the same values."""
-    from solver.engine.api import Solver
     from solver.engine.results import Limit
+    from solver.engine.solving import Solver
     from solver.play.dealing import random_position
 
     b = Board("--max-seconds", "30")
@@ -356,8 +356,8 @@ def test_a_cancel_interrupts_the_kept_process_whose_table_stays_right():
     """Cancelling an exact analysis stops its search in the kept process, which lives on
     with its table: the same position analysed again there, on the table the interrupted
     search left, gets the values of a cold solve, with fewer nodes."""
-    from solver.engine.api import Solver
     from solver.engine.results import Limit
+    from solver.engine.solving import Solver
     from solver.play.dealing import random_position
 
     b = Board("--max-seconds", "20")
@@ -389,10 +389,10 @@ def test_a_late_answer_is_never_the_next_jobs():
     own answer."""
     import multiprocessing
 
-    from solver.board.jobs import Job, Jobs, Limits
+    from solver.board.jobs import Job, Jobs, Quotas
     from solver.play.dealing import random_position
 
-    jobs = Jobs(Limits(max_seconds=20))
+    jobs = Jobs(Quotas(max_seconds=20))
     try:
         job = Job(id="x", bpn="b", seq=2)
         parent, child = multiprocessing.Pipe(duplex=False)
@@ -433,10 +433,10 @@ def test_an_interrupt_before_the_kept_process_reads_its_job_cancels_that_job():
     go): its handler lets it be, and the job read afterwards is found cancelled."""
     import threading
 
-    from solver.board.jobs import Jobs, Limits
+    from solver.board.jobs import Jobs, Quotas
     from solver.play.dealing import random_position
 
-    jobs = Jobs(Limits(max_seconds=20))
+    jobs = Jobs(Quotas(max_seconds=20))
     try:
         assert jobs.wait(jobs.start(FULL).id).state == "done"
         assert jobs._warm is not None
@@ -462,11 +462,11 @@ def test_a_kept_process_that_does_not_answer_an_interrupt_is_ended(monkeypatch):
     """One stopped (SIGSTOP) in its search, as one stuck would be: ended after the grace,
     and the next exact analysis gets another."""
     from solver.board import jobs as module
-    from solver.board.jobs import Jobs, Limits
+    from solver.board.jobs import Jobs, Quotas
     from solver.play.dealing import random_position
 
     monkeypatch.setattr(module, "INTERRUPT_GRACE", 0.5)
-    jobs = Jobs(Limits(max_seconds=20))
+    jobs = Jobs(Quotas(max_seconds=20))
     try:
         job = jobs.start(random_position(7, "brisque", 1).bpn())  # (about 10 s)
         assert job.kept is not None and job.kept.ready.wait(30)
@@ -577,9 +577,9 @@ def test_a_cross_site_request_changes_nothing(board):
 def test_an_abandoned_analysis_frees_its_slot():
     """A client that starts analyses and goes away without a word: once nobody has asked
     for them in ``abandon_seconds``, they are cancelled and the others may start theirs."""
-    from solver.board.jobs import Limits
+    from solver.board.jobs import Quotas
 
-    b = ThreadBoard(Limits(max_running=2, max_seconds=30, abandon_seconds=2))
+    b = ThreadBoard(Quotas(max_running=2, max_seconds=30, abandon_seconds=2))
     try:
         slow = {"bpn": deal(8).view("a").bpn(), "worlds": 2000}
         first, second = (b.post("/api/analysis/jobs", slow) for _ in range(2))
@@ -604,9 +604,9 @@ def test_an_abandoned_analysis_frees_its_slot():
 @pytest.mark.slow
 def test_an_analysis_asked_for_is_never_abandoned():
     """The page asks every 0.25 s: its analysis runs to its end, however long."""
-    from solver.board.jobs import Limits
+    from solver.board.jobs import Quotas
 
-    b = ThreadBoard(Limits(max_running=2, max_seconds=4, abandon_seconds=1))
+    b = ThreadBoard(Quotas(max_running=2, max_seconds=4, abandon_seconds=1))
     try:
         _, job = b.post("/api/analysis/jobs", {"bpn": deal(8).view("a").bpn(), "worlds": 2000})
         answer = b.wait(job["id"], timeout=30)
@@ -657,9 +657,9 @@ def closed_within(s: socket.socket, seconds: float) -> bytes:
 def test_slow_requests_are_cut_off():
     """A request line sent in half, headers sent a byte at a time (slowloris): closed after
     ``header_seconds``; a body trickling in: 408 after ``body_seconds``."""
-    from solver.board.jobs import Limits
+    from solver.board.jobs import Quotas
 
-    b = ThreadBoard(Limits(header_seconds=1, body_seconds=2))
+    b = ThreadBoard(Quotas(header_seconds=1, body_seconds=2))
     try:
         half = socket.create_connection(("127.0.0.1", b.port))
         half.sendall(b"GET /api/posi")

@@ -410,9 +410,9 @@ def test_the_same_cards_with_the_seats_swapped_compare_the_results(tmp_path: Pat
 def test_an_abandoned_games_thinking_is_cancelled_and_resumes_when_asked(tmp_path: Path) -> None:
     from test_board import ThreadBoard
 
-    from solver.board.jobs import Limits
+    from solver.board.jobs import Quotas
 
-    b = ThreadBoard(Limits(max_running=2, max_seconds=30, abandon_seconds=1), games_dir=tmp_path / "games")
+    b = ThreadBoard(Quotas(max_running=2, max_seconds=30, abandon_seconds=1), games_dir=tmp_path / "games")
     try:
         # the master thinks three seconds a move, and the engine leads: its move starts at once
         status, v = b.post("/api/games", {"game": "brisque", "seat": "b", "level": 5, "seed": 3})
@@ -436,9 +436,9 @@ def test_a_failing_engine_is_tried_again_after_a_delay_that_doubles(tmp_path: Pa
     from test_board import ThreadBoard
 
     from solver.board.games import retry_delay
-    from solver.board.jobs import Limits
+    from solver.board.jobs import Quotas
 
-    b = ThreadBoard(Limits(max_running=2, max_seconds=30), games_dir=tmp_path / "games")
+    b = ThreadBoard(Quotas(max_running=2, max_seconds=30), games_dir=tmp_path / "games")
     try:
         status, v = b.post("/api/games", {"game": "brisque", "seat": "b", "level": 5, "seed": 3})
         assert status == 201 and v["thinking"]
@@ -464,9 +464,9 @@ def test_a_failing_engine_is_tried_again_after_a_delay_that_doubles(tmp_path: Pa
 def test_games_waiting_for_a_worker_are_served_first_come_first_served(tmp_path: Path) -> None:
     from test_board import ThreadBoard
 
-    from solver.board.jobs import Limits
+    from solver.board.jobs import Quotas
 
-    b = ThreadBoard(Limits(max_running=1, max_seconds=30), games_dir=tmp_path / "games")
+    b = ThreadBoard(Quotas(max_running=1, max_seconds=30), games_dir=tmp_path / "games")
     try:
         games = b.app.state.games
         started: list[str] = []  # the games in the order the worker went to them
@@ -502,9 +502,9 @@ def test_games_waiting_for_a_worker_are_served_first_come_first_served(tmp_path:
 def test_an_engine_that_cannot_start_fails_its_own_game_only(tmp_path: Path) -> None:
     from test_board import ThreadBoard
 
-    from solver.board.jobs import Limits
+    from solver.board.jobs import Quotas
 
-    b = ThreadBoard(Limits(max_running=2, max_seconds=30), games_dir=tmp_path / "games")
+    b = ThreadBoard(Quotas(max_running=2, max_seconds=30), games_dir=tmp_path / "games")
     try:
         games = b.app.state.games
         real = games.jobs.start_task

@@ -22,7 +22,7 @@ import pytest
 from helpers import BRISQUE, OUTSIDE, communicate_or_kill
 
 from solver.analysis.line import analyse_line
-from solver.analysis.report import format_analysis
+from solver.analysis.text_reports import format_analysis
 from solver.engine import Analysis, Limit, Solver, solve
 from solver.engine.bounded import NOT_LOST, NOT_WON, TRIVIAL, _finish, interrupted_answer
 from solver.model.position import Position

@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from solver.engine.api import Solver
 from solver.engine.batchline import fast_answer, lane_for
+from solver.engine.solving import Solver
 from solver.errors import BrisqueError
 from solver.model.position import Position
 from solver.model.rules import Rules

@@ -3,8 +3,8 @@ ace of trumps nor a carte blanche can use it (position model and engine agree)."
 
 from test_briscan import decls, final_phase
 
-from solver.engine.api import solve
 from solver.engine.reference import reference_solve
+from solver.engine.solving import solve
 
 
 def test_ace_of_trumps_after_a_trump_sequence_with_the_ace_is_refused():

@@ -9,12 +9,12 @@ import pytest
 from helpers import NOTATION_EXAMPLES
 
 import solver
-from solver.cli.errors import option_words
+from solver.cli.exits import option_words
 from solver.errors import (
     ArgumentError,
     RulesError,
 )
-from solver.model.limits import (
+from solver.model.ranges import (
     MAX_DEPTH,
     MAX_GAME_TOTAL,
     MAX_SECONDS,
@@ -55,7 +55,7 @@ def test_deal_takes_game_totals_the_bpn_takes():
 
 @pytest.mark.parametrize("bad", ["bogus", "tcp://bogus", "tls://node7", "[::1]"])
 def test_a_scheduler_without_a_port_is_refused_up_front(bad):
-    from solver.cluster.executors import parse_scheduler
+    from solver.cluster.scheduler import parse_scheduler
 
     with pytest.raises(ArgumentError) as info:
         parse_scheduler(bad)
@@ -92,7 +92,7 @@ def test_whole_number_options_refuse_what_the_notation_refuses(invoke, args, opt
 
 
 def test_the_notation_refuses_those_numbers_too():
-    from solver.model.limits import whole_number
+    from solver.model.ranges import whole_number
 
     for bad in ("4_8", "5.0", "٥"):
         with pytest.raises(ValueError, match="not a whole number"):

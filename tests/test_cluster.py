@@ -26,7 +26,7 @@ import threading
 from distributed import Client, LocalCluster  # noqa: E402
 
 import solver
-from solver.analysis.batch import solve_lines  # noqa: E402
+from solver.analysis.batch_solve import solve_lines  # noqa: E402
 from solver.analysis.puzzles import check_records  # noqa: E402
 from solver.analysis.sampling import analyse  # noqa: E402
 from solver.cluster import open_executor, parse_scheduler  # noqa: E402
@@ -305,7 +305,7 @@ def test_a_scheduler_without_workers_is_said_to_have_none_and_the_work_waits_for
     """``dask scheduler`` alone holds the tasks without a word: the run looked hung.  It now
     says so on standard error within seconds, with the command that starts a worker, and
     keeps waiting: the worker started then does the work."""
-    from solver.cluster.executors import NO_WORKER_SECONDS
+    from solver.cluster.scheduler import NO_WORKER_SECONDS
 
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"

@@ -16,9 +16,9 @@ import pytest
 from helpers import make
 
 from solver import Position, Rules
-from solver.engine.api import Solver
 from solver.engine.results import Limit
 from solver.engine.seam import engine_root
+from solver.engine.solving import Solver
 from solver.model.value import is_raw_game_win
 from solver.native.constants import WIN_RAW, WIN_THRESHOLD
 from solver.play.dealing import mixed_final_phase, random_final_phase, random_position

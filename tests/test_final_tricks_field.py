@@ -4,7 +4,7 @@ of another), and a Brisque line's end says which tricks it counts."""
 import pytest
 
 from solver import Position, solve
-from solver.analysis.report import pv_by_trick
+from solver.analysis.text_reports import pv_by_trick
 from solver.play.dealing import deal
 
 P = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"

@@ -11,7 +11,7 @@ from helpers import NOTATION_EXAMPLES
 
 import solver
 from solver.analysis.line import analyse_line
-from solver.engine.api import shared_solver, solve
+from solver.engine.solving import shared_solver, solve
 from solver.errors import ArgumentTypeError
 from solver.model.position import Position
 from solver.play.dealing import deal

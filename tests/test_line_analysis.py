@@ -13,8 +13,8 @@ import pytest
 import solver
 from solver import Position
 from solver.analysis.line import analyse_line, games_given_up, losses_by_player
-from solver.engine.api import solve
 from solver.engine.results import Limit
+from solver.engine.solving import solve
 from solver.errors import (
     ArgumentTypeError,
     HiddenInformationError,
@@ -579,7 +579,7 @@ def test_line_own_view_says_how_many_worlds_it_needs(brisque, tmp_path):
     from pathlib import Path
 
     import solver
-    from solver.model.limits import MIN_OWN_WORLDS
+    from solver.model.ranges import MIN_OWN_WORLDS
 
     # one number, set once (the command line's check and help and the library's read it)
     package = Path(solver.__file__).parent
@@ -588,7 +588,7 @@ def test_line_own_view_says_how_many_worlds_it_needs(brisque, tmp_path):
         for f in package.rglob("*.py")
         if re.search(r"^\w*OWN_WORLDS\b\s*(:[^=]*)?=", f.read_text(encoding="utf-8"), re.M)
     ]
-    assert settings == ["model/limits.py"]
+    assert settings == ["model/ranges.py"]
     records = tmp_path / "deals.jsonl"
     brisque("match", "greedy", "random", "--deals", "1", "--records", str(records), "-q")
     r = brisque("line", "--record", str(records), "--view", "own", "--worlds", "5")

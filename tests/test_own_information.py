@@ -11,7 +11,7 @@ from solver.analysis.line import MISTAKE_Z, analyse_line, own_information_loss
 from solver.analysis.ranking import RankingRule
 from solver.analysis.sampling import SampledAnalysis, analyse
 from solver.analysis.worlds import all_worlds, world_count
-from solver.engine.api import solve
+from solver.engine.solving import solve
 from solver.errors import ArgumentError, PositionError
 from solver.play.dealing import deal, play_deal
 from solver.play.players import make_player

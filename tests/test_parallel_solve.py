@@ -16,7 +16,7 @@ import pytest
 
 import solver
 from solver.analysis.parallel import parallel_solve
-from solver.engine.api import solve
+from solver.engine.solving import solve
 from solver.errors import ArgumentError, HiddenInformationError, ImpossiblePositionError
 from solver.model.position import Position
 from solver.model.rules import Rules
@@ -73,8 +73,8 @@ def test_threads_sharing_a_table_give_the_one_thread_values(game):
     """Every root move's exact value and the position's value, on 2, 3 and 4 threads, against
     one thread.  The threads race on the shared table (lockless entries): any torn entry
     read as valid would show here as a wrong value sooner or later."""
-    from solver.engine.api import Solver
     from solver.engine.seam import engine_root
+    from solver.engine.solving import Solver
 
     rules = Rules.parse(game)
     one = Solver(rules, 18).engine
@@ -196,7 +196,7 @@ def test_a_sampled_analysis_on_a_thread_pool_is_the_local_one():
 
 
 def test_the_batch_path_on_a_thread_pool_is_the_local_one():
-    from solver.analysis.batch import solve_lines
+    from solver.analysis.batch_solve import solve_lines
 
     lines = [random_position(seed, "brisque", 10).bpn() for seed in range(40)] * 2
     alone = [json.loads(a) for a, _ in solve_lines(lines)]

@@ -23,9 +23,9 @@ import random
 import pytest
 
 from solver import Position, Rules
-from solver.engine.api import Solver, solve
 from solver.engine.reference import reference_solve
 from solver.engine.seam import engine_root
+from solver.engine.solving import Solver, solve
 from solver.model.bits import points_of
 from solver.model.cards import KING, QUEEN, card
 from solver.play.dealing import random_position

@@ -181,7 +181,7 @@ def test_only_the_process_manager_ties_workers_to_their_parent() -> None:
     users = {
         "analysis/pool.py": "from solver.processes import",
         "board/jobs.py": "from solver.processes import",
-        "cluster/executors.py": "from solver.processes import",
+        "cluster/scheduler.py": "from solver.processes import",
     }
     for rel, line in users.items():
         assert line in (PACKAGE / rel).read_text(encoding="utf-8"), rel

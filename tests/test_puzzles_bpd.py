@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import solver
 from solver import Position
 from solver.analysis.puzzles import check_record
-from solver.engine.api import solve
+from solver.engine.solving import solve
 from solver.errors import (
     PuzzleError,
 )
@@ -901,7 +901,7 @@ def test_a_plus_sign_without_a_number_is_still_refused(operand):
 
 
 def test_a_signed_whole_number_is_never_said_not_to_be_one():
-    from solver.model.limits import whole_number
+    from solver.model.ranges import whole_number
 
     with pytest.raises(ValueError) as e:
         whole_number("+44", 0, 100)  # (where no '+' is taken: BPN's numbers)

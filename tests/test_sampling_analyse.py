@@ -15,8 +15,8 @@ from helpers import NOTATION_EXAMPLES
 
 from solver.analysis.sampling import SampledAnalysis, analyse
 from solver.analysis.worlds import sample_worlds, world_count
-from solver.engine.api import solve
 from solver.engine.results import Analysis
+from solver.engine.solving import solve
 from solver.errors import PositionError
 from solver.model.bits import popcount
 from solver.model.cards import parse_card

@@ -9,7 +9,7 @@ import pytest
 
 import solver
 from solver.analysis.sampling import analyse
-from solver.engine.api import solve
+from solver.engine.solving import solve
 from solver.model.position import Position
 
 VIEW = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"

@@ -12,10 +12,10 @@ import pytest
 
 import solver
 from solver.analysis.ranking import RankingRule
-from solver.cli.errors import option_words
+from solver.cli.exits import option_words
 from solver.errors import ArgumentError, PuzzleError
 from solver.formats.bpd import parse_record
-from solver.model.limits import MAX_SEED, MAX_WIN_WORTH
+from solver.model.ranges import MAX_SEED, MAX_WIN_WORTH
 from solver.play.match import DEAL_SEED_STEP, deal_seed, run_match
 
 # (run from outside the checkout: the installed package, not the source tree without its engine)
@@ -85,7 +85,7 @@ def test_analyse_takes_win_worth_with_hidden_cards():
 
 
 def test_trick_limits_are_the_rules():
-    from solver.model.limits import MAX_TRICKS_PER_DEAL, PETITE_TRICKS
+    from solver.model.ranges import MAX_TRICKS_PER_DEAL, PETITE_TRICKS
     from solver.model.rules import Rules
 
     assert PETITE_TRICKS == Rules.parse("petite").tricks_per_deal

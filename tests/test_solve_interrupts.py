@@ -177,7 +177,7 @@ def test_ctrl_c_before_the_search_proves_nothing(monkeypatch):
     answer for this one."""
     import contextlib
 
-    from solver.engine import api
+    from solver.engine import solving
     from solver.play.dealing import positions_with_talon_left
 
     rules = Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35").rules
@@ -190,7 +190,7 @@ def test_ctrl_c_before_the_search_proves_nothing(monkeypatch):
         raise KeyboardInterrupt
         yield
 
-    monkeypatch.setattr(api, "solver_threads", interrupting)
+    monkeypatch.setattr(solving, "solver_threads", interrupting)
     with pytest.raises(KeyboardInterrupt) as stop:
         s.solve(second, every_move=False)
     assert not isinstance(stop.value, SolveInterrupted)  # (a KeyboardInterrupt too)

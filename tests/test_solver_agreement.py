@@ -26,8 +26,8 @@ import random
 import pytest
 
 import solver
-from solver.engine.api import solve
 from solver.engine.reference import reference_solve
+from solver.engine.solving import solve
 from solver.errors import ArgumentError
 from solver.model.position import Position
 from solver.play.dealing import mixed_final_phase, random_final_phase, random_position

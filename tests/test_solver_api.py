@@ -12,8 +12,8 @@ import pytest
 
 import solver
 from solver import errors
-from solver.engine.api import Solver, can_reach, solve, solve_batch
 from solver.engine.results import Analysis, Limit
+from solver.engine.solving import Solver, can_reach, solve, solve_batch
 from solver.errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -21,12 +21,12 @@ from solver.errors import (
     IllegalMoveError,
     PositionError,
 )
-from solver.model.limits import (
+from solver.model.position import Position
+from solver.model.ranges import (
     MAX_SECONDS,
     MAX_TABLE_BITS,
     MIN_TABLE_BITS,
 )
-from solver.model.position import Position
 from solver.model.rules import Rules
 from solver.model.value import Value
 from solver.play.dealing import mixed_final_phase, random_position
@@ -412,7 +412,7 @@ def test_an_exact_solve_reports_its_progress_a_root_move_at_a_time():
 def test_progress_keeps_coming_while_a_long_root_move_is_searched(monkeypatch):
     # (a whole deal's first move alone can take minutes: the progress line froze at
     # "0 of 7 moves, 0.0 M nodes, 0 s" until it was solved)
-    import solver.engine.api as api
+    import solver.engine.solving as api
 
     monkeypatch.setattr(api, "PROGRESS_SECONDS", 0.002, raising=False)  # (a tick well within one move here)
     bpn = "brisque 7.KJ.Q8.Q/.Q8.KJ7.K TC ADTHAHJSAC9S7C8CJC9D7H ATKQ8.9.T.9 - b 7:31 tricks=2:2"

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from solver.engine.api import solve
+from solver.engine.solving import solve
 from solver.play.dealing import random_position
 
 NOTATION_KEYS = {"bpn", "turn", "method", "value", "best", "moves", "pv", "win", "nodes", "seconds"}

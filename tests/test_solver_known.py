@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from solver.engine.api import solve
 from solver.engine.reference import reference_solve
+from solver.engine.solving import solve
 from solver.model.position import Position
 
 

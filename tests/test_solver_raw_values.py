@@ -4,9 +4,9 @@ so declaring four kings at once and collecting points first are the same value."
 
 import pytest
 
-from solver.engine.api import Solver
 from solver.engine.reference import reference_values
 from solver.engine.seam import engine_root
+from solver.engine.solving import Solver
 from solver.model.value import is_raw_game_win
 from solver.native.constants import WIN_RAW
 from solver.play.dealing import random_final_phase

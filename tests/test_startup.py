@@ -21,7 +21,7 @@ HEAVY = (
     "solver.analysis.puzzles",
     "solver.analysis.tree",
     "solver.analysis.equilibrium",
-    "solver.analysis.report",
+    "solver.analysis.text_reports",
     "solver.formats",
     "solver.play",
     "networkx",
@@ -68,7 +68,7 @@ def test_the_start_loads_only_what_it_uses(start: str, tmp_path: Path):
     heavy = sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY))
     assert not heavy, f"{start} imports {heavy}"
     if start == "brisque solve -":
-        assert {"solver.analysis.batch", "solver.engine.api", "solver.model.position"} <= loaded
+        assert {"solver.analysis.batch_solve", "solver.engine.solving", "solver.model.position"} <= loaded
 
 
 def test_every_lazy_name_is_there_in_a_fresh_interpreter(tmp_path: Path):
@@ -115,7 +115,7 @@ def test_a_worker_pool_that_broke_is_still_said(invoke, monkeypatch: pytest.Monk
     # (the CLI looks BrokenProcessPool up only once a pool has imported its module)
     from concurrent.futures.process import BrokenProcessPool
 
-    import solver.analysis.batch as batch
+    import solver.analysis.batch_solve as batch
 
     def broken(*args: object, **kwargs: object):
         raise BrokenProcessPool("a worker died")

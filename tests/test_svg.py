@@ -10,7 +10,7 @@ import pytest
 
 import solver
 from solver import svg as public
-from solver.engine.api import solve
+from solver.engine.solving import solve
 from solver.errors import ArgumentError, ArgumentTypeError
 from solver.model.bits import cards_of
 from solver.model.cards import card_str

@@ -17,7 +17,7 @@ from helpers import OUTSIDE
 
 import solver
 from solver.errors import ArgumentError
-from solver.model.limits import MAX_TABLE_BITS, MIN_TABLE_BITS
+from solver.model.ranges import MAX_TABLE_BITS, MIN_TABLE_BITS
 from solver.model.table_memory import (
     FINAL_TABLE_BITS,
     PLAIN_ENTRY_BYTES,
@@ -53,7 +53,7 @@ def test_an_engine_takes_the_memory_its_size_says():
     script = (
         "import os\n"
         "def rss(): return int(open('/proc/self/statm').read().split()[1]) * os.sysconf('SC_PAGE_SIZE')\n"
-        "from solver.engine.api import Solver\n"
+        "from solver.engine.solving import Solver\n"
         "from solver.model.rules import Rules\n"
         "rules = Rules()\n"
         f"before = rss(); s = Solver(rules, {bits}); print(rss() - before)\n"

@@ -18,7 +18,7 @@ from helpers import NOTATION_EXAMPLES, communicate_or_kill
 
 import solver
 from solver.analysis.tree import TreeInterrupted, solution_tree, to_dot, write_tree
-from solver.engine.api import solve
+from solver.engine.solving import solve
 from solver.errors import ArgumentError, PositionError
 from solver.formats.bpd import read_bpd
 from solver.model.moves import parse_move

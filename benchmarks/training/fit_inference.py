@@ -42,8 +42,8 @@ from solver.analysis.inference import (
     scored_decision,
 )
 from solver.analysis.worlds import iter_worlds
-from solver.engine.api import Solver
 from solver.engine.evaluation import write_inference_settings
+from solver.engine.solving import Solver
 from solver.model.moves import as_move
 from solver.model.position import Position
 

@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 # Where each name comes from, imported on first use (PEP 562): a module of the package
-# (such as solver.analysis.batch, the path of `brisque solve -`) is imported without the
+# (such as solver.analysis.batch_solve, the path of `brisque solve -`) is imported without the
 # sampling, the line analysis, the puzzles and the trees.
 _SOURCES: dict[str, str] = {
     "AnalyseOptions": "solver.analysis.options",

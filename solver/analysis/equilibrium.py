@@ -39,9 +39,9 @@ from solver.analysis.public import (
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.errors import ArgumentError, ArgumentTypeError, PositionError
 from solver.formats.numbers import json_number, json_share
-from solver.model.limits import flag_argument, short_value
 from solver.model.moves import Move, move
 from solver.model.position import SEATS, Position, as_position
+from solver.model.ranges import flag_argument, short_value
 
 
 @dataclass(kw_only=True)

@@ -33,9 +33,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from solver.engine.api import Solver, shared_solver
 from solver.engine.evaluation import inference_settings
 from solver.engine.results import current_margin
+from solver.engine.solving import Solver, shared_solver
 from solver.errors import ArgumentError
 from solver.model.moves import EXCHANGE, Move, as_move
 from solver.model.position import Position, seat

@@ -13,9 +13,9 @@ from functools import partial
 from typing import Any, Literal
 
 from solver.analysis.game_chance import GameChance
-from solver.engine.api import shared_solver, solve
 from solver.engine.quick import quick_limit, reaches_final_phase
 from solver.engine.results import Bound, Limit
+from solver.engine.solving import shared_solver, solve
 from solver.errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -26,9 +26,9 @@ from solver.errors import (
 )
 from solver.formats.numbers import json_number
 from solver.formats.words import plural
-from solver.model.limits import MIN_OWN_WORLDS, short_value
 from solver.model.moves import Move, parse_move, parse_moves
 from solver.model.position import SEATS, Position, as_position
+from solver.model.ranges import MIN_OWN_WORLDS, short_value
 from solver.model.rules import as_rules
 from solver.model.value import Value
 

@@ -31,7 +31,7 @@ from solver.analysis.ranking import RankingRule, WinWorth
 from solver.analysis.thinking import Think
 from solver.engine.quick import WorldSearch
 from solver.errors import ArgumentError, ArgumentTypeError
-from solver.model.limits import (
+from solver.model.ranges import (
     MAX_SEED,
     MAX_WORKERS,
     MAX_WORLDS,

@@ -20,9 +20,9 @@ from concurrent.futures import Executor
 from typing import Any
 
 from solver.analysis.executors import as_executor
-from solver.engine.api import finished_analysis, require_solvable, shared_solver, solve
 from solver.engine.results import Analysis, MoveValue, turn_of
 from solver.engine.seam import DEFAULT_TABLE_BITS
+from solver.engine.solving import finished_analysis, require_solvable, shared_solver, solve
 from solver.errors import ArgumentError
 from solver.model.moves import Move, move
 from solver.model.position import Position, as_position

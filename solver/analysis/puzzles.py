@@ -29,8 +29,8 @@ from typing import Any, overload
 from solver.analysis.executors import as_executor, executor_width
 from solver.analysis.options import AnalyseOptions
 from solver.analysis.sampling import SampledAnalysis, analyse
-from solver.engine.api import shared_solver, solve
 from solver.engine.results import Analysis
+from solver.engine.solving import shared_solver, solve
 from solver.errors import PositionError, PuzzleError
 from solver.formats.bpd import Record
 from solver.formats.numbers import json_number

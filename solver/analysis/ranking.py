@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from solver.errors import ArgumentError
-from solver.model.limits import MAX_WIN_WORTH, short_value, whole_number, whole_or_none
 from solver.model.position import Position
+from solver.model.ranges import MAX_WIN_WORTH, short_value, whole_number, whole_or_none
 from solver.model.value import Value
 
 WinWorth = Literal["match", "sentinel"] | int

@@ -27,9 +27,9 @@ from solver.analysis.options import AnalyseOptions
 from solver.analysis.ranking import RankingRule
 from solver.analysis.thinking import world_work
 from solver.analysis.worlds import all_worlds, iter_worlds, shuffled_worlds, world_count
-from solver.engine.api import shared_solver, solve
 from solver.engine.quick import WorldSearch, quick_summary
 from solver.engine.results import Analysis, Limit, lookup_move_value
+from solver.engine.solving import shared_solver, solve
 from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
 from solver.formats.numbers import json_number, json_share
 from solver.formats.words import percent

@@ -31,9 +31,9 @@ from solver.analysis.public import (
     public_view,
 )
 from solver.analysis.ranking import RankingRule
-from solver.engine.api import shared_solver
 from solver.engine.results import current_margin
 from solver.engine.seam import engine_roots
+from solver.engine.solving import shared_solver
 from solver.errors import ArgumentError, PositionError
 from solver.model.position import Position
 from solver.model.value import Value

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from solver.errors import ArgumentError, ArgumentTypeError
-from solver.model.limits import MAX_SECONDS, short, short_value
+from solver.model.ranges import MAX_SECONDS, short, short_value
 
 
 @dataclass(frozen=True)

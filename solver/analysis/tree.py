@@ -15,10 +15,10 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, BinaryIO
 
-from solver.engine.api import solve
+from solver.engine.solving import solve
 from solver.errors import ArgumentError, Interrupted, PositionError
-from solver.model.limits import MAX_PLIES, MAX_TREE_NODES, whole_argument
 from solver.model.position import SEATS, Position, as_position
+from solver.model.ranges import MAX_PLIES, MAX_TREE_NODES, whole_argument
 
 if TYPE_CHECKING:  # networkx is imported when a tree is built: it costs more than the whole package
     import networkx as nx

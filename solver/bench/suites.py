@@ -23,7 +23,7 @@ from typing import Any
 
 from solver.bench.machine import machine
 from solver.errors import ArgumentError
-from solver.model.limits import short_value
+from solver.model.ranges import short_value
 
 SUITES = ("final-phase", "deep", "sampling", "batch")
 SIGNED = ("final-phase", "deep")  # the suites whose nodes make the signature
@@ -118,8 +118,8 @@ def sampling(quick: bool) -> dict[str, Any]:
 
 def batch(quick: bool) -> dict[str, Any]:
     """The batch path as ``brisque solve -`` runs it, in this process: each BPN parsed and
-    checked, every move solved, one JSON line made (:func:`solver.analysis.batch.solve_line`)."""
-    from solver.analysis.batch import solve_line
+    checked, every move solved, one JSON line made (:func:`solver.analysis.batch_solve.solve_line`)."""
+    from solver.analysis.batch_solve import solve_line
 
     bpns = positions("final-phase")[: 100 if quick else None]
     t0 = time.perf_counter()

@@ -13,7 +13,7 @@
   "bpns"}], "errors": [...]}``; a bad record is reported and the others kept.
 
 Analysis times, worlds and the analyses running at once are bounded
-(:class:`solver.board.jobs.Limits`).
+(:class:`solver.board.jobs.Quotas`).
 
 >>> sorted(r.path for r in routes)
 ['/api/analysis/jobs', '/api/analysis/jobs/{id}', '/api/analysis/load', '/api/analysis/play']
@@ -32,9 +32,9 @@ from solver.board.jobs import BusyError, Jobs
 from solver.board.positions import load_items, parse_bpn
 from solver.board.requests import error_answer, read_body, read_json
 from solver.errors import BoardError, BrisqueError, PositionError
-from solver.model.limits import MAX_SEED, short_value
 from solver.model.moves import parse_move
 from solver.model.position import Position
+from solver.model.ranges import MAX_SEED, short_value
 
 PREFIX = "/api/analysis"
 

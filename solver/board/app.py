@@ -11,7 +11,7 @@ or 429, in the command line's words (:class:`solver.errors.BoardError` carries i
 too slow (:mod:`solver.board.guard`).  A JSON request with a key it does not take is refused
 (400, naming the key).  The server reads no file but its pages' own: a puzzle file comes as
 the body of a request.  Request sizes, analysis times, worlds and the analyses running at
-once are bounded (:class:`solver.board.jobs.Limits`).
+once are bounded (:class:`solver.board.jobs.Quotas`).
 
 >>> app = create_app()
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api/analysis"))[:2]
@@ -35,8 +35,8 @@ from starlette.responses import JSONResponse, Response
 from solver.board import analysis_routes, game_routes, page_routes
 from solver.board.games import Games
 from solver.board.guard import Guard, protocol
-from solver.board.jobs import Jobs, Limits
-from solver.model.limits import short_value
+from solver.board.jobs import Jobs, Quotas
+from solver.model.ranges import short_value
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -55,9 +55,9 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     )
 
 
-async def _sweep(jobs: Jobs, limits: Limits) -> None:
+async def _sweep(jobs: Jobs, quotas: Quotas) -> None:
     while True:  # (an analysis abandoned is cancelled within a second or so)
-        await asyncio.sleep(min(1.0, limits.abandon_seconds / 4))
+        await asyncio.sleep(min(1.0, quotas.abandon_seconds / 4))
         jobs.sweep()
 
 
@@ -66,7 +66,7 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     """The server's life: the sweeper of abandoned analyses runs, and when the server
     stops, no worker outlives it."""
     jobs: Jobs = app.state.jobs
-    sweeper = asyncio.create_task(_sweep(jobs, app.state.limits))
+    sweeper = asyncio.create_task(_sweep(jobs, app.state.quotas))
     try:
         yield
     finally:
@@ -75,21 +75,21 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
 
 
 def create_app(
-    limits: Limits | None = None, host: str = "127.0.0.1", games_dir: Path | None = None
+    quotas: Quotas | None = None, host: str = "127.0.0.1", games_dir: Path | None = None
 ) -> Starlette:
     """The board's application (module docstring), with its own analyses, answering the
     names of this machine and ``host``, the address it listens on (:mod:`solver.board.guard`),
     and its games against the engine kept in ``games_dir`` (:mod:`solver.board.games`).
-    The routers find the shared state in ``app.state``: ``limits``, ``jobs`` and ``games``."""
-    lim = limits or Limits()
-    jobs = Jobs(lim)
+    The routers find the shared state in ``app.state``: ``quotas``, ``jobs`` and ``games``."""
+    quota = quotas or Quotas()
+    jobs = Jobs(quota)
     app = Starlette(
         routes=[*page_routes.routes, *analysis_routes.routes, *game_routes.routes],
         lifespan=_lifespan,
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
-        middleware=[Middleware(Guard, host=host, body_seconds=lim.body_seconds)],
+        middleware=[Middleware(Guard, host=host, body_seconds=quota.body_seconds)],
     )
-    app.state.limits = lim
+    app.state.quotas = quota
     app.state.jobs = jobs
     app.state.games = Games(jobs, games_dir)
     return app
@@ -98,8 +98,8 @@ def create_app(
 def server(app: Starlette) -> uvicorn.Server:
     """The uvicorn server of a board made by :func:`create_app`: its deadline for a
     request's headers (:func:`solver.board.guard.protocol`), uvicorn's warnings only."""
-    limits: Limits = app.state.limits
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", http=protocol(limits.header_seconds))
+    quotas: Quotas = app.state.quotas
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", http=protocol(quotas.header_seconds))
     return uvicorn.Server(config)
 
 

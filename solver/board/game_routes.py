@@ -28,7 +28,7 @@ from starlette.routing import Route
 from solver.board.games import Games
 from solver.board.requests import error_answer, read_json
 from solver.errors import BoardError, BrisqueError
-from solver.model.limits import short_value
+from solver.model.ranges import short_value
 
 PREFIX = "/api/games"
 TASKS = ("hint", "review")  # the actions that start a task (202), asked for again by GET

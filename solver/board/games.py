@@ -23,8 +23,8 @@ from typing import Any
 
 from solver.board.jobs import BusyError, Job, Jobs
 from solver.errors import BoardError, BrisqueError, RecordError
-from solver.model.limits import short_value
 from solver.model.moves import Move
+from solver.model.ranges import short_value
 from solver.play.table import Table
 
 GAME_ID = re.compile(r"^[0-9a-f]{24}$")
@@ -211,7 +211,7 @@ class Games:
         while self.waiting:
             gid = self.waiting[0]
             t = self.tables.get(gid)
-            stale = now - self.asked.get(gid, now) > self.jobs.limits.abandon_seconds
+            stale = now - self.asked.get(gid, now) > self.jobs.quotas.abandon_seconds
             if t is None or stale or not self._engine_to_move(gid, t):
                 self.waiting.popleft()
                 continue

@@ -15,9 +15,9 @@ reading a request, and a client that goes away.
   ``Sec-Fetch-Site`` is ``cross-site``.  A request without them (curl, scripts) is let in:
   a browser sends ``Origin`` with every POST, PUT and DELETE.
 * Slow requests: the request line and headers must all come within
-  :attr:`Limits.header_seconds <solver.board.jobs.Limits>` of their first byte (or of the
+  :attr:`Quotas.header_seconds <solver.board.jobs.Quotas>` of their first byte (or of the
   connection), else the connection is closed (:func:`protocol`: uvicorn times out idle
-  connections between requests only); the body within ``Limits.body_seconds`` of the
+  connections between requests only); the body within ``Quotas.body_seconds`` of the
   headers, else 408 and the connection is closed (:class:`Guard`).
 * A client that goes away before its body is read is one line in the log, not a
   traceback.

@@ -15,12 +15,12 @@ goes to a search from a cleared table.
 A worker reports progress and its answer through a pipe; a thread of the server reads it
 all the time, so that a worker never waits on a page that does not ask (only the latest
 progress is kept).  The number running at once, each one's time and the number kept are
-bounded (:class:`Limits`).  A worker dies with the server: workers are forked from
+bounded (:class:`Quotas`).  A worker dies with the server: workers are forked from
 multiprocessing's forkserver, which exits with the server, and each is tied to it
 (:mod:`solver.processes`, which starts and stops them); the server also ends every worker
 when it stops.
 
->>> jobs = Jobs(Limits(max_running=1, max_seconds=5))
+>>> jobs = Jobs(Quotas(max_running=1, max_seconds=5))
 >>> job = jobs.start("petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3")
 >>> jobs.wait(job.id, timeout=30).state, job.answer["best"]
 ('done', ['TS', 'KC'])
@@ -52,7 +52,7 @@ class BusyError(ArgumentError):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Limits:
+class Quotas:
     """What a page or a script may ask of the machine."""
 
     max_running: int = 2  # analyses at once (this machine has 2 cores)
@@ -146,8 +146,8 @@ def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float, see
     seq, worlds done, worlds asked for, the answer so far)``."""
     from solver.analysis.options import AnalyseOptions
     from solver.analysis.sampling import analyse
-    from solver.engine.api import solve
     from solver.engine.results import Limit
+    from solver.engine.solving import solve
     from solver.errors import BrisqueError
     from solver.model.position import Position
 
@@ -217,9 +217,9 @@ def _solve_exact(bpn: str, seconds: float, tables: dict[str, Any]) -> dict[str, 
     best estimate).  A position of another deal: from the warm table cleared, with all the
     time, as in a one-off worker (the table then warm for the next position).  ``tables``:
     this process's two solvers for the rules of the last analysis, and its deal."""
-    from solver.engine.api import BOUNDED_TABLE_BITS, Solver
     from solver.engine.results import Limit
     from solver.engine.seam import engine_key
+    from solver.engine.solving import BOUNDED_TABLE_BITS, Solver
     from solver.model.position import Position
 
     t0 = time.monotonic()
@@ -307,12 +307,12 @@ def _warm_work(conn: Connection, cancel: Any) -> None:
 class Jobs:
     """The analyses of one server (module docstring)."""
 
-    def __init__(self, limits: Limits | None = None) -> None:
-        self.limits = limits or Limits()
+    def __init__(self, quotas: Quotas | None = None) -> None:
+        self.quotas = quotas or Quotas()
         self.jobs: dict[str, Job] = {}
         # forkserver: each worker is a fork of a small clean process with the solver
         # imported, not of the server with its threads and sockets
-        self._ctx = forkserver_context(["solver.analysis.sampling", "solver.engine.api"])
+        self._ctx = forkserver_context(["solver.analysis.sampling", "solver.engine.solving"])
         # the kept exact-solve process, and whether a job uses it
         self._warm: _Kept | None = None
         self._warm_busy = False
@@ -325,12 +325,14 @@ class Jobs:
     def start(self, bpn: str, worlds: int = 200, seconds: float | None = None, seed: int = 0) -> Job:
         """Start an analysis of ``bpn``; ArgumentError when too many run or the request
         asks too much (checked here, before any process starts)."""
-        lim = self.limits
-        secs = lim.max_seconds if seconds is None else seconds
-        if not 0 < secs <= lim.max_seconds:
-            raise ArgumentError(f"seconds={seconds!r}: expected more than 0 and at most {lim.max_seconds:g}")
-        if not 1 <= worlds <= lim.max_worlds:
-            raise ArgumentError(f"worlds={worlds!r}: expected a whole number from 1 to {lim.max_worlds}")
+        quota = self.quotas
+        secs = quota.max_seconds if seconds is None else seconds
+        if not 0 < secs <= quota.max_seconds:
+            raise ArgumentError(
+                f"seconds={seconds!r}: expected more than 0 and at most {quota.max_seconds:g}"
+            )
+        if not 1 <= worlds <= quota.max_worlds:
+            raise ArgumentError(f"worlds={worlds!r}: expected a whole number from 1 to {quota.max_worlds}")
         from solver.model.position import Position
 
         p = Position(bpn)
@@ -339,9 +341,9 @@ class Jobs:
                 f"the hand of {'ab'[p.turn]}, to play, is hidden in {bpn!r}: "
                 "no move to value (show it, or see the position from his seat)"
             )
-        if self.running() >= lim.max_running:
+        if self.running() >= quota.max_running:
             raise BusyError(
-                f"{lim.max_running} analyses are running, the most this board runs at once: "
+                f"{quota.max_running} analyses are running, the most this board runs at once: "
                 "cancel one or wait for it"
             )
         self._forget_old()
@@ -413,9 +415,9 @@ class Jobs:
 
         if kind not in TASKS:
             raise ArgumentError(f"no task {kind!r}: expected one of {', '.join(TASKS)}")
-        if self.running() >= self.limits.max_running:
+        if self.running() >= self.quotas.max_running:
             raise BusyError(
-                f"{self.limits.max_running} analyses are running, the most this board runs at once"
+                f"{self.quotas.max_running} analyses are running, the most this board runs at once"
             )
         self._forget_old()
         seq = next(self._seq)
@@ -475,15 +477,15 @@ class Jobs:
         ended, one that nobody asked for in ``abandon_seconds`` is cancelled (its client
         went away without a word: the slot is freed for the others), and a finished one's
         process reaped."""
-        now, lim = time.monotonic(), self.limits
-        if job.state == "running" and now - job.started > lim.max_seconds + 10:
+        now, quota = time.monotonic(), self.quotas
+        if job.state == "running" and now - job.started > quota.max_seconds + 10:
             # (the state first: the reader thread then sees the pipe close on an ended job)
-            job.end("failed", error=f"the analysis ran past {lim.max_seconds:g} s and was stopped")
+            job.end("failed", error=f"the analysis ran past {quota.max_seconds:g} s and was stopped")
             self._end(job)
-        elif job.state == "running" and now - job.asked > lim.abandon_seconds:
+        elif job.state == "running" and now - job.asked > quota.abandon_seconds:
             job.end(
                 "cancelled",
-                error=f"cancelled as abandoned: nobody asked for it for {lim.abandon_seconds:g} s",
+                error=f"cancelled as abandoned: nobody asked for it for {quota.abandon_seconds:g} s",
             )
             self._end(job)
         if job.state != "running":
@@ -576,8 +578,8 @@ class Jobs:
 
     def _forget_old(self) -> None:
         finished = [j for j in self.jobs.values() if j.state != "running"]
-        for job in finished[: max(0, len(self.jobs) - self.limits.max_kept + 1)]:
+        for job in finished[: max(0, len(self.jobs) - self.quotas.max_kept + 1)]:
             del self.jobs[job.id]
 
 
-__all__ = ["BusyError", "Job", "Jobs", "Limits"]
+__all__ = ["BusyError", "Job", "Jobs", "Quotas"]

@@ -14,9 +14,9 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from solver.board.jobs import Limits
+from solver.board.jobs import Quotas
 from solver.errors import BoardError
-from solver.model.limits import short_value
+from solver.model.ranges import short_value
 
 
 def error_answer(exc: Exception, status: int = 400) -> JSONResponse:
@@ -25,16 +25,16 @@ def error_answer(exc: Exception, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": str(exc)}, status_code=getattr(exc, "status", status))
 
 
-def limits(request: Request) -> Limits:
+def quotas(request: Request) -> Quotas:
     """The bounds of the board serving ``request`` (:func:`solver.board.app.create_app`)."""
-    lim: Limits = request.app.state.limits
-    return lim
+    quota: Quotas = request.app.state.quotas
+    return quota
 
 
 async def read_body(request: Request) -> bytes:
-    """The request's body, refused (413) beyond :attr:`Limits.max_body` bytes, whether its
+    """The request's body, refused (413) beyond :attr:`Quotas.max_body` bytes, whether its
     ``Content-Length`` says so at once or the bytes that come say so later."""
-    most = limits(request).max_body
+    most = quotas(request).max_body
     size = request.headers.get("content-length")
     if size is not None and size.isdigit() and int(size) > most:
         raise BoardError(f"a request of {int(size)} bytes: the board takes at most {most}", 413)
@@ -69,4 +69,4 @@ async def read_json(request: Request, keys: tuple[str, ...]) -> dict[str, Any]:
     return data
 
 
-__all__ = ["error_answer", "limits", "read_body", "read_json"]
+__all__ = ["error_answer", "quotas", "read_body", "read_json"]

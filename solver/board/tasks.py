@@ -30,7 +30,7 @@ def hint(payload: dict[str, Any]) -> dict[str, Any]:
     """The best move from the person's own information (his view: never the engine's cards),
     with its value and the other moves' values, best first."""
     from solver.analysis.sampling import SampledAnalysis, analyse
-    from solver.engine.api import solve
+    from solver.engine.solving import solve
 
     t = Table.from_dict(payload["table"])
     if not t.persons_turn():

@@ -5,7 +5,7 @@ answers a query has ``--json``.  The group (:mod:`solver.cli.group`) imports a c
 module only when that command runs: ``brisque --help`` lists them from :data:`COMMANDS`.
 
 The package: :mod:`~solver.cli.commands` (one module a command), :mod:`~solver.cli.options`
-(the shared options and the numeric types), :mod:`~solver.cli.errors` (errors, exit
+(the shared options and the numeric types), :mod:`~solver.cli.exits` (errors, exit
 statuses, signals), :mod:`~solver.cli.inputs` (BPN arguments, standard input),
 :mod:`~solver.cli.output` (the progress line, output files), :mod:`~solver.cli.batch`
 (the ``-`` batches) and :mod:`~solver.cli.group` (the group itself).

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 import click
 
 # (the module, not its function: a test swaps solve_lines for one that fails)
-from solver.analysis import batch as analysis_batch
-from solver.analysis.batch import Budget
-from solver.cli.errors import FAILED, BrisqueCommandError, option_words
+from solver.analysis import batch_solve as analysis_batch
+from solver.analysis.batch_solve import Budget
+from solver.cli.exits import FAILED, BrisqueCommandError, option_words
 from solver.cli.inputs import stdin_lines
 from solver.engine.results import SolveInterrupted
 from solver.errors import BrisqueError
-from solver.model.limits import short
+from solver.model.ranges import short
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -88,7 +88,7 @@ def broken_pool(exc: Exception) -> bool:
 def solve_batch(table_bits: int, limit: Budget, executor: Executor | None, workers: int = 1) -> None:
     """``brisque solve -``: standard input, one BPN a line, to standard output, one JSON
     object a line, in order, solved here, by ``workers`` processes or by ``executor``
-    (:func:`solver.analysis.batch.solve_lines`); a line that is not UTF-8 text gets its
+    (:func:`solver.analysis.batch_solve.solve_lines`); a line that is not UTF-8 text gets its
     error in its place.  The exit status is 1 when any line failed."""
     pending: deque[str | None] = deque()  # by line read: its error, or None (being solved)
     # the answers, kept here and written out when input may wait (see stdin_lines) or when

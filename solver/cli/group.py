@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import click
 
 from solver import startup
-from solver.cli.errors import (
+from solver.cli.exits import (
     QUOTE_HINT,
     SIGNALS,
     SIGPIPE,
@@ -30,7 +30,7 @@ from solver.cli.errors import (
     option_words,
     silence_stdout,
 )
-from solver.model.limits import unicode_text
+from solver.model.ranges import unicode_text
 
 BPN_COMMANDS = ("show", "solve", "analyse", "line", "tree")  # (their first argument is a BPN)
 READS_LINES = ("solve", "analyse")  # (they read one BPN a line from standard input for -)

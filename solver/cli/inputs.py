@@ -9,10 +9,10 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 
-from solver.cli.errors import QUOTE_HINT, BrisqueCommandError
+from solver.cli.exits import QUOTE_HINT, BrisqueCommandError
 from solver.errors import NotationError
-from solver.model.limits import MAX_LINE_BYTES, short
 from solver.model.position import Position
+from solver.model.ranges import MAX_LINE_BYTES, short
 from solver.model.rules import GAMES
 
 BPN_WIDTH = 200  # a BPN quoted in an error is cut beyond this (a canonical one is shorter)

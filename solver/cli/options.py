@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from solver.cli.errors import BrisqueCommandError
+from solver.cli.exits import BrisqueCommandError
 from solver.errors import BrisqueError, RulesError, install_hint
-from solver.model.limits import (
+from solver.model.ranges import (
     MAX_BUDGET,
     MAX_DEALS,
     MAX_DEPTH,

@@ -7,7 +7,7 @@ import os
 import sys
 from typing import Any
 
-from solver.cli.errors import BrisqueCommandError
+from solver.cli.exits import BrisqueCommandError
 
 
 class StatusLine:

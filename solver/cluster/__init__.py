@@ -6,6 +6,6 @@ matches, the puzzle checks and the batch solver take any such executor, so the r
 those of a local run with the same seed (docs/cluster.md).
 """
 
-from solver.cluster.executors import ClusterExecutor, open_executor, parse_scheduler
+from solver.cluster.scheduler import ClusterExecutor, open_executor, parse_scheduler
 
 __all__ = ["ClusterExecutor", "open_executor", "parse_scheduler"]

@@ -6,9 +6,9 @@
 Value.margin(-4, pov='a')
 """
 
-from solver.engine.api import Solver, can_reach, shared_solver, solve, solve_batch
 from solver.engine.reference import reference_solve, reference_values
 from solver.engine.results import Analysis, Limit, MoveValue, SolveInterrupted
+from solver.engine.solving import Solver, can_reach, shared_solver, solve, solve_batch
 
 __all__ = [
     "Analysis",

@@ -2,7 +2,7 @@
 lane is sure of (``solver.native.bpnline``); ``None`` sends the line to the Python path.
 
 The lane reads the rules from here, once per rules text: the numbers of the rules, the meld
-table and the ranges of solver/model/limits.py, so that it holds no rule of its own.
+table and the ranges of solver/model/ranges.py, so that it holds no rule of its own.
 
 >>> line = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
 >>> import json; json.loads(fast_answer(line))["value"]
@@ -16,11 +16,11 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from solver.engine.api import shared_solver
 from solver.engine.seam import DEFAULT_TABLE_BITS
+from solver.engine.solving import shared_solver
 from solver.errors import NotationError
-from solver.model.limits import MAX_CARDS, MAX_DECLARED, MAX_SCORE, MAX_TRICKS
 from solver.model.melds import MELDS
+from solver.model.ranges import MAX_CARDS, MAX_DECLARED, MAX_SCORE, MAX_TRICKS
 from solver.model.rules import GAMES, Rules
 from solver.native.bpnline import LineLane
 
@@ -30,7 +30,7 @@ _MAX_LANES = 64  # rules texts kept (a batch rarely has more than a few)
 class _Lanes(threading.local):
     """The lanes kept for one thread: a lane writes its answer into a buffer of its own,
     without the GIL, so two threads must not share one (the solvers are kept per thread
-    for the same reason: solver.engine.api._Kept)."""
+    for the same reason: solver.engine.solving._Kept)."""
 
     def __init__(self) -> None:
         self.kept: dict[str, tuple[Rules, LineLane] | None] = {}

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from solver.engine.evaluation import DEFAULT_HORIZON, HORIZONS, has_network, quick_horizon
 from solver.engine.results import Limit
 from solver.errors import ArgumentError, ArgumentTypeError
-from solver.model.limits import MAX_DEPTH, short, short_value
 from solver.model.position import Position
+from solver.model.ranges import MAX_DEPTH, short, short_value
 from solver.model.rules import Rules
 
 # without a network: worlds with at most this many talon tricks left are solved exactly

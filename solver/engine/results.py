@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
 from solver.errors import IllegalMoveError, Interrupted
-from solver.model.limits import MAX_BUDGET, MAX_DEPTH, seconds_argument, short_value, whole_argument
 from solver.model.moves import Move, parse_move
 from solver.model.position import SEATS, Position
+from solver.model.ranges import MAX_BUDGET, MAX_DEPTH, seconds_argument, short_value, whole_argument
 from solver.model.value import Value
 
 Method = Literal["exact", "bounded"]

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from solver.errors import NotationError, PuzzleError
-from solver.model.limits import unicode_text, whole_number
 from solver.model.moves import Move, parse_moves
 from solver.model.position import Position
+from solver.model.ranges import unicode_text, whole_number
 
 OPCODES = (
     "id",

@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 # Where each name comes from, imported on first use (PEP 562): a module of the package
-# (such as solver.model.limits, whose numbers the command line's options need) is
+# (such as solver.model.ranges, whose numbers the command line's options need) is
 # imported without the others.
 _SOURCES: dict[str, str] = {
     "card_str": "solver.model.cards",

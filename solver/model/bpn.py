@@ -27,7 +27,8 @@ from solver.model.cards import (
     parse_hand,
     parse_suit,
 )
-from solver.model.limits import (
+from solver.model.melds import BLANK_COURTS, BLANK_PLAIN, MELDS, parse_meld_code
+from solver.model.ranges import (
     MAX_CARDS,
     MAX_DECLARED,
     MAX_GAME_TOTAL,
@@ -37,7 +38,6 @@ from solver.model.limits import (
     short_value,
     whole_number,
 )
-from solver.model.melds import BLANK_COURTS, BLANK_PLAIN, MELDS, parse_meld_code
 from solver.model.rules import Rules
 
 SEATS = "ab"
@@ -134,7 +134,7 @@ _PAIR_LIMITS = {"score": MAX_SCORE, "tricks": MAX_TRICKS, "final": MAX_TRICKS, "
 
 
 def _pair(field: str, text: str) -> list[int]:
-    """Two whole numbers A:B, each within the field's range (solver/model/limits.py)."""
+    """Two whole numbers A:B, each within the field's range (solver/model/ranges.py)."""
     parts = text.split(":")
     high = _PAIR_LIMITS[field]
     if len(parts) != 2:

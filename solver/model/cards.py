@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from solver.errors import NotationError
 from solver.model.bits import cards_of, points_of, popcount
-from solver.model.limits import short, text_argument
+from solver.model.ranges import short, text_argument
 from solver.native.constants import RANK_POINTS
 
 SUITS = "SHDC"

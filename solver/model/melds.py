@@ -25,7 +25,7 @@ from solver.model.cards import (
     TEN,
     card,
 )
-from solver.model.limits import short
+from solver.model.ranges import short
 from solver.native.constants import (
     K_ACE_TRUMPS,
     K_BLANK_COURTS,

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from solver.errors import ArgumentError, ArgumentTypeError, NotationError
 from solver.model.cards import card_str, parse_card
-from solver.model.limits import short, short_value, text_argument, whole_or_none
 from solver.model.melds import MELDS, Meld, parse_meld_code
+from solver.model.ranges import short, short_value, text_argument, whole_or_none
 from solver.native.constants import DECLARE_BASE, MOVE_EXCHANGE, MOVE_PASS
 
 # the engine's move codes

@@ -33,15 +33,6 @@ from solver.model.cards import (
     cards_of,
     suit_mask,
 )
-from solver.model.limits import (
-    MAX_CARDS,
-    MAX_DECLARED,
-    MAX_GAME_TOTAL,
-    MAX_SCORE,
-    MAX_TRICKS,
-    short_value,
-    whole_or_none,
-)
 from solver.model.melds import (
     ACE_OF_TRUMPS,
     BLANK_COURTS,
@@ -64,6 +55,15 @@ from solver.model.moves import (
     move,
 )
 from solver.model.outcome import Outcome
+from solver.model.ranges import (
+    MAX_CARDS,
+    MAX_DECLARED,
+    MAX_GAME_TOTAL,
+    MAX_SCORE,
+    MAX_TRICKS,
+    short_value,
+    whole_or_none,
+)
 from solver.model.rules import Rules, as_rules
 from solver.model.value import Value
 from solver.native.constants import PACK_POINTS

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import ArgumentTypeError, RulesError
-from solver.model.limits import MAX_EXCHANGE_POINTS, MAX_TARGET, short, short_value, whole_number
+from solver.model.ranges import MAX_EXCHANGE_POINTS, MAX_TARGET, short, short_value, whole_number
 
 GAMES = ("brisque", "briscan", "petite")
 

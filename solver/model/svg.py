@@ -31,9 +31,9 @@ from solver.model.bits import cards_of
 from solver.model.bpn import SEATS
 from solver.model.cards import DISPLAY_SYMBOLS, RANKS, card_str, cards_by_suit
 from solver.model.deal_state import DealState
-from solver.model.limits import short_value
 from solver.model.melds import MELDS
 from solver.model.moves import DECLARE_BASE, EXCHANGE, Move, as_move
+from solver.model.ranges import short_value
 
 GAME_NAMES = {"brisque": "Brisque", "briscan": "Briscan", "petite": "Petite Brisque"}
 RED = "#c0262d"  # hearts and diamonds

@@ -17,7 +17,7 @@ import os
 import resource
 
 from solver.errors import ArgumentError
-from solver.model.limits import MAX_TABLE_BITS, MIN_TABLE_BITS, whole_argument
+from solver.model.ranges import MAX_TABLE_BITS, MIN_TABLE_BITS, whole_argument
 
 # the engine's: sizeof(Entry) and sizeof(PlainEntry) (engine.pyx asserts them: the
 # lockless entries are whole words), and the bits where the final phase's table and the

@@ -22,7 +22,7 @@ from __future__ import annotations
 import operator
 
 from solver.errors import ArgumentError
-from solver.model.limits import short_value, whole_or_none
+from solver.model.ranges import short_value, whole_or_none
 from solver.native.constants import WIN_RAW, WIN_THRESHOLD, WIN_VALUE
 
 _SEATS = "ab"

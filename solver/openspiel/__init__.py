@@ -2,7 +2,7 @@
 
 Importing this package registers ``python_brisque``, ``python_briscan`` and
 ``python_petite_brisque`` with ``pyspiel`` (:mod:`solver.openspiel.game`); chance deals what
-a start position does not show (:mod:`solver.openspiel.dealing`).
+a start position does not show (:mod:`solver.openspiel.chance`).
 
 >>> import pyspiel, solver.openspiel
 >>> pyspiel.load_game("python_brisque").num_distinct_actions()
@@ -16,7 +16,7 @@ except ImportError as exc:  # pragma: no cover - depends on the install
 
     raise ImportError(f"solver.openspiel needs OpenSpiel: {install_hint('openspiel')}") from exc
 
-from solver.openspiel.dealing import DealPlan
+from solver.openspiel.chance import DealPlan
 from solver.openspiel.game import (
     NUM_ACTIONS,
     SHORT_NAMES,

@@ -5,7 +5,7 @@ Each game takes two parameters: ``rules`` (an option string of its game, such as
 ``brisque(target=300)``; left out, the position's rules or the game's own) and ``position`` (a BPN to start from: a full position, a
 player's view, or a spectator's view with both hands hidden; empty: the game deals from the
 start).  Chance deals what the BPN does not show, every consistent deal equally likely
-(:mod:`solver.openspiel.dealing`).  Actions are the move codes of the package
+(:mod:`solver.openspiel.chance`).  Actions are the move codes of the package
 (:class:`solver.model.moves.Move`: cards 0-31, ``x`` 32, ``pass`` 33, declarations from 40).
 Returns are the deal's final margins, zero-sum; a game won outright is worth the points its
 winner still needed (:mod:`solver.analysis.ranking`, ``win_worth="match"``).
@@ -37,7 +37,7 @@ from solver.model.moves import DECLARE_BASE, EXCHANGE_CODE, PASS_CODE, Move, mov
 from solver.model.position import Position
 from solver.model.rules import Rules
 from solver.native.constants import WIN_VALUE
-from solver.openspiel.dealing import DealPlan
+from solver.openspiel.chance import DealPlan
 from solver.openspiel.resample import resample
 from solver.openspiel.returns import MATCH, played_returns, solved_returns
 from solver.openspiel.steps import Step, play_step

@@ -23,7 +23,7 @@ from solver.errors import PlayError
 from solver.model.bits import cards_of
 from solver.model.moves import EXCHANGE_CODE
 from solver.model.position import Position
-from solver.openspiel.dealing import DealPlan
+from solver.openspiel.chance import DealPlan
 from solver.openspiel.steps import Step
 
 MAX_TRIES = 5000

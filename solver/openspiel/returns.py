@@ -16,7 +16,7 @@ The game definition (:mod:`solver.openspiel.game`) holds no search: it asks here
 from __future__ import annotations
 
 from solver.analysis.ranking import RankingRule
-from solver.engine.api import solve
+from solver.engine.solving import solve
 from solver.errors import PlayError
 from solver.model.position import Position
 

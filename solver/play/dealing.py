@@ -19,7 +19,8 @@ from solver.errors import ArgumentError, PlayError
 from solver.formats.records import DealRecord
 from solver.model.bits import points_of
 from solver.model.cards import ACE, JACK, KING, QUEEN, TEN, card, rank_of, suit_of
-from solver.model.limits import (
+from solver.model.position import Position
+from solver.model.ranges import (
     MAX_GAME_TOTAL,
     MAX_SEED,
     seed_in_range,
@@ -27,7 +28,6 @@ from solver.model.limits import (
     whole_argument,
     whole_or_none,
 )
-from solver.model.position import Position
 from solver.model.rules import Rules, as_rules
 from solver.play.players import Player
 

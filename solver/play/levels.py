@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.errors import ArgumentError
-from solver.model.limits import short_value, whole_or_none
+from solver.model.ranges import short_value, whole_or_none
 
 
 @dataclass(frozen=True)

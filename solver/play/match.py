@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING, Any
 from solver.analysis.executors import as_executor
 from solver.errors import ArgumentError
 from solver.formats.records import MatchRecord
-from solver.model.limits import MAX_DEALS, MAX_SEED, MAX_WORKERS, seed_in_range, whole_argument
 from solver.model.moves import Move
 from solver.model.position import Position
+from solver.model.ranges import MAX_DEALS, MAX_SEED, MAX_WORKERS, seed_in_range, whole_argument
 from solver.model.rules import Rules
 from solver.model.value import Value
 from solver.play.dealing import deal, play_deal

@@ -23,14 +23,14 @@ from typing import Protocol
 from solver.analysis.inference import History
 from solver.analysis.options import AnalyseOptions
 from solver.analysis.thinking import Think
-from solver.engine.api import shared_solver
 from solver.engine.quick import WorldSearch
+from solver.engine.solving import shared_solver
 from solver.errors import ArgumentError
 from solver.model.bits import points_of, trick_winner
 from solver.model.cards import rank_of, suit_of
-from solver.model.limits import MAX_WORLDS, short, whole_number
 from solver.model.moves import EXCHANGE, PASS, Move
 from solver.model.position import Position
+from solver.model.ranges import MAX_WORLDS, short, whole_number
 
 
 class Player(Protocol):

@@ -25,9 +25,9 @@ from solver.analysis.line import analyse_line
 from solver.errors import ArgumentError, RecordError
 from solver.formats.numbers import json_number
 from solver.formats.records import DealRecord
-from solver.model.limits import MIN_OWN_WORLDS, short_value
 from solver.model.moves import parse_move
 from solver.model.position import SEATS, Position
+from solver.model.ranges import MIN_OWN_WORLDS, short_value
 
 REVIEW_WORLDS = 50  # worlds a decision: enough to see a mistake of a few points
 

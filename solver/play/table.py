@@ -31,11 +31,11 @@ from solver.errors import ArgumentError, IllegalMoveError, PositionError, Record
 from solver.formats.records import DealRecord
 from solver.model.bits import trick_winner
 from solver.model.cards import DISPLAY_SYMBOLS, card_str, cards_by_suit
-from solver.model.limits import MAX_SEED, short_value, whole_or_none
 from solver.model.melds import ACE_OF_TRUMPS, BLANK_COURTS, MARRIAGE, QUARTET, SEQUENCE
 from solver.model.moves import EXCHANGE, PASS, Move, parse_move
 from solver.model.position import SEATS, Position
 from solver.model.pure_bits import cards_of
+from solver.model.ranges import MAX_SEED, short_value, whole_or_none
 from solver.model.rules import Rules, as_rules
 from solver.play.dealing import deal
 from solver.play.levels import DEFAULT_LEVEL, Level

@@ -12,11 +12,11 @@ from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.inference import History
 from solver.analysis.options import AnalyseOptions
 from solver.analysis.ranking import RankingRule
-from solver.analysis.report import format_analysis, format_equilibrium, format_sampled
 from solver.analysis.sampling import SampledAnalysis, analyse
+from solver.analysis.text_reports import format_analysis, format_equilibrium, format_sampled
 from solver.analysis.thinking import Think
 from solver.cli.batch import json_lines
-from solver.cli.errors import BrisqueCommandError, interrupted_exit
+from solver.cli.exits import BrisqueCommandError, interrupted_exit
 from solver.cli.inputs import read_position, refusal
 from solver.cli.options import (
     WORLDS,
@@ -33,14 +33,14 @@ from solver.cli.options import (
     workers_option,
 )
 from solver.cli.output import StatusLine, on_terminal
-from solver.engine.api import solve
 from solver.engine.quick import WorldSearch
 from solver.engine.results import Analysis
+from solver.engine.solving import solve
 from solver.errors import ArgumentError, PositionError
 from solver.formats.words import plural
-from solver.model.limits import MAX_WIN_WORTH
 from solver.model.moves import parse_move
 from solver.model.position import Position
+from solver.model.ranges import MAX_WIN_WORTH
 
 
 @click.command("analyse")

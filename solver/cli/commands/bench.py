@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from solver.bench.suites import check_comparable, check_saved, compare, figures, not_compared, run
-from solver.cli.errors import BrisqueCommandError
+from solver.cli.exits import BrisqueCommandError
 from solver.cli.options import json_option, quiet_option
 from solver.errors import ArgumentError
 

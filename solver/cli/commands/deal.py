@@ -6,9 +6,9 @@ import json
 
 import click
 
-from solver.cli.errors import BrisqueCommandError
+from solver.cli.exits import BrisqueCommandError
 from solver.cli.options import WholeNumber, json_option, parse_rules, rules_option, seed_option
-from solver.model.limits import MAX_TRICKS_PER_DEAL, PETITE_TRICKS
+from solver.model.ranges import MAX_TRICKS_PER_DEAL, PETITE_TRICKS
 from solver.play.dealing import random_position
 
 

@@ -17,7 +17,7 @@ from solver.analysis.line import (
     games_given_up,
     losses_by_player,
 )
-from solver.cli.errors import BrisqueCommandError, interrupted_exit
+from solver.cli.exits import BrisqueCommandError, interrupted_exit
 from solver.cli.inputs import read_position
 from solver.cli.options import (
     WholeNumber,
@@ -34,8 +34,8 @@ from solver.errors import ArgumentError, NotationError, PositionError, RecordErr
 from solver.formats.numbers import json_number
 from solver.formats.records import DealRecord
 from solver.formats.words import plural
-from solver.model.limits import MAX_WORLDS, MIN_OWN_WORLDS
 from solver.model.position import Position
+from solver.model.ranges import MAX_WORLDS, MIN_OWN_WORLDS
 from solver.model.value import Value
 
 

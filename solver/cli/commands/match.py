@@ -6,7 +6,7 @@ import json
 
 import click
 
-from solver.cli.errors import BrisqueCommandError, CommandFailed, interrupted_exit, unwritable
+from solver.cli.exits import BrisqueCommandError, CommandFailed, interrupted_exit, unwritable
 from solver.cli.options import (
     DEALS,
     PROGRESS_ON_TERMINAL_HELP,

@@ -8,7 +8,7 @@ import click
 
 from solver.cli.commands.serve import board_options, run_board
 from solver.cli.options import WholeNumber
-from solver.model.limits import MAX_SEED
+from solver.model.ranges import MAX_SEED
 from solver.play.levels import DEFAULT_LEVEL, LEVELS
 
 LEVEL_HELP = "; ".join(f"{lv.number} {lv.name}: {lv.about}" for lv in LEVELS)

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 import click
 
 from solver.analysis.puzzles import Verdict, check_records
-from solver.cli.errors import FAILED, BrisqueCommandError, interrupted_exit
+from solver.cli.exits import FAILED, BrisqueCommandError, interrupted_exit
 from solver.cli.options import json_option, quiet_option, scheduler_executor, scheduler_option, workers_option
 from solver.cli.output import StatusLine, on_terminal
 from solver.errors import PuzzleError

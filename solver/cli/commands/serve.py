@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from solver.cli.errors import BrisqueCommandError
+from solver.cli.exits import BrisqueCommandError
 from solver.cli.options import WholeNumber, number
 from solver.errors import install_hint
 
@@ -73,7 +73,7 @@ def run_board(
     """Serve the board until Ctrl-C, opening ``path`` in a browser unless ``no_browser``."""
     try:  # (imported here: Starlette and uvicorn are an optional extra, said if missing)
         from solver.board.app import create_app, server
-        from solver.board.jobs import Limits
+        from solver.board.jobs import Quotas
     except ImportError:
         raise BrisqueCommandError(f"the board needs Starlette and uvicorn: {install_hint('board')}") from None
     if host not in ("127.0.0.1", "localhost", "::1"):
@@ -92,7 +92,7 @@ def run_board(
     url = f"http://{f'[{shown}]' if ':' in shown and not shown.startswith('[') else shown}:{bound}/"
     click.echo(f"the board is at {url.rstrip('/') + path} (Ctrl-C stops it)", err=True)
     app = create_app(
-        Limits(max_running=max_running, max_seconds=max_seconds),
+        Quotas(max_running=max_running, max_seconds=max_seconds),
         host=host,
         games_dir=None if games_dir is None else Path(games_dir),
     )

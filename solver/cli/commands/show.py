@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from solver.cli.errors import USAGE_ERROR, BrisqueCommandError, unwritable
+from solver.cli.exits import USAGE_ERROR, BrisqueCommandError, unwritable
 from solver.cli.inputs import read_position
 from solver.cli.options import WholeNumber, json_option, options_given
 from solver.cli.output import writable_file

@@ -7,9 +7,9 @@ import time
 
 import click
 
-from solver.analysis.batch import Budget
+from solver.analysis.batch_solve import Budget
 from solver.cli.batch import solve_batch
-from solver.cli.errors import BrisqueCommandError, interrupted_exit
+from solver.cli.exits import BrisqueCommandError, interrupted_exit
 from solver.cli.inputs import impossible, read_position, refusal
 from solver.cli.options import (
     PROGRESS_ON_TERMINAL_HELP,
@@ -24,8 +24,8 @@ from solver.cli.options import (
     workers_option,
 )
 from solver.cli.output import StatusLine, on_terminal
-from solver.engine.api import solve
 from solver.engine.results import Analysis, SolveInterrupted
+from solver.engine.solving import solve
 from solver.errors import ArgumentError, HiddenInformationError, ImpossiblePositionError, PositionError
 from solver.model.position import Position
 from solver.model.table_memory import table_bits_argument
@@ -150,7 +150,7 @@ def solve_cmd(
         return
     # (imported here: the reports' module is no part of the start of brisque solve -,
     # tests/test_startup.py)
-    from solver.analysis.report import format_analysis
+    from solver.analysis.text_reports import format_analysis
 
     if scheduler is not None:
         raise BrisqueCommandError("--scheduler runs the lines of 'brisque solve -' on a cluster: give BPN -")

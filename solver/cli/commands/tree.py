@@ -8,13 +8,13 @@ import sys
 import click
 
 from solver.analysis.tree import TreeInterrupted, solution_tree, write_tree
-from solver.cli.errors import BrisqueCommandError, interrupted_exit, unwritable
+from solver.cli.exits import BrisqueCommandError, interrupted_exit, unwritable
 from solver.cli.inputs import read_position
 from solver.cli.options import WholeNumber, quiet_option
 from solver.cli.output import StatusLine, on_terminal, writable_file
 from solver.errors import PositionError
 from solver.formats.words import plural
-from solver.model.limits import MAX_PLIES, MAX_TREE_NODES
+from solver.model.ranges import MAX_PLIES, MAX_TREE_NODES
 
 TREE_FORMATS = ["graphml", "gexf", "json", "dot"]  # (brisque tree --format; -o FILE.EXT names one)
 

@@ -18,12 +18,12 @@ from itertools import islice
 from typing import Any, TypedDict
 
 from solver.analysis.executors import as_executor, executor_width
-from solver.engine.api import solve
 from solver.engine.batchline import fast_answer
 from solver.engine.seam import DEFAULT_TABLE_BITS
+from solver.engine.solving import solve
 from solver.errors import BrisqueError, HiddenInformationError, ImpossiblePositionError, NotationError
-from solver.model.limits import short
 from solver.model.position import Position
+from solver.model.ranges import short
 
 CHUNK_LINES = 200  # lines a task: enough that a task's overhead (a cluster's ms) is small
 PART_SECONDS = 0.05  # the longest answers wait in a worker for a slow solve after them

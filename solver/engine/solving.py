@@ -37,9 +37,9 @@ from solver.errors import (
     ImpossiblePositionError,
     PositionError,
 )
-from solver.model.limits import short, short_value, whole_or_none
 from solver.model.moves import Move, move, parse_move
 from solver.model.position import Position, as_position, as_positions
+from solver.model.ranges import short, short_value, whole_or_none
 from solver.model.rules import Rules, as_rules
 from solver.model.table_memory import table_bits_argument, table_bits_in_range
 from solver.model.value import RAW_TRIVIAL, Value, raw_target, raw_unreachable

@@ -1,6 +1,6 @@
 """Human-readable reports of analyses.
 
->>> from solver.engine.api import solve
+>>> from solver.engine.solving import solve
 >>> print(format_analysis(solve("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35")).splitlines()[1])
 Value for a: -4 (exact)
 """

@@ -16,7 +16,7 @@ from typing import NoReturn
 
 import click
 
-from solver.model.limits import readable_bytes, short
+from solver.model.ranges import readable_bytes, short
 
 USAGE_ERROR = 2  # bad input: a malformed or impossible position, a bad option
 FAILED = 1  # puzzles that failed, batch lines that got an error, an output that cannot be written
@@ -57,7 +57,7 @@ QUOTE_HINT = (
 
 def option_words(message: str) -> str:
     """``message`` with the library's argument names as the command's options, and any
-    overlong word (a huge input quoted whole) cut with :func:`~solver.model.limits.short`.
+    overlong word (a huge input quoted whole) cut with :func:`~solver.model.ranges.short`.
     What the message quotes is the input as given: ``bad move 'seed=3'`` stays as it is,
     and a byte that was no UTF-8 is shown as the byte (``'\\xff'``, not ``'\\udcff'``).
 

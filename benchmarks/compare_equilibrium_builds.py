@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 import statistics
-import sys
 
 from benchmarks.bench_equilibrium import petite_ending, positions
 from benchmarks.harness.builds import in_build
+from benchmarks.harness.console import parser
 
 # a checkout's process: its own solver (its tree is the process's PYTHONPATH) solves the
 # subgames given as BPNs on standard input, a warm-up first
@@ -38,8 +38,15 @@ print(json.dumps(out))
 
 
 def main() -> None:
-    trees = {"before": sys.argv[1], "after": sys.argv[2]}
-    game, seeds, repeats = sys.argv[3], sys.argv[4], int(sys.argv[5])
+    ap = parser(__doc__)
+    ap.add_argument("before", help="the checkout before")
+    ap.add_argument("after", help="the checkout after")
+    ap.add_argument("game")
+    ap.add_argument("seeds", help="the subgames' seeds, a comma between two")
+    ap.add_argument("repeats", type=int)
+    a = ap.parse_args()
+    trees = {"before": a.before, "after": a.after}
+    game, seeds, repeats = a.game, a.seeds, a.repeats
     runs: dict[str, list[dict[str, list[float]]]] = {name: [] for name in trees}
     job = json.dumps(
         {

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmarks.harness.console import emit, parser
+from benchmarks.harness.console import command
 from benchmarks.research import reference
 
 
@@ -47,12 +47,7 @@ def report(r: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    ap = parser(__doc__)
-    ap.add_argument("--positions", type=int, default=1000)
-    ap.add_argument("--table-bits", type=int, default=14)
-    ap.add_argument("--json", action="store_true")
-    a = ap.parse_args()
-    emit(run(a.positions, a.table_bits), report, a.json)
+    command(__doc__, run, report, positions=1000, table_bits=14)
 
 
 if __name__ == "__main__":

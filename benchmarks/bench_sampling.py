@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmarks.harness.console import Column, emit, parser, text_table
+from benchmarks.harness.console import Column, command, text_table
 from benchmarks.research import sampling_workers
 
 
@@ -40,12 +40,7 @@ def report(rows: list[dict[str, Any]]) -> str:
 
 
 def main() -> None:
-    ap = parser(__doc__)
-    ap.add_argument("--deals", type=int, default=5)
-    ap.add_argument("--worlds", type=int, default=200)
-    ap.add_argument("--json", action="store_true")
-    a = ap.parse_args()
-    emit(run(a.deals, a.worlds), report, a.json)
+    command(__doc__, run, report, deals=5, worlds=200)
 
 
 if __name__ == "__main__":

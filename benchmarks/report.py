@@ -277,12 +277,7 @@ class Report(Sections):
                     f"{run['build']} ({run['commit']})",
                     run["machine"],
                     run["date"],
-                    f"{s['one'][0]:.2f} / {s['one'][1]:.2f} / {s['one'][2]:.2f}",
-                    f"{s['two'][0]:.2f} / {s['two'][1]:.2f} / {s['two'][2]:.2f}",
-                    f"{s['speedup']:.2f}",
-                    f"{s['total']:.2f}",
-                    f"{s['overhead']:.2f}",
-                    f"{s['nodes_s'] / 1e6:.1f} M",
+                    *self.whole_deals_cells(s),
                     f"`{run['file']}`",
                 ]
             )
@@ -295,12 +290,7 @@ class Report(Sections):
                     "`python -m benchmarks.research --suite whole-deals`",
                     self.machine(head.get("machine", "?")),
                     head.get("date", "?"),
-                    f"{s['one'][0]:.2f} / {s['one'][1]:.2f} / {s['one'][2]:.2f}",
-                    f"{s['two'][0]:.2f} / {s['two'][1]:.2f} / {s['two'][2]:.2f}",
-                    f"{s['speedup']:.2f}",
-                    f"{s['total']:.2f}",
-                    f"{s['overhead']:.2f}",
-                    f"{s['nodes_s'] / 1e6:.1f} M",
+                    *self.whole_deals_cells(s),
                     "`whole-deals-latest.jsonl`",
                 ]
             )
@@ -320,6 +310,18 @@ class Report(Sections):
             rows,
             left=3,
         )
+
+    @staticmethod
+    def whole_deals_cells(s: dict[str, Any]) -> list[str]:
+        """The figures of a whole-deals run (:meth:`whole_deals_stats`) in the table's columns."""
+        return [
+            f"{s['one'][0]:.2f} / {s['one'][1]:.2f} / {s['one'][2]:.2f}",
+            f"{s['two'][0]:.2f} / {s['two'][1]:.2f} / {s['two'][2]:.2f}",
+            f"{s['speedup']:.2f}",
+            f"{s['total']:.2f}",
+            f"{s['overhead']:.2f}",
+            f"{s['nodes_s'] / 1e6:.1f} M",
+        ]
 
     def parallel(self) -> None:
         self.add("## One whole-deal solve on two cores: processes against threads", "")

@@ -30,6 +30,30 @@ def emit(result: Any, text: Callable[[Any], str], as_json: bool) -> None:
     print(json.dumps(result) if as_json else text(result))
 
 
+def command(
+    doc: str | None,
+    run: Callable[..., Any],
+    text: Callable[[Any], str],
+    argv: Sequence[str] | None = None,
+    **defaults: float,
+) -> None:
+    """The whole command line (``argv``, the process's by default) of a script that measures
+    ``run(**options)`` and prints it: an option a keyword of ``defaults`` (``table_bits=14``:
+    ``--table-bits``, an int, 14 by default), and ``--json``.
+
+    >>> twice = lambda deals, worlds: deals * worlds
+    >>> command("Multiplies.", twice, lambda n: f"{n} worlds", ["--deals", "3"], deals=5, worlds=2)
+    6 worlds
+    """
+    ap = parser(doc)
+    for name, default in defaults.items():
+        ap.add_argument("--" + name.replace("_", "-"), type=type(default), default=default)
+    ap.add_argument("--json", action="store_true", help="the result as one line of JSON")
+    options = vars(ap.parse_args(argv))
+    as_json = options.pop("json")
+    emit(run(**options), text, as_json)
+
+
 @dataclass(frozen=True)
 class Column:
     """A column of a text table: its title, the format spec of its cells (``">11.2f"``: the

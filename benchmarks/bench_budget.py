@@ -26,18 +26,17 @@ import os
 import platform
 import statistics
 import sys
-import time
 
 from benchmarks.harness.positions import positions_with_talon_left
+from benchmarks.harness.timing import timed
 from solver import Rules, deal
-from solver.engine import Limit, Solver
+from solver.engine import Analysis, Limit, Solver
+from solver.model.position import Position
 
 
-def _timed(p, limit):  # type: ignore[no-untyped-def]
-    s = Solver(p.rules)
-    t = time.perf_counter()
-    a = s.solve(p, pv=False, limit=limit)
-    return a, time.perf_counter() - t
+def _timed(p: Position, limit: Limit | None) -> tuple[Analysis, float]:
+    """The solve of ``p`` under ``limit`` by a fresh solver (made before the clock starts)."""
+    return timed(Solver(p.rules).solve, p, pv=False, limit=limit)
 
 
 def measure(p, fractions: list[float]) -> dict[str, object]:  # type: ignore[no-untyped-def]

@@ -13,9 +13,9 @@ Run:  python -m benchmarks.bench_deep [--positions 20] [--max-k 10] [--cap 10] [
 
 from __future__ import annotations
 
-import argparse
-import json
+from typing import Any
 
+from benchmarks.harness.console import Column, emit, parser, text_table
 from benchmarks.research import deep_levels
 
 
@@ -24,35 +24,34 @@ def run(
     max_k: int = 10,
     cap: float = 10.0,
     table_bits: int = 22,
-    features: dict | None = None,
-) -> list[dict]:
+    features: dict[str, bool] | None = None,
+) -> list[dict[str, Any]]:
     """The levels of the research suite ``enhancements``, for one
     configuration (benchmarks.research.deep_levels)."""
     return deep_levels(positions, max_k, cap, features, table_bits)
 
 
-def report(rows: list[dict], cap: float) -> str:
-    lines = [
-        f"{'k':>3} {'median ms':>11} {'p90 ms':>11} {'median nodes':>13} {'p90 nodes':>12}  unfinished (cap {cap:g} s)"
-    ]
-    for r in rows:
-        lines.append(
-            f"{r['k']:>3} {r['median_ms']:>11.2f} {r['p90_ms']:>11.2f} {r['median_nodes']:>13.0f} "
-            f"{r['p90_nodes']:>12.0f}  {r['unfinished']}/{r['positions']}"
-        )
-    return "\n".join(lines)
+def report(rows: list[dict[str, Any]], cap: float) -> str:
+    columns = (
+        Column("k", ">3"),
+        Column("median ms", ">11.2f", "median_ms"),
+        Column("p90 ms", ">11.2f", "p90_ms"),
+        Column("median nodes", ">13.0f", "median_nodes"),
+        Column("p90 nodes", ">12.0f", "p90_nodes"),
+        Column(f" unfinished (cap {cap:g} s)", "", lambda r: f" {r['unfinished']}/{r['positions']}"),
+    )
+    return "\n".join(text_table(columns, rows))
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = parser(__doc__)
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--max-k", type=int, default=10)
     ap.add_argument("--cap", type=float, default=10.0, help="CPU seconds per solve")
     ap.add_argument("--table-bits", type=int, default=22)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    rows = run(a.positions, a.max_k, a.cap, a.table_bits)
-    print(json.dumps(rows) if a.json else report(rows, a.cap))
+    emit(run(a.positions, a.max_k, a.cap, a.table_bits), lambda rows: report(rows, a.cap), a.json)
 
 
 if __name__ == "__main__":

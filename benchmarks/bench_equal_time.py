@@ -37,19 +37,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import signal
-import statistics
 import sys
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness.records import complete_pairs, read_records
+from benchmarks.harness import matches
+from benchmarks.harness.records import read_records
 from benchmarks.harness.results import RESULTS
-from solver.analysis.ranking import RankingRule
-from solver.model.position import Position
-from solver.model.value import Value
-from solver.play.match import duplicate_summary, run_match, t95
+from solver.play.match import run_match
 
 BEFORE = "pimc:{think}@linear"  # the default player before the learned network, at the budget
 MATCHES = {
@@ -59,48 +55,13 @@ MATCHES = {
 }
 
 
-def deal_value(rec: dict[str, Any]) -> Value:
-    """The deal's result for the first player of the match."""
-    first = "ab".index(rec["first_at"])
-    if rec.get("win") is not None:
-        return Value.game_won("ab".index(rec["win"]), first)
-    return Value.margin(rec["margin_first"], first)
-
-
-def combined(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """The mean a deal with a game won counted for what it is worth (module text), and its
-    95% interval over the pair means."""
-    rank = RankingRule.parse("match")
-    means = [
-        statistics.fmean(rank.number(deal_value(r), Position(r["start"])) for r in pair.values())
-        for pair in complete_pairs(records).values()
-    ]
-    mean = statistics.fmean(means)
-    half = t95(len(means) - 1) * statistics.stdev(means) / math.sqrt(len(means)) if len(means) > 1 else None
-    return {
-        "win_worth": "match",
-        "mean": mean,
-        "ci95": [None, None] if half is None else [mean - half, mean + half],
-    }
-
-
 def summarise(records: list[dict[str, Any]], timing: dict[str, float] | None = None) -> dict[str, Any]:
-    pairs = complete_pairs(records)
-    s = duplicate_summary([[int(deal_value(pair[at])) for at in "ab"] for _, pair in sorted(pairs.items())])
-    s["first"], s["second"] = (
-        records[0]["players"][0 if records[0]["first_at"] == "a" else 1],
-        records[0]["players"][1 if records[0]["first_at"] == "a" else 0],
-    )
-    s["rules"] = Position(records[0]["start"]).rules.game
-    s["combined"] = combined(records)
+    """The match's summary (:func:`benchmarks.harness.matches.summary`) and each side's
+    thinking time a deal."""
+    s = matches.summary(records)
     if timing:
         s.update(timing)
     return s
-
-
-def read(path: Path) -> list[dict[str, Any]]:
-    """The deal records of ``path`` (a line cut short by an interrupted run is skipped)."""
-    return read_records(path)
 
 
 def play(name: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -116,7 +77,7 @@ def play(name: str, args: argparse.Namespace) -> dict[str, Any]:
         path = args.records / f"{args.game}-{name}-{args.think}.jsonl"
         timing_path = path.with_suffix(".timing.json")
         if path.exists():
-            records = read(path)
+            records = read_records(path)
             counts: dict[int, int] = {}
             for r in records:
                 counts[r["pair"]] = counts.get(r["pair"], 0) + 1
@@ -161,35 +122,6 @@ def play(name: str, args: argparse.Namespace) -> dict[str, Any]:
     return summarise(records, per_deal(spent))
 
 
-def paired(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
-    """Match ``a``'s first player against match ``b``'s, pair by pair over the same deals (module
-    text): the mean difference of their pair means, its 95% interval, and how many pairs.
-
-    >>> rec = lambda pair, at, m: {"pair": pair, "first_at": at, "deal_seed": pair, "margin_first": m}
-    >>> a = [rec(0, "a", 10), rec(0, "b", 6), rec(1, "a", 0), rec(1, "b", 4)]
-    >>> b = [rec(0, "a", 4), rec(0, "b", 4), rec(1, "a", 2), rec(1, "b", -2)]
-    >>> r = paired(a, b); r["pairs"], r["mean"]
-    (2, 3.0)
-    """
-    pa, pb = complete_pairs(a), complete_pairs(b)
-    diffs = []
-    for k in sorted(set(pa) & set(pb)):
-        if pa[k]["a"]["deal_seed"] != pb[k]["a"]["deal_seed"]:
-            raise SystemExit(f"--paired: pair {k} was dealt from seed {pa[k]['a']['deal_seed']} in one "
-                             f"match and {pb[k]['a']['deal_seed']} in the other: expected the same deals")  # fmt: skip
-        if any(m[k][at].get("win") is not None for m in (pa, pb) for at in "ab"):
-            continue
-        diffs.append(
-            statistics.fmean(int(deal_value(pa[k][at])) for at in "ab")
-            - statistics.fmean(int(deal_value(pb[k][at])) for at in "ab")
-        )
-    if len(diffs) < 2:
-        raise SystemExit(f"--paired: {len(diffs)} pairs without events in both matches; expected 2 or more")
-    mean = statistics.fmean(diffs)
-    half = t95(len(diffs) - 1) * statistics.stdev(diffs) / math.sqrt(len(diffs))
-    return {"pairs": len(diffs), "mean": mean, "ci95": [mean - half, mean + half]}
-
-
 def per_deal(spent: dict[str, Any]) -> dict[str, Any] | None:
     """Each side's thinking time a deal from the sidecar's totals (None if nothing timed)."""
     if not spent["deals"]:
@@ -214,7 +146,10 @@ def main() -> None:
     ap.add_argument("--paired", nargs=2, type=Path, default=None, metavar=("RECORDS_A", "RECORDS_B"))
     args = ap.parse_args()
     if args.paired:
-        print(json.dumps(paired(read(args.paired[0]), read(args.paired[1]))))
+        try:
+            print(json.dumps(matches.paired(read_records(args.paired[0]), read_records(args.paired[1]))))
+        except ValueError as e:
+            raise SystemExit(f"--paired: {e}") from None
         return
     # a kill (SIGTERM) ends the match as Ctrl-C does: the pairs played and their thinking
     # times are kept, and the next run goes on from them
@@ -224,7 +159,7 @@ def main() -> None:
     if args.from_records:
         for item in args.from_records:
             name, _, file = item.partition("=")
-            recs = read(Path(file))
+            recs = read_records(Path(file))
             # the thinking times: this script's sidecar, or brisque match --json's summary
             sidecar, cli = Path(file).with_suffix(".timing.json"), Path(file).with_suffix(".json")
             timing = None

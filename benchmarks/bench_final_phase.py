@@ -15,25 +15,18 @@ Run:  python -m benchmarks.bench_final_phase [--positions 1000] [--table-bits 14
 
 from __future__ import annotations
 
-import argparse
-import json
+from typing import Any
 
+from benchmarks.harness.console import command
 from benchmarks.research import reference
-from solver.model.rules import Rules
-from solver.play.dealing import positions_with_talon_left
 
 
-def start_of_final_phase(count: int, rules: Rules) -> list:
-    """``count`` positions at the first lead of the final phase, seeds 0, 1, 2, ..."""
-    return positions_with_talon_left(0, count, rules)
-
-
-def run(positions: int = 1000, table_bits: int = 14) -> dict:
+def run(positions: int = 1000, table_bits: int = 14) -> dict[str, Any]:
     """The research suite ``reference`` (benchmarks.research)."""
     return reference(positions=positions, table_bits=table_bits)
 
 
-def report(r: dict) -> str:
+def report(r: dict[str, Any]) -> str:
     return "\n".join(
         [
             f"Machine: {r['machine']}",
@@ -54,13 +47,7 @@ def report(r: dict) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--positions", type=int, default=1000)
-    ap.add_argument("--table-bits", type=int, default=14)
-    ap.add_argument("--json", action="store_true")
-    a = ap.parse_args()
-    r = run(a.positions, a.table_bits)
-    print(json.dumps(r) if a.json else report(r))
+    command(__doc__, run, report, positions=1000, table_bits=14)
 
 
 if __name__ == "__main__":

@@ -22,14 +22,15 @@ Run:  python -m benchmarks.bench_world_search [--game brisque] [--per-level 50]
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
+from benchmarks.harness.console import Column, parser, text_table
 from benchmarks.harness.results import RESULTS
+from benchmarks.harness.timing import each, figures, timed
 from benchmarks.training.fit_horizon import slug
 from solver.engine import Solver
 from solver.engine.quick import WorldSearch
@@ -120,31 +121,24 @@ def ensure_exact(positions: list[Position], path: Path) -> dict[str, dict[str, i
     todo = [p for p in positions if p.bpn() not in known]
     for i, p in enumerate(todo):
         solver = solver or Solver(p.rules)
-        t = time.perf_counter()
-        a = solver.solve(p, pv=False)
+        a, seconds = timed(solver.solve, p, pv=False)
         moves = {str(mv.move): int(mv.value) for mv in a.moves}
         known[p.bpn()] = moves
         with path.open("a") as f:  # appended one by one: an interrupted run keeps its work
-            f.write(
-                json.dumps({"bpn": p.bpn(), "moves": moves, "seconds": round(time.perf_counter() - t, 4)})
-                + "\n"
-            )
-        print(f"exact {i + 1}/{len(todo)}: {time.perf_counter() - t:.2f} s", file=sys.stderr)
+            f.write(json.dumps({"bpn": p.bpn(), "moves": moves, "seconds": round(seconds, 4)}) + "\n")
+        print(f"exact {i + 1}/{len(todo)}: {seconds:.2f} s", file=sys.stderr)
     return known
 
 
-def score(name: str, positions: list[Position], exact: dict[str, dict[str, int]]) -> dict:
-    """One candidate search on every position: the figures of the module docstring."""
-    run_world_search(positions[0], name)  # (the solver made, the network loaded: not timed)
+def score(name: str, positions: list[Position], exact: dict[str, dict[str, int]]) -> dict[str, Any]:
+    """One candidate search on every position: the figures of the module docstring (its
+    times in CPU seconds, after a warm-up call: the solver made, the network loaded)."""
+    run = each(lambda p: str(run_world_search(p, name)), positions, warmup=1)
     best = loss_n = missed = walked = 0
     losses: list[int] = []
-    times: list[float] = []
-    for p in positions:
+    for p, pick in zip(positions, run.values):
         values = exact[p.bpn()]
         top = max(values.values())
-        t = time.process_time()
-        pick = str(run_world_search(p, name))
-        times.append(time.process_time() - t)
         got = values[pick]
         best += got == top
         if top >= WIN_VALUE and got < WIN_VALUE:
@@ -154,6 +148,7 @@ def score(name: str, positions: list[Position], exact: dict[str, dict[str, int]]
         if abs(top) < WIN_VALUE and abs(got) < WIN_VALUE:
             losses.append(top - got)
             loss_n += 1
+    ms = figures(run.cpu_seconds, 1000)
     return {
         "search": name,
         "positions": len(positions),
@@ -161,26 +156,30 @@ def score(name: str, positions: list[Position], exact: dict[str, dict[str, int]]
         "loss": statistics.fmean(losses) if losses else 0.0,
         "missed_wins": missed,
         "walked_into": walked,
-        "ms_median": 1000 * statistics.median(times),
-        "ms_mean": 1000 * statistics.fmean(times),
+        "ms_median": ms["median"],
+        "ms_mean": ms["mean"],
     }
 
 
-def report(game: str, rows: list[dict]) -> str:
-    lines = [
-        f"{game}: world searches against the exact solve",
-        f"{'k':>3} {'search':<28} {'n':>4} {'best':>6} {'loss':>6} {'missed':>6} {'walked':>6} {'ms med':>7} {'ms mean':>7}",
-    ]
-    for r in rows:
-        lines.append(
-            f"{r['k']:>3} {r['search']:<28} {r['positions']:>4} {100 * r['best']:>5.1f}% {r['loss']:>6.2f} "
-            f"{r['missed_wins']:>6} {r['walked_into']:>6} {r['ms_median']:>7.2f} {r['ms_mean']:>7.2f}"
-        )
-    return "\n".join(lines)
+COLUMNS = (
+    Column("k", ">3"),
+    Column("search", "<28"),
+    Column("n", ">4", "positions"),
+    Column("best", ">6", lambda r: f"{100 * r['best']:.1f}%"),
+    Column("loss", ">6.2f"),
+    Column("missed", ">6", "missed_wins"),
+    Column("walked", ">6", "walked_into"),
+    Column("ms med", ">7.2f", "ms_median"),
+    Column("ms mean", ">7.2f", "ms_mean"),
+)
+
+
+def report(game: str, rows: list[dict[str, Any]]) -> str:
+    return "\n".join([f"{game}: world searches against the exact solve", *text_table(COLUMNS, rows)])
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = parser(__doc__)
     ap.add_argument("--game", default="brisque")
     ap.add_argument("--per-level", type=int, default=50)
     ap.add_argument("--levels", default="5,6,7,8")

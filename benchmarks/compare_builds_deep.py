@@ -21,9 +21,10 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
+from typing import Any
 
+from benchmarks.harness.builds import in_build
 from solver.bench.suites import machine
 
 RUNNER = r"""
@@ -48,16 +49,9 @@ print(json.dumps({"seconds": time.perf_counter() - t, "nodes": s.engine.nodes, "
 """
 
 
-def solve_in(build: str, k: int, seed: int, threads: int = 1) -> dict:
-    out = subprocess.run(
-        [sys.executable, "-c", RUNNER, str(k), str(seed), build, str(threads)],
-        env=dict(os.environ, PYTHONPATH=build),
-        cwd=build,  # (python -c puts its directory first on the path: another checkout's would win)
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    result: dict = json.loads(out.stdout)
+def solve_in(build: str, k: int, seed: int, threads: int = 1) -> dict[str, Any]:
+    """One position's solve (seconds, nodes, value) by the build in the checkout ``build``."""
+    result: dict[str, Any] = in_build(build, RUNNER, str(k), str(seed), build, str(threads))
     return result
 
 

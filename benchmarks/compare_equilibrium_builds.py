@@ -12,13 +12,11 @@ subgames are made here, by this checkout's lab, and given to both as BPNs.
 from __future__ import annotations
 
 import json
-import os
 import statistics
-import subprocess
-import sys
-import tempfile
 
 from benchmarks.bench_equilibrium import petite_ending, positions
+from benchmarks.harness.builds import in_build
+from benchmarks.harness.console import parser
 
 # a checkout's process: its own solver (its tree is the process's PYTHONPATH) solves the
 # subgames given as BPNs on standard input, a warm-up first
@@ -40,10 +38,16 @@ print(json.dumps(out))
 
 
 def main() -> None:
-    trees = {"before": sys.argv[1], "after": sys.argv[2]}
-    game, seeds, repeats = sys.argv[3], sys.argv[4], int(sys.argv[5])
+    ap = parser(__doc__)
+    ap.add_argument("before", help="the checkout before")
+    ap.add_argument("after", help="the checkout after")
+    ap.add_argument("game")
+    ap.add_argument("seeds", help="the subgames' seeds, a comma between two")
+    ap.add_argument("repeats", type=int)
+    a = ap.parse_args()
+    trees = {"before": a.before, "after": a.after}
+    game, seeds, repeats = a.game, a.seeds, a.repeats
     runs: dict[str, list[dict[str, list[float]]]] = {name: [] for name in trees}
-    away = tempfile.mkdtemp()  # (outside both checkouts: each imports its own solver)
     job = json.dumps(
         {
             "game": game,
@@ -53,17 +57,7 @@ def main() -> None:
     )
     for _ in range(repeats):
         for name, root in trees.items():
-            o = subprocess.run(
-                [sys.executable, "-c", SCRIPT],
-                input=job,
-                capture_output=True,
-                text=True,
-                cwd=away,
-                env={**os.environ, "PYTHONPATH": root},
-            )
-            if o.returncode:
-                sys.exit(o.stderr)
-            runs[name].append(json.loads(o.stdout))
+            runs[name].append(in_build(root, SCRIPT, stdin=job))
     for s in seeds.split(","):
         before = statistics.median(r[s][0] for r in runs["before"])
         after = statistics.median(r[s][0] for r in runs["after"])

@@ -217,7 +217,7 @@ def main() -> None:
         write_bpd(
             path,
             records,
-            f"{title}.\nMined by benchmarks/mine_positions.py from seeded self-play; "
+            f"{title}.\nMined by `python -m benchmarks.mine_positions` from seeded self-play; "
             f"every record checked by the engine.",
         )
         print(f"{path}: {len(records)} records")

@@ -19,27 +19,12 @@ rewritten from the result files alone).
 
 from __future__ import annotations
 
-import glob
-import json
-import os
 import statistics
+from pathlib import Path
 from typing import Any
 
-from benchmarks.harness import results
+from benchmarks.harness.results import RESULTS, read
 from benchmarks.harness.sections import Sections
-
-RESULTS = str(results.RESULTS)
-
-
-def _load(path: str) -> Any:
-    with open(path) as f:
-        return json.load(f)
-
-
-def _jsonl(path: str) -> list[dict[str, Any]]:
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
-
 
 RAW_ROWS = (
     "The raw rows behind some tables are not kept in git, only the summaries the tables are written "
@@ -61,8 +46,8 @@ RAW_ROWS = (
 class Report(Sections):
     """The report's lines, built section by section from the results in ``results``."""
 
-    def __init__(self, results: str = RESULTS) -> None:
-        super().__init__(_load(os.path.join(results, "report-figures.json")), results)
+    def __init__(self, results: Path | str = RESULTS) -> None:
+        super().__init__(read("report-figures.json", results), results)
 
     # -- sections --------------------------------------------------------------------------
 
@@ -70,17 +55,15 @@ class Report(Sections):
         f, deep = run["final"], run["deep"]
         best = {r["k"]: r for r in list(deep["configs"].values())[-1]}
         last = self.meta["whole_deals"]["runs"][-1]
-        wd = self.whole_deals_stats(_jsonl(self.path(last["file"])))
-        batch = _load(self.path("batch-path.json"))
+        wd = self.whole_deals_stats(self.rows(last["file"]))
+        batch = self.load("batch-path.json")
         eq = self.equilibrium_stats()
-        ws = {
-            r["search"]: r for r in _load(self.path("world-search-brisque.json"))["rows"] if r["k"] == "all"
-        }
+        ws = {r["search"]: r for r in self.load("world-search-brisque.json")["rows"] if r["k"] == "all"}
         m = {(s["first"], s["second"], s["rules"]): s for s in run["matches"]}
         horizon = {
-            g: _load(self.path(f"equal-time-{g}.json"))["horizon"]
+            g: self.load(f"equal-time-{g}.json")["horizon"]
             for g in ("brisque", "briscan")
-            if os.path.exists(self.path(f"equal-time-{g}.json"))
+            if self.exists(f"equal-time-{g}.json")
         }
         rows = [
             [
@@ -288,36 +271,26 @@ class Report(Sections):
         )
         rows = []
         for run in wd["runs"]:
-            s = self.whole_deals_stats(_jsonl(self.path(run["file"])))
+            s = self.whole_deals_stats(self.rows(run["file"]))
             rows.append(
                 [
                     f"{run['build']} ({run['commit']})",
                     run["machine"],
                     run["date"],
-                    f"{s['one'][0]:.2f} / {s['one'][1]:.2f} / {s['one'][2]:.2f}",
-                    f"{s['two'][0]:.2f} / {s['two'][1]:.2f} / {s['two'][2]:.2f}",
-                    f"{s['speedup']:.2f}",
-                    f"{s['total']:.2f}",
-                    f"{s['overhead']:.2f}",
-                    f"{s['nodes_s'] / 1e6:.1f} M",
+                    *self.whole_deals_cells(s),
                     f"`{run['file']}`",
                 ]
             )
-        latest = self.path("whole-deals-latest.jsonl")  # (written by run_all.py --whole-deals)
-        if os.path.exists(latest):
-            s = self.whole_deals_stats(_jsonl(latest))
-            head = next(r for r in _jsonl(latest) if "one_thread" in r)
+        latest = "whole-deals-latest.jsonl"  # (written by run_all.py --whole-deals)
+        if self.exists(latest):
+            s = self.whole_deals_stats(self.rows(latest))
+            head = next(r for r in self.rows(latest) if "one_thread" in r)
             rows.append(
                 [
                     "`python -m benchmarks.research --suite whole-deals`",
                     self.machine(head.get("machine", "?")),
                     head.get("date", "?"),
-                    f"{s['one'][0]:.2f} / {s['one'][1]:.2f} / {s['one'][2]:.2f}",
-                    f"{s['two'][0]:.2f} / {s['two'][1]:.2f} / {s['two'][2]:.2f}",
-                    f"{s['speedup']:.2f}",
-                    f"{s['total']:.2f}",
-                    f"{s['overhead']:.2f}",
-                    f"{s['nodes_s'] / 1e6:.1f} M",
+                    *self.whole_deals_cells(s),
                     "`whole-deals-latest.jsonl`",
                 ]
             )
@@ -338,12 +311,24 @@ class Report(Sections):
             left=3,
         )
 
+    @staticmethod
+    def whole_deals_cells(s: dict[str, Any]) -> list[str]:
+        """The figures of a whole-deals run (:meth:`whole_deals_stats`) in the table's columns."""
+        return [
+            f"{s['one'][0]:.2f} / {s['one'][1]:.2f} / {s['one'][2]:.2f}",
+            f"{s['two'][0]:.2f} / {s['two'][1]:.2f} / {s['two'][2]:.2f}",
+            f"{s['speedup']:.2f}",
+            f"{s['total']:.2f}",
+            f"{s['overhead']:.2f}",
+            f"{s['nodes_s'] / 1e6:.1f} M",
+        ]
+
     def parallel(self) -> None:
         self.add("## One whole-deal solve on two cores: processes against threads", "")
         rows = []
         for name in ("parallel-solve.jsonl", "parallel-threads.jsonl"):
             m = self.meta["runs"][name]
-            rs = [r for r in _jsonl(self.path(name)) if "one_core_s" in r]  # (not the summary)
+            rs = [r for r in self.rows(name) if "one_core_s" in r]  # (not the summary)
             one = sum(r["one_core_s"] for r in rs)
             two = sum(r["parallel_s"] for r in rs)
             rows.append(
@@ -378,7 +363,7 @@ class Report(Sections):
         )
 
     def batch_path(self) -> None:
-        b = _load(self.path("batch-path.json"))
+        b = self.load("batch-path.json")
         self.section(
             "The batch path, `brisque solve -`", "batch-path.json", "batch-path.json", b.get("machine")
         )
@@ -440,7 +425,7 @@ class Report(Sections):
         )
         rows = []
         for game in ("brisque", "briscan"):
-            d = _load(self.path(f"world-search-{game}.json"))
+            d = self.load(f"world-search-{game}.json")
             kept = (
                 {w["search"]: w for w in d.get("win_set", [])} if isinstance(d.get("win_set"), list) else {}
             )
@@ -478,10 +463,9 @@ class Report(Sections):
         )
 
     def thinking(self) -> None:
-        path = self.path("thinking.json")
-        if not os.path.exists(path):
+        if not self.exists("thinking.json"):
             return
-        d = _load(path)
+        d = self.load("thinking.json")
         self.section("The cost of thinking", "thinking.json", "thinking.json")
         self.add(
             "Thinking by time counts each sampled world in work seconds from what its search did "
@@ -544,8 +528,8 @@ class Report(Sections):
             )
 
     def equal_time(self) -> None:
-        found = {g: self.path(f"equal-time-{g}.json") for g in ("brisque", "briscan")}
-        found = {g: p for g, p in found.items() if os.path.exists(p)}
+        found = {g: f"equal-time-{g}.json" for g in ("brisque", "briscan")}
+        found = {g: name for g, name in found.items() if self.exists(name)}
         if not found:
             return
         self.section(
@@ -570,7 +554,7 @@ class Report(Sections):
         )
         rows = []
         for game, path in found.items():
-            for s in _load(path).values():
+            for s in self.load(path).values():
                 c = s["combined"]
                 t1, t2 = s.get("seconds_per_deal_first"), s.get("seconds_per_deal_second")
                 rows.append(
@@ -651,7 +635,7 @@ class Report(Sections):
         rows = []
         for cmp in ("same-worlds", "equal-time"):
             for game in ("brisque", "briscan"):
-                s = _load(self.path(f"ladder-{cmp}-{game}.json"))
+                s = self.load(f"ladder-{cmp}-{game}.json")
                 rows.append(
                     [
                         game,
@@ -685,7 +669,7 @@ class Report(Sections):
 
     def equilibrium_stats(self) -> dict[str, dict[str, float]]:
         out: dict[str, dict[str, float]] = {}
-        lines = _jsonl(self.path("equilibrium-speed.jsonl"))
+        lines = self.rows("equilibrium-speed.jsonl")
         rows = [r for r in lines if "wall" in r]
         summary = {r["game"]: r for r in lines if "median_wall" in r}  # as the script computed them
         for game in ("petite", "briscan", "brisque"):
@@ -754,7 +738,7 @@ class Report(Sections):
                 f"{r['cluster_2_workers_s'] / r['local_2_processes_s']:.3f}",
                 r["cluster_start_s"],
             ]
-            for r in _jsonl(self.path("cluster-match.jsonl"))
+            for r in self.rows("cluster-match.jsonl")
             if "pairs_per_task" in r
         ]
         self.table(
@@ -776,7 +760,7 @@ class Report(Sections):
         self.run_source("line-warm.jsonl", "line-warm.jsonl")
         rows = [
             [r["seed"], r["moves"], r["whole_s"], r["line_s"], r["line_over_whole"], r["old_over_new"]]
-            for r in _jsonl(self.path("line-warm.jsonl"))
+            for r in self.rows("line-warm.jsonl")
             if "seed" in r
         ]
         self.table(
@@ -790,9 +774,9 @@ class Report(Sections):
         )
         self.run_source("board-steps-k*.jsonl", "board-steps-k*.jsonl")
         rows = []
-        for path in sorted(glob.glob(self.path("board-steps-k*.jsonl"))):
-            rs = [r for r in _jsonl(path) if r.get("step", 0) > 0]
-            k = os.path.basename(path)[len("board-steps-k") : -len(".jsonl")]
+        for name in self.names("board-steps-k*.jsonl"):
+            rs = [r for r in self.rows(name) if r.get("step", 0) > 0]
+            k = name[len("board-steps-k") : -len(".jsonl")]
             rows.append(
                 [
                     k,
@@ -816,7 +800,7 @@ class Report(Sections):
 
     def play_load(self) -> None:
         """Games against the engine at once on one board, beside one game alone."""
-        d = _load(self.path("play-load.json"))
+        d = self.load("play-load.json")
         self.section("Games against the engine at once", "play-load.json", "play-load.json")
         self.add(
             f"One board (`brisque serve`, started on 127.0.0.1) and a client thread a game, each a deal of "
@@ -872,11 +856,11 @@ def _ci(s: dict[str, Any]) -> str:
     return "n/a" if lo is None else f"[{lo:+.1f}, {hi:+.1f}]"
 
 
-def build(results: str = RESULTS, written: str | None = None) -> str:
+def build(results: Path | str = RESULTS, written: str | None = None) -> str:
     """The text of BENCHMARKS.md from the result files in ``results``."""
     r = Report(results)
-    run = _load(r.path("last-run.json"))
-    bench = _load(r.path("bench-suites.json"))
+    run = r.load("last-run.json")
+    bench = r.load("bench-suites.json")
     run_date = r.meta["runs"]["last-run.json"]["date"]
     machine = run["final"]["machine"]
     r.add(

@@ -37,12 +37,11 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchmarks.harness.positions import views_at
-from benchmarks.harness.timing import Progress, percentile, spread, to_stderr
+from benchmarks.harness.timing import Progress, each, figures, percentile, spread, timed, to_stderr
 from solver.bench.machine import machine
 
 # the enhancements measured one at a time: each configuration adds one to the one above
@@ -104,17 +103,11 @@ def reference(
     n = positions or (100 if quick else 1000)
     ps = positions_with_talon_left(0, n, rules)
     states = [engine_root(p) for p in ps]
-    t0 = time.perf_counter()
-    values, nodes = Solver(rules, table_bits).engine.solve_batch(states)
-    t_value = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    Solver(rules, table_bits).engine.solve_batch(states, every_move=True)
-    t_every = time.perf_counter() - t0
+    (values, nodes), t_value = timed(Solver(rules, table_bits).engine.solve_batch, states)
+    _, t_every = timed(Solver(rules, table_bits).engine.solve_batch, states, every_move=True)
     if progress is not None:
         progress(f"reference: the engine took {t_value + t_every:.2f} s; now the reference solver")
-    t0 = time.perf_counter()
-    ref_values = [max(reference_values(p).values()) for p in ps]
-    t_ref = time.perf_counter() - t0
+    ref_values, t_ref = timed(lambda: [max(reference_values(p).values()) for p in ps])
     value_us, every_us, ref_us = (t / n * 1e6 for t in (t_value, t_every, t_ref))
     return {
         "name": "reference",
@@ -155,6 +148,7 @@ def deep_levels(
     """
     from solver.engine import Solver
     from solver.engine.seam import engine_root
+    from solver.model.position import Position
     from solver.model.rules import Rules
     from solver.play.dealing import positions_with_talon_left
 
@@ -162,30 +156,32 @@ def deep_levels(
     eng = Solver(rules, table_bits).engine
     if features:
         eng.set_features(**features)
+
+    def prepare(p: Position) -> None:  # a cleared table, the cap set anew: not timed
+        eng.clear_limits()
+        eng.clear()
+        eng.load(engine_root(p))
+        eng.set_limits(seconds=cap)
+
+    def solve(p: Position) -> tuple[int, bool]:  # the nodes it took, and whether the cap cut it
+        n0 = eng.nodes
+        eng.value()
+        return eng.nodes - n0, eng.aborted
+
     rows = []
     for k in range(max_k + 1):
-        times, nodes, capped = [], [], 0
-        for p in positions_with_talon_left(k, positions, rules):
-            eng.clear()
-            eng.load(engine_root(p))
-            eng.set_limits(seconds=cap)
-            n0 = eng.nodes
-            t0 = time.perf_counter()
-            eng.value()
-            dt = time.perf_counter() - t0
-            if eng.aborted:
-                capped += 1
-                dt = cap
-            times.append(dt)
-            nodes.append(eng.nodes - n0)
-            eng.clear_limits()
+        run = each(solve, positions_with_talon_left(k, positions, rules), prepare=prepare)
+        times = [cap if aborted else dt for (_, aborted), dt in zip(run.values, run.seconds)]
+        nodes = [n for n, _ in run.values]
+        capped = sum(aborted for _, aborted in run.values)
+        ms = figures(times, 1000)
         rows.append(
             {
                 "k": k,
                 "positions": positions,
                 "unfinished": capped,
-                "median_ms": statistics.median(times) * 1000,
-                "p90_ms": percentile(times, 0.9) * 1000,
+                "median_ms": ms["median"],
+                "p90_ms": ms["p90"],
                 "median_nodes": statistics.median(nodes),
                 "p90_nodes": percentile(nodes, 0.9),
             }
@@ -252,9 +248,8 @@ def whole_deals(
             eng.clear()
             eng.load(root)
             n0 = eng.nodes
-            t0 = time.perf_counter()
-            row[f"value_{label}"] = eng.value()
-            row[f"{label}_s"] = round(time.perf_counter() - t0, 3)
+            row[f"value_{label}"], seconds = timed(eng.value)
+            row[f"{label}_s"] = round(seconds, 3)
             row[f"nodes_{label}"] = eng.nodes - n0
         row["same_value"] = row["value_one"] == row["value_threads"]
         row["speedup"] = round(row["one_s"] / max(row["threads_s"], 1e-9), 2)
@@ -308,18 +303,16 @@ def sampling_workers(
             views = views_at(trick, deals)
             row: dict[str, Any] = {"trick": trick, "worlds": worlds, "deals": deals}
             for label, executor, workers in (("1 worker", None, 1), ("2 workers", pool, 2)):
-                times, per_world = [], []
-                for v in views:
-                    t0 = time.perf_counter()
-                    a = analyse(v, worlds=worlds, seed=7, executor=executor, workers=workers)
-                    dt = time.perf_counter() - t0
-                    times.append(dt)
-                    assert isinstance(a, SampledAnalysis)  # (a view with hidden cards)
-                    per_world.append(a.worlds / dt)
-                    row["method"] = a.world_method
+                run = each(
+                    lambda v, e=executor, w=workers: analyse(v, worlds=worlds, seed=7, executor=e, workers=w),
+                    views,
+                )
+                answers = [a for a in run.values if isinstance(a, SampledAnalysis)]
+                assert len(answers) == len(views)  # (views with hidden cards: every answer sampled)
+                row["method"] = answers[-1].world_method
                 row[label] = {
-                    "median_s": statistics.median(times),
-                    "worlds_per_s": statistics.median(per_world),
+                    "median_s": figures(run.seconds)["median"],
+                    "worlds_per_s": statistics.median(a.worlds / dt for a, dt in zip(answers, run.seconds)),
                 }
             row["speedup"] = row["1 worker"]["median_s"] / row["2 workers"]["median_s"]
             rows.append(row)
@@ -343,9 +336,8 @@ def matches(
     pairs = deals or (4 if quick else 500)
     out = []
     for a, b, rules in only:
-        t0 = time.perf_counter()
-        res = run_match(a, b, pairs, seed=1, rules=rules, workers=2)
-        res.summary["seconds"] = time.perf_counter() - t0
+        res, seconds = timed(run_match, a, b, pairs, seed=1, rules=rules, workers=2)
+        res.summary["seconds"] = seconds
         if on_match is not None:
             on_match(res.summary, res.records)
         out.append(res.summary)

@@ -1,5 +1,5 @@
 """The reader of deal records (JSON Lines, as ``brisque match --records`` and the lab's
-matches write them) and their deal pairs.
+matches write them); their deal pairs are :mod:`benchmarks.harness.matches`'.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "deals.jsonl"
@@ -30,16 +30,3 @@ def read_records(path: Path | str, warn: bool = True) -> list[dict[str, Any]]:
             if warn:
                 print(f"{path}:{n}: not a JSON record, skipped", file=sys.stderr)
     return out
-
-
-def complete_pairs(records: list[dict[str, Any]]) -> dict[int, dict[str, dict[str, Any]]]:
-    """The records by deal pair and by the seat of the match's first player (``"a"``,
-    ``"b"``), the pairs with both deals played only (an interrupted match may end on half a pair).
-
-    >>> sorted(complete_pairs([{"pair": 0, "first_at": "a"}, {"pair": 0, "first_at": "b"}, {"pair": 1, "first_at": "a"}]))
-    [0]
-    """
-    out: dict[int, dict[str, dict[str, Any]]] = {}
-    for r in records:
-        out.setdefault(r["pair"], {})[r["first_at"]] = r
-    return {k: v for k, v in out.items() if len(v) == 2}

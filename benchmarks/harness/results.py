@@ -12,6 +12,8 @@ A result written by :func:`write` carries where and when it was measured (``mach
 >>> _ = write_rows("x.jsonl", [{"a": 1}, {"a": 2}], directory=d)
 >>> read_rows("x.jsonl", directory=d)
 [{'a': 1}, {'a': 2}]
+>>> exists("x.json", d), exists("y.json", d), names("x.*", d)
+(True, False, ['x.json', 'x.jsonl'])
 """
 
 from __future__ import annotations
@@ -31,6 +33,16 @@ RESULTS = Path(__file__).resolve().parent.parent / "results"
 def path(name: str, directory: Path | str | None = None) -> Path:
     """The path of the result file ``name`` (in ``directory``, default :data:`RESULTS`)."""
     return Path(directory or RESULTS) / name
+
+
+def exists(name: str, directory: Path | str | None = None) -> bool:
+    """Whether the result file ``name`` is there (some are written only by a run of their own)."""
+    return path(name, directory).exists()
+
+
+def names(pattern: str, directory: Path | str | None = None) -> list[str]:
+    """The names of the result files that match the glob ``pattern``, sorted."""
+    return sorted(p.name for p in Path(directory or RESULTS).glob(pattern))
 
 
 def today() -> str:

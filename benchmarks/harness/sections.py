@@ -51,6 +51,14 @@ class Sections:
         """The JSON Lines result file ``name``."""
         return results.read_rows(name, self.dir)
 
+    def exists(self, name: str) -> bool:
+        """Whether the result file ``name`` is there."""
+        return results.exists(name, self.dir)
+
+    def names(self, pattern: str) -> list[str]:
+        """The result files that match the glob ``pattern``, sorted by name."""
+        return results.names(pattern, self.dir)
+
     def machine(self, m: str) -> str:
         """The short name of the machine described by ``m`` (``m`` itself when unknown)."""
         return next((k for k, v in self.machines.items() if v == m), m)

@@ -45,18 +45,14 @@ from solver.engine.evaluation import (  # noqa: E402
     shipped_network_path,
     write_network,
 )
+from solver.engine.evaluation.features import HIDDEN, LAYOUT  # noqa: E402
 from solver.model.melds import MELDS  # noqa: E402
 from solver.model.position import Position  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
 from solver.native.constants import (  # noqa: E402
-    NET_H1,
-    NET_H2,
     NET_INPUTS,
     NET_LEVEL,
     NET_LEVELS,
-    NET_MELDS_ME,
-    NET_MELDS_OPP,
-    NET_PLACES,
     WIN_THRESHOLD,
 )
 
@@ -65,12 +61,15 @@ SCALE = 50.0  # margins are fitted in units of 50 points (the weights are writte
 
 def suit_permutations() -> list[np.ndarray]:
     """Input-index permutations that renumber the three plain suits (1, 2, 3) among
-    themselves: the six ways to write the same position."""
+    themselves: the six ways to write the same position (the blocks where the package's input
+    layout puts the cards and the melds)."""
+    block = {b.name: b for b in LAYOUT}
+    places, melds = block["places"], (block["melds_me"], block["melds_opp"])
     out = []
     for perm in permutations((1, 2, 3)):
         suit = [0, *perm]
         p = np.arange(NET_INPUTS)
-        for place in range(NET_PLACES):
+        for place in range(places.size // 32):
             for c in range(32):
                 p[place * 32 + c] = place * 32 + suit[c // 8] * 8 + c % 8
         # a suited meld goes to the same meld in its new suit: canonical_melds(t) maps suit s
@@ -83,8 +82,8 @@ def suit_permutations() -> list[np.ndarray]:
                 for n in MELDS
                 if n.kind == m.kind and n.code[:-1] == m.code[:-1] and n.suit == suit[m.suit]
             )
-            p[NET_MELDS_ME + m.index] = NET_MELDS_ME + target
-            p[NET_MELDS_OPP + m.index] = NET_MELDS_OPP + target
+            for b in melds:
+                p[b.offset + m.index] = b.offset + target
         out.append(p)
     assert canonical_melds(0) == tuple(range(len(MELDS)))
     return out
@@ -246,7 +245,7 @@ def main() -> None:
     )
     ap.add_argument(
         "--hidden",
-        default=f"{NET_H1},{NET_H2}",
+        default=",".join(map(str, HIDDEN)),
         help="the hidden widths, to try others (the engine's are fixed when it is built: with --no-write)",
     )
     ap.add_argument(
@@ -254,9 +253,9 @@ def main() -> None:
     )
     args = ap.parse_args()
     h1, h2 = (int(v) for v in args.hidden.split(","))
-    if (h1, h2) != (NET_H1, NET_H2) and not args.no_write:
+    if (h1, h2) != HIDDEN and not args.no_write:
         ap.error(
-            f"--hidden {args.hidden}: the engine is built for {NET_H1},{NET_H2}; try others with --no-write"
+            f"--hidden {args.hidden}: the engine is built for {HIDDEN[0]},{HIDDEN[1]}; try others with --no-write"
         )
     levels = arguments.levels(args.levels)
     t0 = time.time()

@@ -1,28 +1,18 @@
-"""The training scripts of the lab: labels, the network's training, the deal outcomes.
+"""The labels of the learned network (benchmarks/training/labels.py): searches to the network
+or exact values, and the seeds of each level.
 
-They are the lab's, not the package's, so they are tested here, from the repository's root
-(``.ci/run``): ``python -m pytest -p no:cacheprovider -n 0 benchmarks/training/test_training.py``.
+The lab's tests run from the repository's root (``.ci/run``):
+``python -m pytest -p no:cacheprovider -n 0 benchmarks/tests``.
 """
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-from benchmarks.training import deal_outcomes, labels, train
+from benchmarks.training import labels
 from solver.engine import Solver
-from solver.errors import RecordError
-from solver.formats.records import DealRecord
 from solver.model.position import Position
 from solver.model.rules import Rules
-from solver.native.constants import NET_INPUTS, NET_LEVEL, NET_LEVELS
-from solver.play.table import Table
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_bootstrapped_labels_are_searches_to_the_network_and_exact_where_they_reach_the_end(
@@ -58,18 +48,6 @@ def test_bootstrapped_labels_are_searches_to_the_network_and_exact_where_they_re
         labels.make_labels("brisque", 1, 8, 1, depth=4)
 
 
-def test_a_level_without_labels_gets_the_nearest_labelled_levels_weights():
-    import numpy as np
-
-    w = np.arange(NET_INPUTS * 2, dtype=float).reshape(NET_INPUTS, 2)
-    tied = train.tie_unlabelled_levels(w, [1, 2, 3])
-    for k, near in ((0, 1), (1, 1), (3, 3), (4, 3), (NET_LEVELS - 1, 3)):
-        assert (tied[NET_LEVEL + k] == w[NET_LEVEL + near]).all()
-    assert (tied[:NET_LEVEL] == w[:NET_LEVEL]).all() and (
-        tied[NET_LEVEL + NET_LEVELS :] == w[NET_LEVEL + NET_LEVELS :]
-    ).all()
-
-
 def test_labels_beyond_a_levels_first_hundred_thousand_take_seeds_no_other_level_uses(tmp_path, monkeypatch):
     monkeypatch.setattr(labels, "DATA", tmp_path)
     monkeypatch.setattr(labels, "FIRST_LABELS", 3)  # (100,000 in the files: 3 to see the seam)
@@ -90,29 +68,3 @@ def test_labels_beyond_a_levels_first_hundred_thousand_take_seeds_no_other_level
     for level in range(1, 5):
         own = labels.seed_blocks(level)[1][0]
         assert all(b == own or max(b.start, own.start) >= min(b.stop, own.stop) for b in blocks)
-
-
-def test_the_outcomes_script_counts_finished_deals_of_new_games(tmp_path: Path) -> None:
-    t = Table.new("petite", "a", 1, 5)
-    while not t.position().is_over():
-        t.engine_play(t.engine_choose()) if not t.persons_turn() else t.play(t.position().legal_moves()[0])
-    done = t.records()[0]
-    unfinished = DealRecord(start=done.start, moves=done.moves[:3])
-    later = DealRecord(start=done.start + " game=1:0", moves=done.moves)
-    assert deal_outcomes.outcome_of(done)[0] == "petite"
-    for bad in (unfinished, later):
-        with pytest.raises(RecordError):
-            deal_outcomes.outcome_of(bad)
-    src = tmp_path / "records.jsonl"
-    src.write_text(done.to_json() + "\nnot json\n" + unfinished.to_json() + "\n" + done.to_json() + "\n")
-    out = tmp_path / "outcomes.json"
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.training.deal_outcomes", str(src), "--out", str(out)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    assert run.returncode == 0, run.stderr
-    assert "records.jsonl:2: skipped" in run.stderr and "records.jsonl:3: skipped" in run.stderr
-    data = json.loads(out.read_text())
-    assert list(data) == ["petite"] and sum(n for *_, n in data["petite"]["outcomes"]) == 2

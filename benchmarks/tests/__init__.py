@@ -1,0 +1,1 @@
+"""The lab's tests: the harness, the scripts and the training, run from the repository's root."""

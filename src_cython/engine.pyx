@@ -132,6 +132,13 @@ def _root_position(hand, out, turnup, trump, talon, trick, turn, tricks, final, 
                         taken=taken, declared=declared, fresh=fresh)
 
 
+cdef inline void _switch(int* feature, object on, bint allowed=True):
+    """Turn a search enhancement on (``on`` true and ``allowed``) or off; ``on`` None leaves
+    it as it is (:meth:`Engine.set_features`)."""
+    if on is not None:
+        feature[0] = 1 if (on and allowed) else 0
+
+
 cdef class Engine:
     """A solver bound to one set of rules, with a transposition table of 2**table_bits entries,
     and two of at most that size for the final phase: the general search's (at most 2**14
@@ -257,22 +264,16 @@ cdef class Engine:
                      bounds=None, small=None, win_tests=None):
         """Turn search enhancements on or off (for measuring each on its own); results
         stay exact either way.  Call :meth:`clear` after changing them."""
-        if merge is not None:
-            self.c.features.merge_equal = 1 if (merge and self.c.rules.game != G_BRISCAN) else 0
-        if forced is not None:
-            self.c.features.force_free = 1 if forced else 0
-        if mtdf is not None:
-            self.c.features.use_mtdf = 1 if mtdf else 0
-        if etc is not None:
-            self.c.features.etc = 1 if etc else 0
-        if ordering is not None:
-            self.c.features.talon_ordering = 1 if ordering else 0
-        if bounds is not None:
-            self.c.features.use_bounds = 1 if (bounds and self.c.rules.game != G_BRISCAN) else 0
-        if small is not None:
-            self.c.features.small_endgame = 1 if small else 0
-        if win_tests is not None:
-            self.c.features.win_tests = 1 if win_tests else 0
+        cdef bint briscan = self.c.rules.game == G_BRISCAN
+        # (merging equal cards and the value bounds stay off in Briscan, whatever is asked)
+        _switch(&self.c.features.merge_equal, merge, not briscan)
+        _switch(&self.c.features.force_free, forced)
+        _switch(&self.c.features.use_mtdf, mtdf)
+        _switch(&self.c.features.etc, etc)
+        _switch(&self.c.features.talon_ordering, ordering)
+        _switch(&self.c.features.use_bounds, bounds, not briscan)
+        _switch(&self.c.features.small_endgame, small)
+        _switch(&self.c.features.win_tests, win_tests)
 
     def set_threads(self, int threads):
         """Threads for each exact solve (:meth:`value` with the full window,

@@ -35,6 +35,7 @@ import signal
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -148,43 +149,44 @@ def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float, see
     from solver.analysis.sampling import analyse
     from solver.engine.results import Limit
     from solver.engine.solving import solve
-    from solver.errors import BrisqueError
     from solver.model.position import Position
 
-    try:
+    def answer() -> dict[str, Any]:
         p = Position(bpn)
         if _exact(bpn):
-            answer = solve(p, limit=Limit(seconds=seconds)).to_dict()
-        else:
+            return solve(p, limit=Limit(seconds=seconds)).to_dict()
 
-            def update(partial: Any) -> None:
-                conn.send(("progress", seq, partial.worlds, worlds, partial.to_dict()))
+        def update(partial: Any) -> None:
+            conn.send(("progress", seq, partial.worlds, worlds, partial.to_dict()))
 
-            options = AnalyseOptions(
-                worlds=worlds, seed=seed, time_limit=seconds, on_update=update, update_every=0.25
-            )
-            answer = analyse(p, options).to_dict()
-        conn.send(("done", seq, answer))
-    except BrisqueError as exc:
-        conn.send(("failed", seq, str(exc)))
-    except Exception as exc:  # noqa: BLE001 - the page must hear of any failure
-        conn.send(("failed", seq, f"the analysis failed: {type(exc).__name__}: {exc}"))
-    finally:
-        conn.close()
+        options = AnalyseOptions(
+            worlds=worlds, seed=seed, time_limit=seconds, on_update=update, update_every=0.25
+        )
+        return analyse(p, options).to_dict()
+
+    _send_answer(conn, seq, "analysis", answer)
 
 
 def _task_work(conn: Connection, seq: int, kind: str, payload: dict[str, Any]) -> None:
     """The worker of a task of play (:mod:`solver.board.tasks`): its answer's JSON object,
     or the error, as :func:`_work` sends them."""
     from solver.board.tasks import TASKS
+
+    _send_answer(conn, seq, kind, lambda: TASKS[kind](payload))
+
+
+def _send_answer(conn: Connection, seq: int, what: str, answer: Callable[[], dict[str, Any]]) -> None:
+    """Send the worker's one message on ``conn`` and close it: ``("done", seq, answer())``,
+    or ``("failed", seq, reason)``, the reason a :class:`BrisqueError`'s own message or,
+    for any other failure, ``the {what} failed: ...``."""
     from solver.errors import BrisqueError
 
     try:
-        conn.send(("done", seq, TASKS[kind](payload)))
+        conn.send(("done", seq, answer()))
     except BrisqueError as exc:
         conn.send(("failed", seq, str(exc)))
     except Exception as exc:  # noqa: BLE001 - the page must hear of any failure
-        conn.send(("failed", seq, f"the {kind} failed: {type(exc).__name__}: {exc}"))
+        conn.send(("failed", seq, f"the {what} failed: {type(exc).__name__}: {exc}"))
     finally:
         conn.close()
 

@@ -1,12 +1,13 @@
 """The options several commands share, each defined once (``--json``, ``-q``,
-``--workers``, ``--seed``, ``--scheduler``, the budgets), and the click types of the
+``--workers``, ``--seed``, ``--scheduler``, ``-o``, the budgets), the two shapes of option
+most commands declare (:func:`shown_option`, :func:`choice_option`), and the click types of the
 numeric ones: :class:`WholeNumber` and :class:`Number`, whose errors quote the input and
 say which numbers are expected."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -161,6 +162,28 @@ SCHEDULER_HELP = (
 )
 PROGRESS_HELP = "No progress on standard error."
 PROGRESS_ON_TERMINAL_HELP = "No progress on standard error (shown only on a terminal)."
+
+
+def shown_option(
+    name: str, type: click.ParamType[Any] | type[Any], default: Any, help: str
+) -> Callable[[F], F]:
+    """An option ``name`` of click type ``type`` whose ``default`` the help shows, as most
+    options with a default do: ``shown_option("--port", WholeNumber(0, 65535), 8000, "The
+    port.")`` is ``--port INTEGER RANGE  The port.  [default: 8000; 0<=x<=65535]``."""
+    return click.option(name, type=type, default=default, show_default=True, help=help)
+
+
+def choice_option(name: str, choices: Sequence[str], help: str) -> Callable[[F], F]:
+    """An option ``name`` taking one of ``choices``, the first the default (shown in the
+    help): ``choice_option("--seat", ["a", "b"], ...)`` defaults to ``a``."""
+    return shown_option(name, click.Choice(choices), choices[0], help)
+
+
+def output_option(help: str) -> Callable[[F], F]:
+    """``-o``/``--output FILE`` (the parameter ``output``): a file to write the answer to."""
+    return click.option(
+        "-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, help=help
+    )
 
 
 def json_option(help: str) -> Callable[[F], F]:

@@ -10,69 +10,50 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solver.model.lazy import lazy_names
+from solver.model.lazy import by_module, lazy_names
 
-if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports each name)
-    from solver.model.cards import card_str, format_hand, parse_card, parse_hand
-    from solver.model.melds import MELDS, Meld, game_melds, parse_meld_code
-    from solver.model.moves import EXCHANGE, PASS, Move, parse_move, parse_moves
-    from solver.model.position import SEATS, Outcome, Position, as_position, seat
-    from solver.model.rules import GAMES, Rules
-
-__all__ = [
-    "EXCHANGE",
-    "GAMES",
-    "MELDS",
-    "Meld",
-    "Move",
-    "Outcome",
-    "PASS",
-    "Position",
-    "Rules",
-    "SEATS",
-    "as_position",
-    "card_str",
-    "format_hand",
-    "game_melds",
-    "parse_card",
-    "parse_hand",
-    "parse_meld_code",
-    "parse_move",
-    "parse_moves",
-    "seat",
-]
+if TYPE_CHECKING:  # (for type checkers, re-exported: at run time, __getattr__ below imports each name)
+    from solver.model.cards import card_str as card_str
+    from solver.model.cards import format_hand as format_hand
+    from solver.model.cards import parse_card as parse_card
+    from solver.model.cards import parse_hand as parse_hand
+    from solver.model.melds import MELDS as MELDS
+    from solver.model.melds import Meld as Meld
+    from solver.model.melds import game_melds as game_melds
+    from solver.model.melds import parse_meld_code as parse_meld_code
+    from solver.model.moves import EXCHANGE as EXCHANGE
+    from solver.model.moves import PASS as PASS
+    from solver.model.moves import Move as Move
+    from solver.model.moves import parse_move as parse_move
+    from solver.model.moves import parse_moves as parse_moves
+    from solver.model.position import SEATS as SEATS
+    from solver.model.position import Outcome as Outcome
+    from solver.model.position import Position as Position
+    from solver.model.position import as_position as as_position
+    from solver.model.position import seat as seat
+    from solver.model.rules import GAMES as GAMES
+    from solver.model.rules import Rules as Rules
 
 # Where each name comes from, imported on first use (PEP 562): a module of the package
 # (such as solver.model.ranges, whose numbers the command line's options need) is
 # imported without the others.
-_SOURCES: dict[str, str] = {
-    "card_str": "solver.model.cards",
-    "format_hand": "solver.model.cards",
-    "parse_card": "solver.model.cards",
-    "parse_hand": "solver.model.cards",
-    "MELDS": "solver.model.melds",
-    "Meld": "solver.model.melds",
-    "game_melds": "solver.model.melds",
-    "parse_meld_code": "solver.model.melds",
-    "EXCHANGE": "solver.model.moves",
-    "Move": "solver.model.moves",
-    "PASS": "solver.model.moves",
-    "parse_move": "solver.model.moves",
-    "parse_moves": "solver.model.moves",
-    "Outcome": "solver.model.position",
-    "Position": "solver.model.position",
-    "SEATS": "solver.model.position",
-    "as_position": "solver.model.position",
-    "seat": "solver.model.position",
-    "GAMES": "solver.model.rules",
-    "Rules": "solver.model.rules",
-}
+_SOURCES = by_module(
+    {
+        "solver.model.cards": ("card_str", "format_hand", "parse_card", "parse_hand"),
+        "solver.model.melds": ("MELDS", "Meld", "game_melds", "parse_meld_code"),
+        "solver.model.moves": ("EXCHANGE", "Move", "PASS", "parse_move", "parse_moves"),
+        "solver.model.position": ("Outcome", "Position", "SEATS", "as_position", "seat"),
+        "solver.model.rules": ("GAMES", "Rules"),
+    }
+)
 
 # the submodules that importing this package made attributes when it imported everything
 _SUBMODULES = frozenset(
     {"bits", "bpn", "cards", "limits", "melds", "moves", "outright", "position", "rules", "value"}
 )
 
+
+__all__ = sorted(_SOURCES)
 
 if not TYPE_CHECKING:  # (type checkers see the names imported above, and no others)
     __getattr__, __dir__ = lazy_names(globals(), _SOURCES, _SUBMODULES)

@@ -45,4 +45,14 @@ def lazy_names(
     return getattr_, dir_
 
 
-__all__ = ["lazy_names"]
+def by_module(names: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
+    """The table :func:`lazy_names` takes (name -> module) from one written as the imports
+    are (module -> its names).
+
+    >>> by_module({"math": ("pi", "sqrt"), "json": ("dumps",)})
+    {'pi': 'math', 'sqrt': 'math', 'dumps': 'json'}
+    """
+    return {name: module for module, these in names.items() for name in these}
+
+
+__all__ = ["by_module", "lazy_names"]

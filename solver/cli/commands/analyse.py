@@ -21,6 +21,7 @@ from solver.cli.inputs import read_position, refusal
 from solver.cli.options import (
     WORLDS,
     as_typed,
+    choice_option,
     depth_option,
     json_option,
     number,
@@ -30,6 +31,7 @@ from solver.cli.options import (
     scheduler_option,
     seconds_option,
     seed_option,
+    shown_option,
     workers_option,
 )
 from solver.cli.output import StatusLine, on_terminal
@@ -102,27 +104,22 @@ from solver.model.ranges import MAX_WIN_WORTH
     f"of points (1 to {MAX_WIN_WORTH}), or 'sentinel' (+-10000).  The answer also gives each move's p_win, p_loss and its "
     "margin over the other worlds.",
 )
-@click.option(
+@choice_option(
     "--method",
-    type=click.Choice(["pimc", "equilibrium"]),
-    default="pimc",
-    show_default=True,
-    help="pimc: sample worlds and solve each double dummy; equilibrium: solve the public "
+    ["pimc", "equilibrium"],
+    "pimc: sample worlds and solve each double dummy; equilibrium: solve the public "
     "subgame exactly (at most one talon trick left, or two cards a hand in Petite Brisque).",
 )
-@click.option(
+@shown_option(
     "--max-exploitability",
-    type=number(0, lo_open=True),
-    default=0.1,
-    show_default=True,
-    help="With --method equilibrium: refuse an answer a best response could exploit by more points.",
+    number(0, lo_open=True),
+    0.1,
+    "With --method equilibrium: refuse an answer a best response could exploit by more points.",
 )
-@click.option(
+@choice_option(
     "--inference",
-    type=click.Choice(["on", "off"]),
-    default="on",
-    show_default=True,
-    help="With MOVES: weigh each world by how likely the opponent's moves are in it (off: "
+    ["on", "off"],
+    "With MOVES: weigh each world by how likely the opponent's moves are in it (off: "
     "every world alike, as without MOVES).",
 )
 @json_option("One JSON object (method pimc, stderr, worlds, ...).")

@@ -21,6 +21,7 @@ from solver.cli.exits import BrisqueCommandError, interrupted_exit
 from solver.cli.inputs import read_position
 from solver.cli.options import (
     WholeNumber,
+    choice_option,
     depth_option,
     json_option,
     nodes_option,
@@ -63,12 +64,10 @@ from solver.model.value import Value
 @nodes_option("Node budget per position.")
 @depth_option("Tricks of look-ahead per position (estimates).")
 @click.option("--exact", is_flag=True, help="Solve every position exactly, however early (can be slow).")
-@click.option(
+@choice_option(
     "--view",
-    type=click.Choice(["full", "own"]),
-    default="full",
-    show_default=True,
-    help="full: judge moves double-dummy (every card seen).  own: judge each move from its player's "
+    ["full", "own"],
+    "full: judge moves double-dummy (every card seen).  own: judge each move from its player's "
     "own information, sampling the worlds his view allows; a move is then a mistake only when its "
     "loss exceeds two standard errors of the paired difference (an inaccuracy where the worlds' "
     "values are estimates, early in the talon), and the double-dummy loss is shown beside it "

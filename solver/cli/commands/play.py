@@ -6,8 +6,8 @@ from urllib.parse import urlencode
 
 import click
 
-from solver.cli.commands.serve import board_options, run_board
-from solver.cli.options import WholeNumber
+from solver.cli.commands.serve import BoardSettings, board_options, run_board
+from solver.cli.options import WholeNumber, choice_option, shown_option
 from solver.model.ranges import MAX_SEED
 from solver.play.levels import DEFAULT_LEVEL, LEVELS
 
@@ -15,30 +15,12 @@ LEVEL_HELP = "; ".join(f"{lv.number} {lv.name}: {lv.about}" for lv in LEVELS)
 
 
 @click.command("play")
-@click.option(
-    "--game",
-    type=click.Choice(["brisque", "briscan", "petite"]),
-    default="brisque",
-    show_default=True,
-    help="The game.",
-)
-@click.option(
-    "--level",
-    type=WholeNumber(1, len(LEVELS)),
-    default=DEFAULT_LEVEL,
-    show_default=True,
-    help=LEVEL_HELP + ".",
-)
+@choice_option("--game", ["brisque", "briscan", "petite"], "The game.")
+@shown_option("--level", WholeNumber(1, len(LEVELS)), DEFAULT_LEVEL, LEVEL_HELP + ".")
 @click.option(
     "--seed", type=WholeNumber(0, MAX_SEED), default=None, help="The cards (the same seed deals them again)."
 )
-@click.option(
-    "--seat",
-    type=click.Choice(["a", "b"]),
-    default="a",
-    show_default=True,
-    help="a: the elder hand, who leads the first trick; b: the dealer.",
-)
+@choice_option("--seat", ["a", "b"], "a: the elder hand, who leads the first trick; b: the dealer.")
 @click.option(
     "--whole-game", is_flag=True, help="Play a whole game to the target (500 in Brisque, 600 in Briscan)."
 )
@@ -49,12 +31,7 @@ def play_cmd(
     seed: int | None,
     seat: str,
     whole_game: bool,
-    host: str,
-    port: int,
-    no_browser: bool,
-    max_running: int,
-    max_seconds: float,
-    games_dir: str | None,
+    board: BoardSettings,
 ) -> None:
     """Play against the engine in the browser, at a level from beginner to master, with hints
     and a review of your play after each deal.
@@ -79,4 +56,4 @@ def play_cmd(
         params["seed"] = str(seed)
     if whole_game:
         params["whole"] = "1"
-    run_board(host, port, no_browser, max_running, max_seconds, games_dir, "/play?" + urlencode(params))
+    run_board(board, "/play?" + urlencode(params))

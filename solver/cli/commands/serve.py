@@ -2,51 +2,59 @@
 
 from __future__ import annotations
 
+import functools
 import socket
 import threading
 import webbrowser
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import click
 
+from solver.board.jobs import Quotas  # (no Starlette: the help needs only the defaults)
 from solver.cli.exits import BrisqueCommandError
-from solver.cli.options import WholeNumber, number
+from solver.cli.options import WholeNumber, number, shown_option
 from solver.errors import install_hint
+
+QUOTAS = Quotas()  # (the board's own defaults, shown in the help)
+
+
+@dataclass(frozen=True)
+class BoardSettings:
+    """The server's options as ``serve`` and ``play`` pass them on to :func:`run_board`."""
+
+    host: str
+    port: int
+    no_browser: bool
+    max_running: int
+    max_seconds: float
+    games_dir: str | None
 
 
 def board_options(f: Any) -> Any:
-    """The server's options, shared by ``serve`` and ``play``."""
+    """The server's options, shared by ``serve`` and ``play``: the command gets them as one
+    parameter, ``board`` (a :class:`BoardSettings`)."""
+
+    @functools.wraps(f)
+    def command(**params: Any) -> Any:
+        board = BoardSettings(**{field.name: params.pop(field.name) for field in fields(BoardSettings)})
+        return f(board=board, **params)
+
     for option in reversed(
         [
-            click.option(
-                "--host",
-                default="127.0.0.1",
-                show_default=True,
-                help="The address to listen on (127.0.0.1: this machine only).",
+            shown_option(
+                "--host", str, "127.0.0.1", "The address to listen on (127.0.0.1: this machine only)."
             ),
-            click.option(
-                "--port",
-                type=WholeNumber(0, 65535),
-                default=8000,
-                show_default=True,
-                help="The port (0: any free one).",
-            ),
+            shown_option("--port", WholeNumber(0, 65535), 8000, "The port (0: any free one)."),
             click.option("--no-browser", is_flag=True, help="Do not open the page in a browser."),
-            click.option(
+            shown_option(
                 "--max-running",
-                type=WholeNumber(1, 64),
-                default=2,
-                show_default=True,
-                help="Analyses (and the engine's moves) that run at once.",
+                WholeNumber(1, 64),
+                QUOTAS.max_running,
+                "Analyses (and the engine's moves) that run at once.",
             ),
-            click.option(
-                "--max-seconds",
-                type=number(0.1, 3600),
-                default=30.0,
-                show_default=True,
-                help="Time of one analysis.",
-            ),
+            shown_option("--max-seconds", number(0.1, 3600), QUOTAS.max_seconds, "Time of one analysis."),
             click.option(
                 "--games",
                 "games_dir",
@@ -57,23 +65,15 @@ def board_options(f: Any) -> Any:
             ),
         ]
     ):
-        f = option(f)
-    return f
+        command = option(command)
+    return command
 
 
-def run_board(
-    host: str,
-    port: int,
-    no_browser: bool,
-    max_running: int,
-    max_seconds: float,
-    games_dir: str | None,
-    path: str,
-) -> None:
-    """Serve the board until Ctrl-C, opening ``path`` in a browser unless ``no_browser``."""
+def run_board(board: BoardSettings, path: str) -> None:
+    """Serve the board until Ctrl-C, opening ``path`` in a browser unless ``board.no_browser``."""
+    host, port = board.host, board.port
     try:  # (imported here: Starlette and uvicorn are an optional extra, said if missing)
         from solver.board.app import create_app, server
-        from solver.board.jobs import Quotas
     except ImportError:
         raise BrisqueCommandError(f"the board needs Starlette and uvicorn: {install_hint('board')}") from None
     if host not in ("127.0.0.1", "localhost", "::1"):
@@ -92,20 +92,18 @@ def run_board(
     url = f"http://{f'[{shown}]' if ':' in shown and not shown.startswith('[') else shown}:{bound}/"
     click.echo(f"the board is at {url.rstrip('/') + path} (Ctrl-C stops it)", err=True)
     app = create_app(
-        Quotas(max_running=max_running, max_seconds=max_seconds),
+        Quotas(max_running=board.max_running, max_seconds=board.max_seconds),
         host=host,
-        games_dir=None if games_dir is None else Path(games_dir),
+        games_dir=None if board.games_dir is None else Path(board.games_dir),
     )
-    if not no_browser:
+    if not board.no_browser:
         threading.Timer(0.5, webbrowser.open, args=(url.rstrip("/") + path,)).start()
     server(app).run(sockets=[sock])
 
 
 @click.command("serve")
 @board_options
-def serve_cmd(
-    host: str, port: int, no_browser: bool, max_running: int, max_seconds: float, games_dir: str | None
-) -> None:
+def serve_cmd(board: BoardSettings) -> None:
     """Start the analysis board in the browser: paste a position, see its diagram and every
     move's value, play moves by clicking, step through puzzle files and match records.
 
@@ -120,4 +118,4 @@ def serve_cmd(
       brisque serve --port 8765 --no-browser
       open http://127.0.0.1:8000/?bpn=...   (a position straight away)
     """
-    run_board(host, port, no_browser, max_running, max_seconds, games_dir, "/")
+    run_board(board, "/")

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import click
 
 from solver.cli.exits import USAGE_ERROR, BrisqueCommandError, unwritable
 from solver.cli.inputs import read_position
-from solver.cli.options import WholeNumber, json_option, options_given
+from solver.cli.options import WholeNumber, json_option, options_given, output_option, shown_option
 from solver.cli.output import writable_file
 from solver.errors import ArgumentError, HiddenInformationError
 from solver.formats.picture import picture, suit_symbols
@@ -27,20 +29,13 @@ from solver.model.svg import MarkError, svg
     is_flag=True,
     help="An SVG card diagram instead of the picture (to -o FILE, or stdout).",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    help="With --svg: the file to write the diagram to.",
-)
+@output_option("With --svg: the file to write the diagram to.")
 @click.option(
     "--pov",
     type=click.Choice(["a", "b"]),
     help="With --svg: the seat at the bottom (default: the player to act).",
 )
-@click.option(
-    "--size", type=WholeNumber(16, 4000), default=480, show_default=True, help="With --svg: width in pixels."
-)
+@shown_option("--size", WholeNumber(16, 4000), 480, "With --svg: width in pixels.")
 @click.option(
     "--highlight", "marks", multiple=True, help="With --svg: a move to ring (repeatable), such as TH or x."
 )
@@ -90,7 +85,9 @@ def show_cmd(
     if as_json and as_svg:
         raise click.UsageError("--json and --svg are two answers: choose one")
     if as_svg:
-        _show_svg(p, probs, output, pov, size, marks, arrows)
+        _show_svg(
+            p, probs, output, partial(svg, pov=pov, size=size, highlight=list(marks), arrows=list(arrows))
+        )
     elif as_json:
         click.echo(json.dumps(_summary(p, probs)))
     else:
@@ -116,18 +113,11 @@ def _refuse_drawing_options() -> None:
         )
 
 
-def _show_svg(
-    p: Position,
-    probs: list[str],
-    output: str | None,
-    pov: str | None,
-    size: int,
-    marks: tuple[str, ...],
-    arrows: tuple[str, ...],
-) -> None:
-    """Draw ``p`` as SVG, to standard output or the file ``output``."""
+def _show_svg(p: Position, probs: list[str], output: str | None, draw: Callable[[Position], str]) -> None:
+    """Draw ``p`` as SVG with ``draw`` (:func:`svg` given the drawing options), to standard
+    output or the file ``output``."""
     try:
-        drawing = svg(p, pov=pov, size=size, highlight=list(marks), arrows=list(arrows))
+        drawing = draw(p)
     except MarkError as exc:  # (named as the option that gave it: --arrow ZZ)
         raise BrisqueCommandError(f"--{exc.detail}") from None
     except ArgumentError as exc:

@@ -10,7 +10,7 @@ import click
 from solver.analysis.tree import TreeInterrupted, solution_tree, write_tree
 from solver.cli.exits import BrisqueCommandError, interrupted_exit, unwritable
 from solver.cli.inputs import read_position
-from solver.cli.options import WholeNumber, quiet_option
+from solver.cli.options import WholeNumber, output_option, quiet_option, shown_option
 from solver.cli.output import StatusLine, on_terminal, writable_file
 from solver.errors import PositionError
 from solver.formats.words import plural
@@ -21,19 +21,12 @@ TREE_FORMATS = ["graphml", "gexf", "json", "dot"]  # (brisque tree --format; -o 
 
 @click.command("tree")
 @click.argument("bpn")
-@click.option(
-    "--depth",
-    type=WholeNumber(1, MAX_PLIES),
-    default=2,
-    show_default=True,
-    help="Moves (plies) below the position.",
-)
-@click.option(
+@shown_option("--depth", WholeNumber(1, MAX_PLIES), 2, "Moves (plies) below the position.")
+@shown_option(
     "--max-nodes",
-    type=WholeNumber(2, MAX_TREE_NODES),
-    default=2000,
-    show_default=True,
-    help="Stop expanding at this many nodes (a message on standard error says so).",
+    WholeNumber(2, MAX_TREE_NODES),
+    2000,
+    "Stop expanding at this many nodes (a message on standard error says so).",
 )
 @click.option("--best-only", is_flag=True, help="Follow only the best moves.")
 @click.option(
@@ -45,13 +38,7 @@ TREE_FORMATS = ["graphml", "gexf", "json", "dot"]  # (brisque tree --format; -o 
     "(.graphml, .gexf, .json, .dot), else graphml; a --format that contradicts the extension "
     "is refused.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    help="Write to this file instead of standard output.",
-)
+@output_option("Write to this file instead of standard output.")
 @quiet_option()
 def tree_cmd(
     bpn: str, depth: int, max_nodes: int, best_only: bool, fmt: str, output: str | None, quiet: bool

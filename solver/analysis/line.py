@@ -349,6 +349,21 @@ def analyse_line(
     return steps
 
 
+@dataclass(kw_only=True)
+class _Judged:
+    """One move valued from the position as it stands (what :func:`_play_and_judge` puts in
+    its step besides the judgement from the player's own information)."""
+
+    value: Value | float  # the best value
+    move_value: Value | float
+    best: list[Move]
+    exact: bool
+    stderr: float | None = None  # sampled: the paired loss's standard error
+    sampled: bool = False
+    proven: bool = False  # an estimate's loss that the search's proven bounds confirm
+    bounds: tuple[Bound | None, Bound | None] = (None, None)  # (the move's, the best's)
+
+
 def _play_and_judge(
     p: Position,
     moves: list[Move | str],
@@ -363,8 +378,6 @@ def _play_and_judge(
     chance: str = "deal",
 ) -> None:
     """The loop of :func:`analyse_line`: appends a step for each move (kept on Ctrl-C)."""
-    from solver.analysis.sampling import AnalyseOptions, SampledAnalysis, analyse
-
     for i, text in enumerate(moves, 1):
         m = parse_move(text) if isinstance(text, str) else text
         if p.is_over():
@@ -372,90 +385,105 @@ def _play_and_judge(
         if only is not None and SEATS[p.turn] != only:
             if not p.is_legal(m):
                 raise IllegalMoveError(f"move {i} ({m}) is not legal in {p.bpn()!r}")
-            p.push(m)
-            if progress is not None:
-                progress(i, len(moves))
-            continue
-        if p.unknown[p.turn]:  # (nothing to value his moves by: say which move, not only why)
-            raise HiddenInformationError(
-                f"move {i} ({m}) is {SEATS[p.turn]}'s, whose hand is hidden in {p.bpn()!r}: a line "
-                f"is judged only where the player to move shows his hand"
-            )
-        if not p.is_legal(m):
-            legal = " ".join(str(x) for x in p.legal_moves())
-            raise IllegalMoveError(f"move {i} ({m}) is not legal in {p.bpn()!r}; legal: {legal}")
-        value: Value | float
-        mv_value: Value | float
-        stderr: float | None = None
-        sampled = False
-        proven = False
-        bounds: tuple[Bound | None, Bound | None] = (None, None)
-        if p.has_hidden:
-            a = analyse(p, AnalyseOptions(worlds=worlds, seed=seed))
-            if getattr(a, "stopped", None) == "interrupted":
-                raise KeyboardInterrupt
-            value, mv_value, best, exact = a.value, a.move_value(m), list(a.best), a.method == "exact"
-            if isinstance(a, SampledAnalysis):  # (judged against its noise, as --view own is)
-                _, stderr = a.paired_loss(m)
-                sampled = True
         else:
-            lim = limit if limit is not None else (default_limit(p) if auto_limit else None)
-            if lim is None or not lim.bounded:
-                # exact: the value, the move's and the best moves, not every move's exact
-                # margin (the shared solver's table stays warm from move to move)
-                value, mv_value, best = shared_solver(p.rules).judge(p, m)
-                exact = True
+            _check_judged_move(p, m, i)
+            if p.has_hidden:
+                judged = _judge_sampled(p, m, worlds, seed)
             else:
-                # (the quick search as solve runs it, with its own horizon evaluation)
-                b = solve(p, pv=False, quick=True) if limit is None else solve(p, pv=False, limit=lim)
-                mine = next(mv for mv in b.moves if mv.move == m)
-                # exact: the best value and this move's both proven (a game won or lost at
-                # once is, though other moves be estimates)
-                value, mv_value, best = b.value, mine.value, list(b.best)
-                exact = b.exact and mine.exact
-                bounds = (mine.bound, b.bound)
-                lows = [mv.value if mv.exact else mv.lower for mv in b.moves]
-                up = mine.value if mine.exact else mine.upper
-                # proven: some move's proven lower bound beats this move's proven upper bound
-                # (a move proven to lose the game, against one proven not to: the game-win
-                # guard's bounds)
-                known = [v for v in lows if v is not None]
-                proven = exact or (up is not None and bool(known) and max(known) > up)
-        loss, game = move_loss(value, mv_value, p)
-        own = _own_judgement(p, m, worlds, seed, chance) if view == "own" else None
-        steps.append(
-            Step(
-                number=i,
-                trick=min(p.trick_number, p.rules.tricks_per_deal),
-                player=SEATS[p.turn],
-                move=m,
-                move_value=mv_value,
-                best_value=value,
-                loss=loss,
-                game=game,
-                loss_stderr=stderr,
-                sampled=sampled,
-                proven=proven,
-                value_bound=bounds[0],
-                best_bound=bounds[1],
-                best=best,
-                exact=exact,
-                bpn=p.bpn(),
-                own_loss=None if own is None else own.loss,
-                own_stderr=None if own is None else own.stderr,
-                own_mistake=None if own is None else own.mistake,
-                own_worlds=None if own is None else own.worlds,
-                own_estimate=None if own is None else own.estimate,
-                own_value=None if own is None else own.value,
-                own_best_value=None if own is None else own.best_value,
-                own_win_drop=None if own is None else own.win_drop,
-                own_win_stderr=None if own is None else own.win_stderr,
-                own_win_of=None if own is None else chance,
-            )
-        )
+                judged = _judge_searched(p, m, limit, auto_limit)
+            own = _own_judgement(p, m, worlds, seed, chance) if view == "own" else None
+            steps.append(_step(p, i, m, judged, own, chance))
         p.push(m)
         if progress is not None:
             progress(i, len(moves))
+
+
+def _check_judged_move(p: Position, m: Move, i: int) -> None:
+    """Refuse move ``i`` of the line if its player's hand is hidden or it is not legal."""
+    if p.unknown[p.turn]:  # (nothing to value his moves by: say which move, not only why)
+        raise HiddenInformationError(
+            f"move {i} ({m}) is {SEATS[p.turn]}'s, whose hand is hidden in {p.bpn()!r}: a line "
+            f"is judged only where the player to move shows his hand"
+        )
+    if not p.is_legal(m):
+        legal = " ".join(str(x) for x in p.legal_moves())
+        raise IllegalMoveError(f"move {i} ({m}) is not legal in {p.bpn()!r}; legal: {legal}")
+
+
+def _judge_sampled(p: Position, m: Move, worlds: int, seed: int) -> _Judged:
+    """Move ``m`` of a position with hidden cards, valued over the worlds :func:`analyse`
+    samples (or exactly, where one world is consistent)."""
+    from solver.analysis.sampling import AnalyseOptions, SampledAnalysis, analyse
+
+    a = analyse(p, AnalyseOptions(worlds=worlds, seed=seed))
+    if getattr(a, "stopped", None) == "interrupted":
+        raise KeyboardInterrupt
+    judged = _Judged(value=a.value, move_value=a.move_value(m), best=list(a.best), exact=a.method == "exact")
+    if isinstance(a, SampledAnalysis):  # (judged against its noise, as --view own is)
+        _, judged.stderr = a.paired_loss(m)
+        judged.sampled = True
+    return judged
+
+
+def _judge_searched(p: Position, m: Move, limit: Limit | None, auto_limit: bool) -> _Judged:
+    """Move ``m`` of a position with every card known: solved exactly, or by a bounded
+    search whose proven bounds say whether its loss is sure."""
+    lim = limit if limit is not None else (default_limit(p) if auto_limit else None)
+    if lim is None or not lim.bounded:
+        # exact: the value, the move's and the best moves, not every move's exact
+        # margin (the shared solver's table stays warm from move to move)
+        value, mv_value, best = shared_solver(p.rules).judge(p, m)
+        return _Judged(value=value, move_value=mv_value, best=best, exact=True)
+    # (the quick search as solve runs it, with its own horizon evaluation)
+    b = solve(p, pv=False, quick=True) if limit is None else solve(p, pv=False, limit=lim)
+    mine = next(mv for mv in b.moves if mv.move == m)
+    # exact: the best value and this move's both proven (a game won or lost at
+    # once is, though other moves be estimates)
+    exact = b.exact and mine.exact
+    lows = [mv.value if mv.exact else mv.lower for mv in b.moves]
+    up = mine.value if mine.exact else mine.upper
+    # proven: some move's proven lower bound beats this move's proven upper bound
+    # (a move proven to lose the game, against one proven not to: the game-win
+    # guard's bounds)
+    known = [v for v in lows if v is not None]
+    return _Judged(
+        value=b.value,
+        move_value=mine.value,
+        best=list(b.best),
+        exact=exact,
+        proven=exact or (up is not None and bool(known) and max(known) > up),
+        bounds=(mine.bound, b.bound),
+    )
+
+
+def _step(p: Position, i: int, m: Move, judged: _Judged, own: _Own | None, chance: str) -> Step:
+    """The step of move ``i`` (``m``, about to be played in ``p``), with its judgement from
+    the position and, with ``view="own"``, from its player's own information."""
+    loss, game = move_loss(judged.value, judged.move_value, p)
+    step = Step(
+        number=i,
+        trick=min(p.trick_number, p.rules.tricks_per_deal),
+        player=SEATS[p.turn],
+        move=m,
+        move_value=judged.move_value,
+        best_value=judged.value,
+        loss=loss,
+        game=game,
+        loss_stderr=judged.stderr,
+        sampled=judged.sampled,
+        proven=judged.proven,
+        value_bound=judged.bounds[0],
+        best_bound=judged.bounds[1],
+        best=judged.best,
+        exact=judged.exact,
+        bpn=p.bpn(),
+    )
+    if own is not None:
+        step.own_loss, step.own_stderr, step.own_mistake = own.loss, own.stderr, own.mistake
+        step.own_worlds, step.own_estimate = own.worlds, own.estimate
+        step.own_value, step.own_best_value = own.value, own.best_value
+        step.own_win_drop, step.own_win_stderr, step.own_win_of = own.win_drop, own.win_stderr, chance
+    return step
 
 
 GAVE_UP_WIN = "gives up a won game"

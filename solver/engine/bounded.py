@@ -98,13 +98,7 @@ def _finish(
         top = max(moves, key=lambda mv: lo[int(mv.move)])
         if top.exact and all(hi[m] <= lo[int(top.move)] for m in legal if m in hi):
             return _exact_value(p, top, moves, nodes, t0, eng, lo)
-    pos_lower = max(mv.lower for mv in moves if mv.lower is not None)
-    pos_upper = max(mv.upper for mv in moves if mv.upper is not None)
-    if len(moves) < len(legal):  # (an interrupted solve: the moves not reached may be better)
-        pos_upper = final_value(p, TRIVIAL)
-    if root is not None:  # the bounds a search of the root proved
-        pos_lower = max(pos_lower, final_value(p, root[0]))
-        pos_upper = min(pos_upper, final_value(p, root[1]))
+    pos_lower, pos_upper = _proven_bounds(p, moves, len(legal), root)
     # the best moves: the best estimates (proven values among them), in legal order (the
     # JSON's order); every estimate lies inside its move's proven bounds, so none is below
     # a move proven worse than another
@@ -130,9 +124,7 @@ def _finish(
     line = [first] if best else []
     if all_exact and not interrupted:  # the root is still loaded: walk the exact line
         line = [move(m) for m in eng.pv(max(lo.values()))]
-    stopped: Stop = "solved" if all_exact else ("depth" if depth is not None and not ran_out else "budget")
-    if interrupted:
-        stopped = "interrupted"
+    stopped = _stop_reason(all_exact, depth, ran_out, interrupted)
     return Analysis(
         bpn=p.bpn(),
         turn=turn_of(p),
@@ -149,6 +141,32 @@ def _finish(
         depth=depth,
         bound=None if all_exact else bound,
     )
+
+
+def _proven_bounds(
+    p: Position, moves: list[MoveValue], legal: int, root: tuple[int, int] | None
+) -> tuple[Value, Value]:
+    """The proven bounds of the position's value: from its ``moves`` (of ``legal`` moves,
+    the rest not reached and so unbounded above) and those a search of the ``root`` proved."""
+    pos_lower = max(mv.lower for mv in moves if mv.lower is not None)
+    pos_upper = max(mv.upper for mv in moves if mv.upper is not None)
+    if len(moves) < legal:  # (an interrupted solve: the moves not reached may be better)
+        pos_upper = final_value(p, TRIVIAL)
+    if root is not None:  # the bounds a search of the root proved
+        pos_lower = max(pos_lower, final_value(p, root[0]))
+        pos_upper = min(pos_upper, final_value(p, root[1]))
+    return pos_lower, pos_upper
+
+
+def _stop_reason(all_exact: bool, depth: int | None, ran_out: bool, interrupted: bool) -> Stop:
+    """Why a bounded search stopped (``Analysis.stopped``).
+
+    >>> _stop_reason(False, 3, False, False), _stop_reason(False, 3, True, False)
+    ('depth', 'budget')
+    """
+    if interrupted:
+        return "interrupted"
+    return "solved" if all_exact else ("depth" if depth is not None and not ran_out else "budget")
 
 
 def _move_value(p: Position, m: int, lo: Bounds, hi: Bounds, guess: Bounds) -> MoveValue | None:
@@ -273,11 +291,8 @@ def _root_solve(
     """The exact solve's answer without every move (its search of the root's value, then a
     principal variation) when it finishes within the budget, else None (the bounds it
     proved: :func:`_root_bounds`)."""
-    used = eng.nodes - n0
-    left = deadline - time.perf_counter() if deadline else 0.0
-    if (budget and used >= budget) or (deadline and left <= 0):
+    if not _set_budget(eng, budget, deadline, n0):
         return None
-    eng.set_limits(nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=-1)
     v = eng.value()
     if eng.aborted:
         return None
@@ -338,11 +353,8 @@ def _narrow(
             # the exact solve's own search of the move (Engine.move_value: the game-win
             # tests early in a deal, then MTD(f) from its guess), with all the budget left
             first = False
-            used = eng.nodes - n0
-            left = deadline - time.perf_counter() if deadline else 0.0
-            if (budget and used >= budget) or (deadline and left <= 0):
+            if not _set_budget(eng, budget, deadline, n0):
                 return
-            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=-1)
             try:
                 v = eng.move_value(m)
             except KeyboardInterrupt:  # (what its tests proved stands)
@@ -355,16 +367,8 @@ def _narrow(
             return
         if lo[m] < hi[m]:  # the exact solve's own guess (Engine.guess_depth)
             first = False
-            used = eng.nodes - n0
-            left = deadline - time.perf_counter() if deadline else 0.0
-            if (budget and used >= budget) or (deadline and left <= 0):
+            if not _set_budget(eng, budget, deadline, n0, eng.guess_depth(m)):
                 return
-            eng.set_limits(
-                nodes=budget - used if budget else 0,
-                seconds=left,
-                wall_seconds=left,
-                depth=eng.guess_depth(m),
-            )
             taint = eng.taint
             v = eng.child_search(m, -TRIVIAL, TRIVIAL)
             if eng.aborted:
@@ -377,15 +381,12 @@ def _narrow(
             best_lo = max(lo[x] for x in legal if x != m) if len(legal) > 1 else -TRIVIAL
             if not every_move and hi[m] <= best_lo:
                 break  # cannot be the best move
-            used = eng.nodes - n0
-            left = deadline - time.perf_counter() if deadline else 0.0
-            if (budget and used >= budget) or (deadline and left <= 0):
+            if not _set_budget(eng, budget, deadline, n0):
                 return
             if not every_move and best_lo > lo[m]:
                 beta = best_lo + 1  # does it beat the best so far?
             else:
                 beta = g + 1 if g <= lo[m] else min(g, hi[m])
-            eng.set_limits(nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=-1)
             v = eng.child_search(m, beta - 1, beta)
             if eng.aborted:
                 return
@@ -394,6 +395,18 @@ def _narrow(
             else:
                 hi[m] = min(hi[m], v)
             g = v
+
+
+def _set_budget(eng: Engine, budget: int, deadline: float | None, n0: int, depth: int = -1) -> bool:
+    """Limit the engine's next search to what is left of the node ``budget`` (counted from
+    ``n0``) and of the time to ``deadline``, to ``depth`` tricks (-1: to the end); False,
+    and no limit set, when nothing is left."""
+    used = eng.nodes - n0
+    left = deadline - time.perf_counter() if deadline else 0.0
+    if (budget and used >= budget) or (deadline and left <= 0):
+        return False
+    eng.set_limits(nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=depth)
+    return True
 
 
 def _keep_proven(eng: Engine, m: int, lo: Bounds, hi: Bounds, guess: Bounds) -> None:
@@ -446,14 +459,9 @@ def _deepen(
             if depth == 1:  # the look-ahead: whatever the budget
                 eng.set_limits(depth=depth)
             else:
-                used = eng.nodes - n0
-                left = deadline - time.perf_counter() if deadline else 0.0
-                if (budget and used >= budget) or (deadline and left <= 0):
+                if not _set_budget(eng, budget, deadline, n0, depth):
                     complete = False
                     break
-                eng.set_limits(
-                    nodes=budget - used if budget else 0, seconds=left, wall_seconds=left, depth=depth
-                )
             taint = eng.taint
             try:
                 v = eng.child_search(m, -TRIVIAL, TRIVIAL)

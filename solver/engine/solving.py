@@ -13,6 +13,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, field
 from typing import Literal
 
 from solver.engine.bounded import bounded_solve, interrupted_answer
@@ -117,19 +118,50 @@ def finished_analysis(p: Position) -> Analysis:
     (Value.margin(-1, pov='a'), [])
     """
     require_solvable(p, over_ok=True)
-    value = p.value()
+    return exact_analysis(p, p.value(), [], [], [], nodes=0, seconds=0.0)
+
+
+def exact_analysis(
+    p: Position,
+    value: Value,
+    best: list[Move],
+    moves: list[MoveValue],
+    pv: list[Move],
+    *,
+    nodes: int,
+    seconds: float,
+    proven_bounds: bool = True,
+) -> Analysis:
+    """The answer of an exact solve of ``p``: its ``value``, ``best`` moves, ``moves``
+    valued and principal variation ``pv``; its proven bounds are the value itself (None,
+    with ``proven_bounds`` false, as the reference solver answers).
+
+    >>> p = Position("petite .../... JD 21 Q9.Q98.K9.QJ7 - a 8:7 tricks=2:3 void=a:HD,b:S")
+    >>> exact_analysis(p, p.value(), [], [], [], nodes=0, seconds=0.0).upper
+    Value.margin(-1, pov='a')
+    """
+    bound = value if proven_bounds else None
     return Analysis(
         bpn=p.bpn(),
         turn=turn_of(p),
         value=value,
-        best=[],
-        moves=[],
-        pv=[],
-        nodes=0,
-        seconds=0.0,
-        lower=value,
-        upper=value,
+        best=best,
+        moves=moves,
+        pv=pv,
+        nodes=nodes,
+        seconds=seconds,
+        lower=bound,
+        upper=bound,
     )
+
+
+@dataclass
+class _RootMoves:
+    """The root moves an exact solve has valued so far (raw values) and the one it is on:
+    what Ctrl-C keeps (:func:`~solver.engine.bounded.interrupted_answer`)."""
+
+    raw: dict[int, int] = field(default_factory=dict)
+    current: int | None = None
 
 
 class Solver:
@@ -200,57 +232,69 @@ class Solver:
             limit = Limit(seconds=max(deadline - t0, MIN_SOLVE_SECONDS))
         if limit is not None and limit.bounded:
             return bounded_solve(self.engine, p, limit, every_move, t0, pv, deadline)
+        return self._solve_exactly(p, every_move, pv, threads, progress, t0)
+
+    def _solve_exactly(
+        self,
+        p: Position,
+        every_move: bool,
+        pv: bool,
+        threads: int | None,
+        progress: Progress | None,
+        t0: float,
+    ) -> Analysis:
+        """The exact search of :meth:`solve` (``p`` loaded, no bounded limit); Ctrl-C
+        raises :class:`~solver.engine.results.SolveInterrupted` with the answer so far."""
         self.engine.clear_limits()
         n0 = self.engine.nodes
-        legal = [int(m) for m in p.legal_moves()]
-        raw: dict[int, int] = {}
-        current: int | None = None
+        solved = _RootMoves()
         try:
             with solver_threads(self.engine, self.engine.threads if threads is None else threads):
                 if every_move:  # (one move at a time, so that Ctrl-C keeps the moves solved)
-                    roots = self.engine.root_moves()
-                    ticker = (
-                        _Ticker(progress, len(roots), lambda: self.engine.nodes - n0) if progress else None
-                    )
-                    with ticker or nullcontext():
-                        for current in roots:
-                            raw[current] = self.engine.move_value(current)
-                            if ticker is not None:
-                                ticker.report(len(raw))
-                searched = max(raw.values()) if raw else self.engine.value()
-            if raw and set(raw) != set(legal):
-                raise EngineError(f"engine and rules model disagree on the legal moves of {p.bpn()!r}")
-            best_raw = searched
-            value = final_value(p, best_raw)
-            moves = []
-            for m in legal:
-                if m in raw:
-                    v = final_value(p, raw[m])
-                    moves.append(MoveValue(move=move(m), value=v, lower=v, upper=v))
-            best = [mv.move for mv in moves if mv.value == value]
-            line = [move(m) for m in self.engine.pv(best_raw)] if pv else []
-            if not best:
-                # without every move's value, one best move: the first of a principal variation
-                # (a few zero-window tests at the root, whose subtrees the table already holds)
-                best = line[:1] or [move(m) for m in self.engine.pv(best_raw, 1)]
+                    self._solve_root_moves(solved, progress, n0)
+                searched = max(solved.raw.values()) if solved.raw else self.engine.value()
+            value, best, moves, line = self._exact_parts(p, solved.raw, searched, pv)
         except KeyboardInterrupt:
             # Ctrl-C: the answer so far, from the moves solved and the bounds proven
-            partial = interrupted_answer(self.engine, p, raw, current, every_move, t0, n0)
+            partial = interrupted_answer(self.engine, p, solved.raw, solved.current, every_move, t0, n0)
             if partial is None:
                 raise
             raise SolveInterrupted(partial) from None
-        return Analysis(
-            bpn=p.bpn(),
-            turn=turn_of(p),
-            value=value,
-            best=best,
-            moves=moves,
-            pv=line,
-            nodes=self.engine.nodes - n0,
-            seconds=time.perf_counter() - t0,
-            lower=value,
-            upper=value,
+        return exact_analysis(
+            p, value, best, moves, line, nodes=self.engine.nodes - n0, seconds=time.perf_counter() - t0
         )
+
+    def _solve_root_moves(self, solved: _RootMoves, progress: Progress | None, n0: int) -> None:
+        """Value every root move exactly, one at a time, into ``solved``."""
+        roots = self.engine.root_moves()
+        ticker = _Ticker(progress, len(roots), lambda: self.engine.nodes - n0) if progress else None
+        with ticker or nullcontext():
+            for solved.current in roots:
+                solved.raw[solved.current] = self.engine.move_value(solved.current)
+                if ticker is not None:
+                    ticker.report(len(solved.raw))
+
+    def _exact_parts(
+        self, p: Position, raw: dict[int, int], best_raw: int, pv: bool
+    ) -> tuple[Value, list[Move], list[MoveValue], list[Move]]:
+        """The value, best moves, moves valued and principal variation of an exact search
+        whose root moves' raw values are ``raw`` (empty: not asked) and best ``best_raw``."""
+        legal = [int(m) for m in p.legal_moves()]
+        if raw and set(raw) != set(legal):
+            raise EngineError(f"engine and rules model disagree on the legal moves of {p.bpn()!r}")
+        value = final_value(p, best_raw)
+        moves = []
+        for m in legal:
+            if m in raw:
+                v = final_value(p, raw[m])
+                moves.append(MoveValue(move=move(m), value=v, lower=v, upper=v))
+        best = [mv.move for mv in moves if mv.value == value]
+        line = [move(m) for m in self.engine.pv(best_raw)] if pv else []
+        if not best:
+            # without every move's value, one best move: the first of a principal variation
+            # (a few zero-window tests at the root, whose subtrees the table already holds)
+            best = line[:1] or [move(m) for m in self.engine.pv(best_raw, 1)]
+        return value, best, moves, line
 
     def look_ahead(self, p: Position, depth: int = 1) -> tuple[dict[int, Value], int]:
         """Every legal move of ``p`` (a position at a decision, not over) valued by a search
@@ -604,15 +648,9 @@ def _reference_analysis(p: Position) -> Analysis:
     moves = [MoveValue(move=m, value=final_value(p, raw[str(m)])) for m in p.legal_moves()]
     value = final_value(p, max(raw.values()))
     best = [mv.move for mv in moves if mv.value == value]
-    return Analysis(
-        bpn=p.bpn(),
-        turn=turn_of(p),
-        value=value,
-        best=best,
-        moves=moves,
-        pv=_reference_pv(p),
-        nodes=0,
-        seconds=time.perf_counter() - t0,
+    pv = _reference_pv(p)
+    return exact_analysis(
+        p, value, best, moves, pv, nodes=0, seconds=time.perf_counter() - t0, proven_bounds=False
     )
 
 

@@ -217,32 +217,10 @@ class Position:
         solver.errors.ArgumentError: from_parts: trump=9: expected a suit from 0 to 3 (S, H, D, C)
         """
         r = as_rules(rules)
-        if talon is not None:
-            if not isinstance(talon, (list, tuple)):
-                raise ArgumentTypeError(
-                    f"from_parts: talon={short_value(talon)}: expected None or a list of card codes "
-                    f"(0 to 31), top first, not {type(talon).__name__}"
-                )
-            if len(talon) > MAX_CARDS:
-                raise ArgumentError(
-                    f"from_parts: talon={short_value(talon)}: expected at most {MAX_CARDS} cards"
-                )
-            if talon and not r.draws:
-                raise ArgumentError(
-                    f"from_parts: talon={short_value(talon)}: in {r.game} without drawing the talon is "
-                    f"dead and given by talon_count"
-                )
-            talon = [_arg(c, f"talon[{i}]", 0, 31, _CARD) for i, c in enumerate(talon)]
-            count = len(talon)
-        else:
-            count = 0 if talon_count is None else _arg(talon_count, "talon_count", 0, MAX_CARDS, _COUNT)
+        talon, count = _talon_arg(talon, talon_count, r)
         turnup = _arg(turnup, "turnup", -1, 31, _CARD_OR_NONE)
         taken = _arg(taken, "taken", -1, 31, _CARD_OR_NONE)
-        exchanged = -1 if _same(exchanged, -1) else _seat_arg(exchanged, "exchanged", "-1 (no exchange) or ")
-        if taken >= 0 and exchanged < 0:
-            raise ArgumentError(
-                f"from_parts: taken={taken}: a card taken by the exchange needs exchanged (a or b)"
-            )
+        exchanged = _exchanged_arg(exchanged, taken)
         parts = BPNParts(
             rules=r,
             hands=_pair_arg(hands, "hands", 0, _ALL_CARDS, _MASK),
@@ -254,26 +232,14 @@ class Position:
             out=_arg(out, "out", 0, _ALL_CARDS, _MASK),
             trick=_arg(trick, "trick", -1, 31, _CARD_OR_NONE),
             turn=_seat_arg(turn, "turn"),
-            score=_pair_arg(
-                score, "score", -MAX_SCORE, MAX_SCORE, f"whole numbers from {-MAX_SCORE} to {MAX_SCORE}"
-            ),
-            tricks=_pair_arg(
-                tricks, "tricks", -MAX_TRICKS, MAX_TRICKS, f"whole numbers from {-MAX_TRICKS} to {MAX_TRICKS}"
-            ),
-            final=_pair_arg(
-                final, "final", -MAX_TRICKS, MAX_TRICKS, f"whole numbers from {-MAX_TRICKS} to {MAX_TRICKS}"
-            ),
+            score=_signed_pair_arg(score, "score", MAX_SCORE),
+            tricks=_signed_pair_arg(tricks, "tricks", MAX_TRICKS),
+            final=_signed_pair_arg(final, "final", MAX_TRICKS),
             melds=_melds_arg(melds),
             exchanged=exchanged,
             taken=taken,
             declared=_arg(declared, "declared", 0, MAX_DECLARED, f"a count from 0 to {MAX_DECLARED}"),
-            game=_pair_arg(
-                game,
-                "game",
-                -MAX_GAME_TOTAL,
-                MAX_GAME_TOTAL,
-                f"whole numbers from {-MAX_GAME_TOTAL} to {MAX_GAME_TOTAL}",
-            ),
+            game=_signed_pair_arg(game, "game", MAX_GAME_TOTAL),
             drawn=_arg(drawn, "drawn", 0, _ALL_CARDS, _MASK),
         )
         p = cls.empty(r)
@@ -963,6 +929,58 @@ def _pair_arg(value: object, name: str, low: int, high: int, expected: str) -> l
             f"from_parts: {name}={short_value(value)}: expected a pair (a's, b's) of {expected}"
         )
     return [_arg(v, f"{name}[{i}]", low, high, expected) for i, v in enumerate(value)]
+
+
+def _signed_pair_arg(value: object, name: str, limit: int) -> list[int]:
+    """Argument ``name`` of :meth:`Position.from_parts`: a pair of whole numbers from
+    ``-limit`` to ``limit``.
+
+    >>> _signed_pair_arg((3, -2), "score", 10)
+    [3, -2]
+    """
+    return _pair_arg(value, name, -limit, limit, f"whole numbers from {-limit} to {limit}")
+
+
+def _talon_arg(talon: list[int] | None, talon_count: int | None, r: Rules) -> tuple[list[int] | None, int]:
+    """Arguments ``talon`` and ``talon_count`` of :meth:`Position.from_parts`: the talon's
+    cards top first (``None``: hidden) and how many there are.
+
+    >>> _talon_arg([3, 4], None, Rules())
+    ([3, 4], 2)
+    """
+    if talon is not None:
+        if not isinstance(talon, (list, tuple)):
+            raise ArgumentTypeError(
+                f"from_parts: talon={short_value(talon)}: expected None or a list of card codes "
+                f"(0 to 31), top first, not {type(talon).__name__}"
+            )
+        if len(talon) > MAX_CARDS:
+            raise ArgumentError(f"from_parts: talon={short_value(talon)}: expected at most {MAX_CARDS} cards")
+        if talon and not r.draws:
+            raise ArgumentError(
+                f"from_parts: talon={short_value(talon)}: in {r.game} without drawing the talon is "
+                f"dead and given by talon_count"
+            )
+        talon = [_arg(c, f"talon[{i}]", 0, 31, _CARD) for i, c in enumerate(talon)]
+        count = len(talon)
+    else:
+        count = 0 if talon_count is None else _arg(talon_count, "talon_count", 0, MAX_CARDS, _COUNT)
+    return talon, count
+
+
+def _exchanged_arg(exchanged: int | str, taken: int) -> int:
+    """Argument ``exchanged`` of :meth:`Position.from_parts`: the seat that exchanged (-1:
+    none), which a card ``taken`` by the exchange needs.
+
+    >>> _exchanged_arg("b", 5)
+    1
+    """
+    exchanged = -1 if _same(exchanged, -1) else _seat_arg(exchanged, "exchanged", "-1 (no exchange) or ")
+    if taken >= 0 and exchanged < 0:
+        raise ArgumentError(
+            f"from_parts: taken={taken}: a card taken by the exchange needs exchanged (a or b)"
+        )
+    return exchanged
 
 
 def _seat_arg(value: object, name: str, other: str = "") -> int:

@@ -218,42 +218,24 @@ def _out_lines(p: DealState) -> list[str]:
     ]
 
 
-def svg(
-    p: DealState,
-    *,
-    pov: int | str | None = None,
-    size: int = 480,
-    highlight: Sequence[Move | str | int] | str | None = None,
-    arrows: Sequence[Move | str | int] | str | None = None,
-) -> str:
-    """The diagram of position ``p`` (module docstring; :func:`solver.svg.svg` also takes a
-    BPN string): ``pov`` the seat
-    at the bottom (default the player to move), ``size`` its width in pixels, ``highlight``
-    and ``arrows`` moves to mark, each a list of moves or one string of moves separated by
-    spaces (``"KD +mH"``).
+def _bottom_seat(p: DealState, pov: int | str | None) -> int:
+    """The seat ``pov`` names for the bottom of the diagram (default the player to move).
 
     >>> from solver.model.position import Position
-    >>> p = Position("petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H")
-    >>> svg(p, pov="a").count('class="back"')
-    2
+    >>> _bottom_seat(Position("petite K...9/?2 TH 21 .K97.TQJ. - b 0:19"), "A")
+    0
     """
-    if not hasattr(p, "hands") or isinstance(p, str):  # (a Position: this module cannot import it)
-        raise ArgumentTypeError(
-            f"svg: p={short_value(p)}: expected a Position (solver.svg.svg also takes a BPN string), "
-            f"not {type(p).__name__}"
-        )
-    if type(size) is not int or not 16 <= size <= MAX_SIZE:
-        raise ArgumentError(f"svg: size={size!r}: expected a whole number of pixels from 16 to {MAX_SIZE}")
     if pov is None:
-        bottom = p.turn
-    elif pov in (0, 1):
-        bottom = int(pov)
-    elif isinstance(pov, str) and pov.lower() in SEATS:
-        bottom = SEATS.index(pov.lower())
-    else:
-        raise ArgumentError(f"svg: pov={pov!r}: expected the seat a or b (or 0 or 1)")
-    marks, shots = _moves(highlight, "highlight"), _moves(arrows, "arrow")
-    rings = _rings(p, marks)
+        return p.turn
+    if pov in (0, 1):
+        return int(pov)
+    if isinstance(pov, str) and pov.lower() in SEATS:
+        return SEATS.index(pov.lower())
+    raise ArgumentError(f"svg: pov={pov!r}: expected the seat a or b (or 0 or 1)")
+
+
+def _check_arrows(p: DealState, shots: Sequence[Move], rings: set[int]) -> None:
+    """Refuse an arrow that does not start from a card in a hand; ring each arrow's card."""
     for m in shots:
         held = p.hands[0] | p.hands[1]
         if int(m) >= 32 or not held >> int(m) & 1:
@@ -261,16 +243,15 @@ def svg(
                 "arrow", str(m), "expected a card in a hand (an arrow goes from a hand to the trick)"
             )
         rings.add(int(m))
-    playable = _playable(p)
-    r = p.rules
-    height = size * HEIGHT / WIDTH
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="brisque-diagram" width="{size}" '
-        f'height="{height:.0f}" viewBox="0 0 {WIDTH:g} {HEIGHT:g}" font-family="DejaVu Sans, Arial, sans-serif" '
-        f'data-bpn="{escape(p.bpn(), quote=True)}" data-bottom="{SEATS[bottom]}">',
-        f'<rect width="{WIDTH:g}" height="{HEIGHT:g}" rx="2" fill="{FELT}"/>',
-    ]
+
+
+def _seat_rows(
+    p: DealState, bottom: int, rings: set[int], playable: set[int]
+) -> tuple[list[str], dict[int, tuple[float, float]]]:
+    """Both hands, the other seat's at the top, each with its label (points, tricks, melds,
+    whose turn), and where each shown card stands (for the arrows)."""
     top = 1 - bottom
+    out: list[str] = []
     where: dict[int, tuple[float, float]] = {}
     for seat, y in ((top, 5.5), (bottom, HEIGHT - CARD_H - 5.5)):
         parts, spots = _hand_row(p, seat, y, rings, playable)
@@ -282,8 +263,14 @@ def svg(
         counts = f"{points} point{'' if points == 1 else 's'}, {tricks} trick{'' if tricks == 1 else 's'}"
         label = f"{SEATS[seat]}: {counts}{'  ' + melds if melds else ''}{arrow}"
         out.append(_text(2, y - 1.3 if seat == top else y + CARD_H + 4, label))
-    # the middle: the talon and the turnup on the left, the trick in the centre, the rest right
-    mid = (HEIGHT - CARD_H) / 2
+    return out, where
+
+
+def _middle(p: DealState, rings: set[int], mid: float) -> list[str]:
+    """The middle row: the talon and the turnup on the left, the trick in the centre, the
+    outcome of a deal that is over, and the cards out on the right."""
+    r = p.rules
+    out = []
     trump = f"trump {DISPLAY_SYMBOLS[p.trump]}"
     out.append(_text(2, mid - 1.3, f"{GAME_NAMES[r.game]}, {trump}", size=3))
     if r.draws:
@@ -310,6 +297,14 @@ def svg(
     if lines:
         out.append(_text(70, mid + 0.5, "out:", size=2.8))
         out.extend(_text(70, mid + 4 + 3.4 * k, line, size=2.8) for k, line in enumerate(lines))
+    return out
+
+
+def _arrow_lines(
+    p: DealState, shots: Sequence[Move], where: dict[int, tuple[float, float]], mid: float
+) -> list[str]:
+    """An arrow from each shot card in a shown hand to the trick."""
+    out = []
     for m in shots:
         c = int(m)
         if c in where:
@@ -321,6 +316,52 @@ def svg(
                 f'y2="{y2:.2f}" stroke="{ARROW}" stroke-width="1" stroke-linecap="round" '
                 f'marker-end="url(#head)" opacity="0.85"/>'
             )
+    return out
+
+
+def svg(
+    p: DealState,
+    *,
+    pov: int | str | None = None,
+    size: int = 480,
+    highlight: Sequence[Move | str | int] | str | None = None,
+    arrows: Sequence[Move | str | int] | str | None = None,
+) -> str:
+    """The diagram of position ``p`` (module docstring; :func:`solver.svg.svg` also takes a
+    BPN string): ``pov`` the seat
+    at the bottom (default the player to move), ``size`` its width in pixels, ``highlight``
+    and ``arrows`` moves to mark, each a list of moves or one string of moves separated by
+    spaces (``"KD +mH"``).
+
+    >>> from solver.model.position import Position
+    >>> p = Position("petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H")
+    >>> svg(p, pov="a").count('class="back"')
+    2
+    """
+    if not hasattr(p, "hands") or isinstance(p, str):  # (a Position: this module cannot import it)
+        raise ArgumentTypeError(
+            f"svg: p={short_value(p)}: expected a Position (solver.svg.svg also takes a BPN string), "
+            f"not {type(p).__name__}"
+        )
+    if type(size) is not int or not 16 <= size <= MAX_SIZE:
+        raise ArgumentError(f"svg: size={size!r}: expected a whole number of pixels from 16 to {MAX_SIZE}")
+    bottom = _bottom_seat(p, pov)
+    marks, shots = _moves(highlight, "highlight"), _moves(arrows, "arrow")
+    rings = _rings(p, marks)
+    _check_arrows(p, shots, rings)
+    playable = _playable(p)
+    height = size * HEIGHT / WIDTH
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="brisque-diagram" width="{size}" '
+        f'height="{height:.0f}" viewBox="0 0 {WIDTH:g} {HEIGHT:g}" font-family="DejaVu Sans, Arial, sans-serif" '
+        f'data-bpn="{escape(p.bpn(), quote=True)}" data-bottom="{SEATS[bottom]}">',
+        f'<rect width="{WIDTH:g}" height="{HEIGHT:g}" rx="2" fill="{FELT}"/>',
+    ]
+    rows, where = _seat_rows(p, bottom, rings, playable)
+    out.extend(rows)
+    mid = (HEIGHT - CARD_H) / 2
+    out.extend(_middle(p, rings, mid))
+    out.extend(_arrow_lines(p, shots, where, mid))
     if shots:
         out.insert(
             2,

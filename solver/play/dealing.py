@@ -202,6 +202,51 @@ def positions_with_talon_left(
     return out
 
 
+def _final_phase_hands(
+    rng: random.Random, r: Rules, deck: list[int], n: int, stacked: int, stack: str | None
+) -> list[list[int]]:
+    """Two hands of ``n`` cards dealt from ``deck`` (the cards left stay in it), seat
+    ``stacked`` first with the ``stack`` of :func:`random_final_phase`.
+
+    >>> deck = list(range(32))
+    >>> _final_phase_hands(random.Random(1), Rules(), deck, 2, 0, "marriages"), len(deck)
+    ([[13, 12], [31, 30]], 28)
+    """
+    hands: list[list[int]] = [[], []]
+    if stack == "quartet":
+        rank = rng.choice([KING, QUEEN] if r.game == "brisque" else [KING, QUEEN, 7, 6, 3])
+        hands[stacked] = [card(s, rank) for s in range(4)][:n]
+    elif stack == "marriages":
+        suits = rng.sample(range(4), 2)
+        hands[stacked] = [card(s, rk) for s in suits for rk in (KING, QUEEN)][:n]
+    for c in hands[stacked]:
+        deck.remove(c)
+    while len(hands[stacked]) < n:
+        hands[stacked].append(deck.pop())
+    while len(hands[1 - stacked]) < n:
+        hands[1 - stacked].append(deck.pop())
+    return hands
+
+
+def _taken_split(
+    rng: random.Random, r: Rules, out_mask: int, done: int
+) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+    """The card points, tricks and final-phase tricks (Briscan) of the ``done`` tricks of
+    ``out_mask`` split between the players at random: (score, tricks, final)."""
+    pts = points_of(out_mask)
+    a_pts = rng.randint(0, pts)
+    a_tricks = rng.randint(0, done)
+    tricks = (a_tricks, done - a_tricks)
+    final = (0, 0)
+    if r.game == "briscan":
+        fin = done - r.talon_tricks if r.draws else 0
+        a_fin = rng.randint(0, max(0, min(fin, a_tricks)))
+        final = (a_fin, fin - a_fin) if fin - a_fin <= tricks[1] else (fin - tricks[1], tricks[1])
+    elif r.game == "brisque":
+        tricks = (0, 0)  # (Brisque does not count tricks)
+    return (a_pts, pts - a_pts), tricks, final
+
+
 def random_final_phase(
     seed: int,
     rules: Rules | str = "brisque",
@@ -238,19 +283,7 @@ def random_final_phase(
     trump = rng.randrange(4)
     leader = rng.randrange(2)
     stacked = 1 - leader if stack_opponent else leader
-    hands: list[list[int]] = [[], []]
-    if stack == "quartet":
-        rank = rng.choice([KING, QUEEN] if r.game == "brisque" else [KING, QUEEN, 7, 6, 3])
-        hands[stacked] = [card(s, rank) for s in range(4)][:n]
-    elif stack == "marriages":
-        suits = rng.sample(range(4), 2)
-        hands[stacked] = [card(s, rk) for s in suits for rk in (KING, QUEEN)][:n]
-    for c in hands[stacked]:
-        deck.remove(c)
-    while len(hands[stacked]) < n:
-        hands[stacked].append(deck.pop())
-    while len(hands[1 - stacked]) < n:
-        hands[1 - stacked].append(deck.pop())
+    hands = _final_phase_hands(rng, r, deck, n, stacked, stack)
     turnup, talon_count = -1, 0
     talon: list[int] | None = None
     out = deck
@@ -265,17 +298,7 @@ def random_final_phase(
     held = [_mask(hands[0]), _mask(hands[1])]
     out_mask = _mask(out)
     done = len(out) // 2
-    pts = points_of(out_mask)
-    a_pts = rng.randint(0, pts)
-    a_tricks = rng.randint(0, done)
-    tricks = (a_tricks, done - a_tricks)
-    final = (0, 0)
-    if r.game == "briscan":
-        fin = done - r.talon_tricks if r.draws else 0
-        a_fin = rng.randint(0, max(0, min(fin, a_tricks)))
-        final = (a_fin, fin - a_fin) if fin - a_fin <= tricks[1] else (fin - tricks[1], tricks[1])
-    elif r.game == "brisque":
-        tricks = (0, 0)  # (Brisque does not count tricks)
+    score, tricks, final = _taken_split(rng, r, out_mask, done)
     turn, trick = leader, -1
     if lead_card and n > 0:
         trick = rng.choice([x for x in range(32) if held[leader] >> x & 1])
@@ -291,7 +314,7 @@ def random_final_phase(
         out=out_mask,
         trick=trick,
         turn=turn,
-        score=(a_pts, pts - a_pts),
+        score=score,
         tricks=tricks,
         final=final,
     )

@@ -312,12 +312,31 @@ def run_match(
     tasks: list[_PairTask] = [
         (spec_a, spec_b, str(r), deal_seed(seed, i), i) for i in range(first_pair, first_pair + deals)
     ]
+    tally = _Tally(deals, on_pair, progress)
+    interrupted = _play_tasks(tasks, tally, executor, workers)
+    records, spent = tally.records, tally.spent
+    pairs = [[rec["margin_first"] for rec in records[i : i + 2]] for i in range(0, len(records), 2)]
+    summary = duplicate_summary(pairs)
+    n = max(len(records), 1)
+    timing = {"seconds_per_deal_first": spent[0] / n, "seconds_per_deal_second": spent[1] / n}
+    summary.update(
+        first=spec_a,
+        second=spec_b,
+        rules=str(r),
+        seed=seed,
+    )
+    return MatchResult(summary=summary, records=records, timing=timing, interrupted=interrupted)
+
+
+def _play_tasks(tasks: list[_PairTask], tally: _Tally, executor: Executor | None, workers: int) -> bool:
+    """Play the pairs of ``tasks`` into ``tally``: here, by a pool of ``workers`` processes
+    of our own, or by ``executor``, in order.  True when Ctrl-C stopped the match after at
+    least one pair (the pairs played stand); Ctrl-C before any pair is raised."""
     own = None
     if executor is None and workers > 1:
         from solver.analysis.pool import worker_pool  # (its import costs 20 ms: only when used)
 
         own = executor = worker_pool(workers)
-    tally = _Tally(deals, on_pair, progress)
     interrupted = False
     in_order: InOrder[list[list[tuple[MatchRecord, list[float]]]]] | None = None
     try:
@@ -327,7 +346,7 @@ def run_match(
         else:
             # a passed executor (a cluster) gets pairs in chunks; our own pool one pair a
             # task, so that Ctrl-C keeps every pair played
-            size = pairs_per_task(deals) if own is None else 1
+            size = pairs_per_task(len(tasks)) if own is None else 1
             chunks = [tasks[k : k + size] for k in range(0, len(tasks), size)]
             from solver.analysis.pool import InOrder  # (its import costs 20 ms: only when used)
 
@@ -360,18 +379,7 @@ def run_match(
     finally:
         if own is not None:
             own.shutdown()
-    records, spent = tally.records, tally.spent
-    pairs = [[rec["margin_first"] for rec in records[i : i + 2]] for i in range(0, len(records), 2)]
-    summary = duplicate_summary(pairs)
-    n = max(len(records), 1)
-    timing = {"seconds_per_deal_first": spent[0] / n, "seconds_per_deal_second": spent[1] / n}
-    summary.update(
-        first=spec_a,
-        second=spec_b,
-        rules=str(r),
-        seed=seed,
-    )
-    return MatchResult(summary=summary, records=records, timing=timing, interrupted=interrupted)
+    return interrupted
 
 
 __all__ = ["DEAL_SEED_STEP", "MatchResult", "deal_seed", "duplicate_summary", "run_match", "t95", "wilson"]

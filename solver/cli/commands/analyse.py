@@ -178,6 +178,7 @@ def analyse_cmd(
       brisque analyse "$(brisque deal --seed 4 --at 5 --view turn)" --worlds 2000 --scheduler local:2
       brisque analyse "petite K...9/?2 TH 21 .K97.TQJ. - b 0:19 tricks=0:3 void=a:H" --method equilibrium
     """
+    # (long: a signature of many options and a --help text with examples; the code is short)
     budget, rank, search = _sampling_choices(think, win_worth, world_search, depth)
     _options_of_method(method)
     history = _history(bpn, moves, method) if moves else None

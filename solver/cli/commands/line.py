@@ -131,6 +131,7 @@ def line_cmd(
       brisque line --record deals.jsonl --deal 3
       brisque line --record deals.jsonl --deal 3 --view own --worlds 50
     """
+    # (long: a signature of many options and a --help text with examples; the code is short)
     if records_alias is not None:
         if record_file is not None:
             raise BrisqueCommandError("give one --record FILE")

@@ -134,6 +134,7 @@ def solve_cmd(
       brisque solve "$(brisque deal --seed 3)" --seconds 5
       brisque solve "$(brisque deal --seed 3)" --workers 2
     """
+    # (long: a signature of many options and a --help text with examples; the code is short)
     if quick and (nodes or seconds or depth):
         raise BrisqueCommandError(
             "--quick is a search of its own: give no --nodes, --seconds or --depth with it"

@@ -6,9 +6,9 @@ import json
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 import solver
 from solver.analysis.ranking import RankingRule
@@ -151,7 +151,7 @@ def test_deal_seeds_in_range_are_those_matches_always_had():
 
 
 def test_recorded_match_results_replay_from_the_same_deal_seeds():
-    recorded = Path(__file__).parent.parent / "benchmarks" / "results" / "match-pimc100-greedy-brisque.jsonl"
+    recorded = ROOT / "benchmarks" / "results" / "match-pimc100-greedy-brisque.jsonl"
     lines = recorded.read_text(encoding="utf-8").splitlines()[:6]
     for rec in map(json.loads, lines):  # (a match of seed 1)
         assert rec["deal_seed"] == deal_seed(1, rec["pair"])

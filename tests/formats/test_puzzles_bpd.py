@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from helpers import OUTSIDE
+from helpers import OUTSIDE, POSITIONS
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -25,7 +25,6 @@ from solver.errors import (
 from solver.formats.bpd import OPCODES, Record, format_record, parse_record, read_bpd, write_bpd
 from solver.model.moves import parse_move
 
-POSITIONS = Path(__file__).parent.parent / "positions"
 COLLECTIONS = sorted(POSITIONS.glob("*.bpd"))
 
 FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # NOTATION.md, v 44
@@ -864,9 +863,6 @@ def _failures(ops: str) -> list[str]:
 
 
 GOOD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
-
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_errors_inside_a_record_name_the_file_and_the_record(invoke, tmp_path):

@@ -4,10 +4,9 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from helpers import NOTATION_EXAMPLES, OUTSIDE, names
+from helpers import NOTATION_EXAMPLES, OUTSIDE, ROOT, names
 
 import solver
 from solver import (
@@ -335,9 +334,6 @@ def test_brisque_show_refuses_a_seat_named_twice_in_void(invoke):
 
 
 GOOD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
-
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 KD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"  # the JSON example of the docs

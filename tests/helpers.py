@@ -64,6 +64,10 @@ class Brisque:
         return run_brisque(*args, cwd=cwd if cwd is not None else self.cwd, text=False, **kw)
 
 
+# The engine's enhancements (keywords of solver.native.engine.Engine), all off: plain
+# alpha-beta, the yardstick the enhanced search must agree with.
+ALL_OFF = dict.fromkeys(("merge", "forced", "mtdf", "etc", "ordering", "bounds", "small", "win_tests"), False)
+
 NOTATION_EXAMPLES = [
     "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35",
     "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35",

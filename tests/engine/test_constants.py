@@ -254,21 +254,8 @@ ROOT_ATTRIBUTES = (
     "taken",
     "declared",
 )
-ROOT_ARGUMENTS = (
-    "hand",
-    "out",
-    "turnup",
-    "trump",
-    "talon",
-    "trick",
-    "turn",
-    "tricks",
-    "final",
-    "melds",
-    "exchanged",
-    "taken",
-    "declared",
-)
+# RootPosition takes the same fields as keywords, the one hand to move as ``hand``
+ROOT_ARGUMENTS = ("hand", *ROOT_ATTRIBUTES[1:])
 
 
 def root_arguments(p: Position) -> dict:

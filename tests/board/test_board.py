@@ -735,7 +735,7 @@ def test_the_diagrams_cards_are_drawn_by_the_shared_module(page, board):
     page.wait_for_selector("#diagram [data-move='KC']")
     same_card_drawn(page, "#diagram [data-move='KC']", {"move": "KC"})
     same_card_drawn(page, "#diagram [data-seat='a'] .card[data-card]", {})
-    # (the card of the play page's hand is the same function's: tests/test_board_play.py)
+    # (the card of the play page's hand is the same function's: tests/board/test_board_play.py)
 
 
 def test_a_puzzle_file_is_stepped_through(page, board, tmp_path):

@@ -45,7 +45,7 @@ EXAMPLES = [("brisque", line) for line in examples(main.help or "")] + [
 NOT_RUN = {
     "--scheduler": "starts or reaches a Dask cluster",
     "brisque serve": "starts the board's server, which runs until it is stopped",
-    "brisque play": "starts the board's server, which runs until it is stopped (tests/test_board_play.py runs it)",
+    "brisque play": "starts the board's server, which runs until it is stopped (tests/board/test_board_play.py runs it)",
     "open http": "opens a browser on a running board",
 }
 # Examples that take from tens of seconds to minutes: run with the slow tests.

@@ -319,7 +319,7 @@ MELD_BASE = "brisque Q.KQ.Q.Q+?1/97.T.T.A8 JH 3 ATKJ8.98.AK987.KJ97 - a 82:6 tri
 )
 def test_a_drawn_card_named_twice_is_malformed(field, expected):
     """``drawn=KHKH`` was read as one card (a declaration given twice in ``melds=`` is read,
-    and the validity check names it: tests/test_validity.py)."""
+    and the validity check names it: tests/model/test_validity.py)."""
     with pytest.raises(BPNError) as info:
         Position(f"{MELD_BASE} {field}")
     assert str(info.value) == f"bad optional field {field!r}: {expected}"

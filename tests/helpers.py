@@ -20,14 +20,20 @@ from typing import Any
 import pytest
 
 from solver import Position, Rules
+from solver.formats.records import DealRecord
 from solver.model.bits import points_of, popcount
 from solver.model.cards import FULL_DECK, card_str, cards_of, format_hand, parse_card, parse_cards, parse_hand
+from solver.model.moves import parse_move
 from solver.play.dealing import deal
+from solver.play.table import Table
 
 # The three valid examples of NOTATION.md.
 # The command line as a subprocess.  Run it from outside the checkout (the fixture ``brisque``
 # runs it from the test's tmp_path): from the checkout, python -m would find the unbuilt source first.
 BRISQUE = [sys.executable, "-m", "solver.cli"]
+# The checkout's root (positions/, src_cython/, solver/board/static/, ...), from this file's own place.
+ROOT = Path(__file__).resolve().parent.parent
+POSITIONS = ROOT / "positions"
 OUTSIDE = tempfile.gettempdir()  # (a folder outside the checkout, for processes started directly)
 
 
@@ -57,6 +63,10 @@ class Brisque:
     ) -> subprocess.CompletedProcess[bytes]:
         return run_brisque(*args, cwd=cwd if cwd is not None else self.cwd, text=False, **kw)
 
+
+# The engine's enhancements (keywords of solver.native.engine.Engine), all off: plain
+# alpha-beta, the yardstick the enhanced search must agree with.
+ALL_OFF = dict.fromkeys(("merge", "forced", "mtdf", "etc", "ordering", "bounds", "small", "win_tests"), False)
 
 NOTATION_EXAMPLES = [
     "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35",
@@ -258,3 +268,37 @@ def communicate_or_kill(proc: subprocess.Popen[Any], timeout: float) -> tuple[An
         proc.communicate()
         command = proc.args if isinstance(proc.args, str) else " ".join(map(str, proc.args))
         pytest.fail(f"{command[:200]} still ran {timeout} s after the signal")
+
+
+# The table against the engine (tests/play and tests/board).
+
+
+def allowed_cards(t: Table) -> set[str]:
+    """The cards the person may see now: his hand, the cards out, the turnup and the
+    cards the engine showed."""
+    p = t.position()
+    me = t.person_seat()
+    mask = p.hands[me] | p.out | p.shown[1 - me]
+    if p.turnup >= 0:
+        mask |= 1 << p.turnup
+    for m in t.deals[-1]:  # cards played earlier this deal (and the 7 given by an exchange)
+        if m.is_card:
+            mask |= 1 << int(m)
+    if any(m == parse_move("x") for m in t.deals[-1]):
+        mask |= 1 << (p.trump * 8)  # the 7 of trumps, exchanged face up
+    return {card_str(c) for c in range(32) if mask >> c & 1}
+
+
+def whole_game_record() -> DealRecord:
+    """A deal late in a whole game (totals near the target), played by the table."""
+    t = Table.new("brisque", "a", 1, 21, whole_game=True)
+    while not t.game_over():
+        if t.position().is_over():
+            t.next_deal()
+        elif t.persons_turn():
+            t.play(t.position().legal_moves()[-1])
+        else:
+            t.engine_play(t.engine_choose())
+    rec = t.records()[-1]
+    assert rec.whole_game and Position(rec.start).game != [0, 0]
+    return rec

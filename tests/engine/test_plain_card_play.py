@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import ALL_OFF
 
 from solver import Position, Rules
 from solver.engine.reference import reference_solve
@@ -40,17 +41,6 @@ RULES = [
     "brisque(objective=tricks)",
     "petite(draw=yes,objective=margin)",
 ]
-
-ALL_OFF = dict(
-    merge=False,
-    forced=False,
-    mtdf=False,
-    etc=False,
-    ordering=False,
-    bounds=False,
-    small=False,
-    win_tests=False,
-)
 
 
 def zero_heavy(seed: int, rules: str) -> Position:

@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from helpers import OUTSIDE
+from helpers import NOTATION_EXAMPLES, OUTSIDE, POSITIONS, run_brisque
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -25,11 +25,11 @@ from solver.errors import (
 from solver.formats.bpd import OPCODES, Record, format_record, parse_record, read_bpd, write_bpd
 from solver.model.moves import parse_move
 
-POSITIONS = Path(__file__).parent.parent / "positions"
 COLLECTIONS = sorted(POSITIONS.glob("*.bpd"))
 
 FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # NOTATION.md, v 44
 FP_RECORD = f'{FP} ; id "fp-001" ; bm +mD 7S 9D 7C AC ; v 44'
+HIDDEN_TALON = NOTATION_EXAMPLES[2]  # (the talon not empty)
 HIDDEN = "brisque AK.T9.J.8/?6 9C 13 TJ..Q8.AK - a 18:12 tricks=2:1"
 
 
@@ -866,9 +866,6 @@ def _failures(ops: str) -> list[str]:
 GOOD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
 
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
 def test_errors_inside_a_record_name_the_file_and_the_record(invoke, tmp_path):
     bad = [dict(RECORD, start="foo"), dict(RECORD, moves=["ZZ"]), dict(RECORD, moves=["KS", "AS"])]
     path = tmp_path / "g.jsonl"
@@ -1143,3 +1140,29 @@ def test_puzzles_from_a_pipe_in_a_real_process():
         cwd=OUTSIDE,
     )
     assert r.returncode == 0 and r.stdout.splitlines()[-1] == "1 of 1 solved", r.stderr
+
+
+# ---- operands out of range (from the .bpd's evtol and seed to the puzzles command)
+
+
+def test_negative_evtol_is_a_malformed_record():
+    with pytest.raises(PuzzleError, match=r"evtol '-3'.*out of range"):
+        parse_record(f"{HIDDEN_TALON} ; ev 44 ; evtol -3")
+    assert parse_record(f"{HIDDEN_TALON} ; ev 44 ; evtol 0").float_op("evtol") == 0.0
+
+
+def test_negative_seed_operand_is_out_of_range():
+    with pytest.raises(PuzzleError) as e:
+        parse_record(f"{HIDDEN_TALON} ; bm 9H ; seed -1")
+    assert "'-1' is out of range" in str(e.value) and "not a whole number" not in str(e.value)
+    with pytest.raises(PuzzleError, match="not a whole number"):
+        parse_record(f"{HIDDEN_TALON} ; bm 9H ; seed x1")
+
+
+def test_puzzles_cli_reports_the_operand(tmp_path):
+    f = tmp_path / "bad.bpd"
+    f.write_text(f"{HIDDEN_TALON} ; ev 44 ; evtol -3\n")
+    r = run_brisque("puzzles", str(f), cwd=OUTSIDE)
+    out = r.stdout + r.stderr
+    assert r.returncode != 0 and "Traceback" not in out
+    assert "evtol '-3'" in out and "out of range" in out

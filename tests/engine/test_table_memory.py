@@ -10,10 +10,9 @@ import resource
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
-from helpers import OUTSIDE
+from helpers import OUTSIDE, ROOT
 
 import solver
 from solver.errors import ArgumentError
@@ -27,7 +26,7 @@ from solver.model.table_memory import (
     table_bytes,
 )
 
-SRC = Path(__file__).resolve().parent.parent / "src_cython"
+SRC = ROOT / "src_cython"
 GOOD = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
 CAP = 3 * 2**30  # bytes of address space a capped run gets: a table of 2**28 entries needs 8.6 GB
 

@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import ROOT
 
 from solver.processes import become_worker, start_worker, stop_pool, stop_process, worker_pool
 
-PACKAGE = Path(__file__).resolve().parent.parent / "solver"
+PACKAGE = ROOT / "solver"
 GONE_WITHIN = 30.0  # seconds a worker may take to go (it takes a fraction of one)
 
 # A parent that starts a worker in each of the manager's ways, prints the worker's

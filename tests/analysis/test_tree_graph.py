@@ -10,11 +10,10 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import networkx as nx
 import pytest
-from helpers import NOTATION_EXAMPLES, communicate_or_kill
+from helpers import NOTATION_EXAMPLES, POSITIONS, communicate_or_kill
 
 import solver
 from solver.analysis.tree import TreeInterrupted, solution_tree, to_dot, write_tree
@@ -24,7 +23,6 @@ from solver.formats.bpd import read_bpd
 from solver.model.moves import parse_move
 from solver.model.position import Position
 
-POSITIONS = Path(__file__).parent.parent / "positions"
 FP_LED = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"  # a to answer ♦K
 FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
 # a holds AS AH, b 7S 7H, diamonds trump: AS/7S then AH/7H or the other way round -> same position

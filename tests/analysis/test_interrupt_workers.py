@@ -18,11 +18,10 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import BRISQUE, OUTSIDE, communicate_or_kill, interrupt_after
+from helpers import BRISQUE, OUTSIDE, POSITIONS, communicate_or_kill, interrupt_after
 
 from solver.formats.bpd import parse_record
 
-ROOT = Path(__file__).resolve().parent.parent
 HIDDEN = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
 
 
@@ -114,8 +113,8 @@ def test_ctrl_c_on_a_batch_with_workers_keeps_the_quick_answers():
 
 @pytest.mark.parametrize("as_json", [False, True])
 def test_ctrl_c_on_puzzles_prints_the_summary_so_far(tmp_path, as_json):
-    text = (ROOT / "positions" / "brisque-endgames.bpd").read_text()
-    text += (ROOT / "positions" / "hidden-cards.bpd").read_text()
+    text = (POSITIONS / "brisque-endgames.bpd").read_text()
+    text += (POSITIONS / "hidden-cards.bpd").read_text()
     big = tmp_path / "big.bpd"
     big.write_text(text * 20)
     proc = start(["puzzles", str(big), *(["--json"] if as_json else [])])

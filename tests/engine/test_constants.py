@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 import solver
 from solver.engine import reference
@@ -34,7 +34,7 @@ from solver.native.engine import Engine, RootPosition
 from solver.native.structs import EngineRules, Root
 from solver.play.dealing import random_final_phase
 
-CONTEXT_PXD = Path(__file__).resolve().parent.parent / "src_cython" / "context.pxd"
+CONTEXT_PXD = ROOT / "src_cython" / "context.pxd"
 EXAMPLE = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
 ALL_RULES = [
     "brisque",
@@ -254,21 +254,8 @@ ROOT_ATTRIBUTES = (
     "taken",
     "declared",
 )
-ROOT_ARGUMENTS = (
-    "hand",
-    "out",
-    "turnup",
-    "trump",
-    "talon",
-    "trick",
-    "turn",
-    "tricks",
-    "final",
-    "melds",
-    "exchanged",
-    "taken",
-    "declared",
-)
+# RootPosition takes the same fields as keywords, the one hand to move as ``hand``
+ROOT_ARGUMENTS = ("hand", *ROOT_ATTRIBUTES[1:])
 
 
 def root_arguments(p: Position) -> dict:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import whole_game_record
 
 from solver.analysis.line import analyse_line, grade_of
 from solver.cli import main
@@ -114,7 +115,6 @@ def test_a_review_needs_a_finished_deal_and_good_settings() -> None:
 
 
 def test_a_deal_of_a_whole_game_is_reviewed_by_the_chance_of_the_game() -> None:
-    from test_game_chance import whole_game_record
 
     rec = whole_game_record()
     seat = "a" if rec.players[0] == "you" else "b"

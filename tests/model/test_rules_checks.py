@@ -1,10 +1,9 @@
 """The checks of RULES.md section 6, one by one."""
 
 import random
-from pathlib import Path
 
 import pytest
-from helpers import assert_conserved, card_names, make, names
+from helpers import ROOT, assert_conserved, card_names, make, names
 
 import solver
 from solver import EXCHANGE, PASS, Position
@@ -226,9 +225,6 @@ def test_briscan_follower_never_exchanges():
     q = Position(make("brisque", "A.KQ..A8", "7.7.K9.K9", "KS", talon=15, turn="b", trick="AD"))
     assert q.problems() == [], q.problems()
     assert EXCHANGE in q.legal_moves()
-
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("game", ["brisque", "briscan", "petite"])

@@ -51,7 +51,7 @@ def _runnable(example: str) -> str | None:
     ):
         return None  # (the board runs until stopped; no cluster to reach)
     if "--suite whole-deals" in example:
-        return None  # (minutes of solving: tests/test_bench.py runs this very command, with --json)
+        return None  # (minutes of solving: tests/cli/test_bench.py runs this very command, with --json)
     run = re.sub(r"--deals \d+", "--deals 2", example)
     run = re.sub(r"--worlds (\d+)", lambda m: f"--worlds {min(int(m.group(1)), 50)}", run)
     if run.startswith("brisque bench") and "--quick" not in run:

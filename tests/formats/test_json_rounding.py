@@ -3,12 +3,12 @@
 
 import json
 import re
-from pathlib import Path
+
+from helpers import POSITIONS
 
 from solver.formats.numbers import JSON_DIGITS, json_number
 from solver.play.match import run_match
 
-POSITIONS = Path(__file__).parent.parent / "positions"
 V = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
 SHARES = {"p_win", "p_loss", "probability", "exploitability", "seconds", "work_seconds", "won_share_ci95"}
 

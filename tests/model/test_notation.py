@@ -4,10 +4,9 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from helpers import NOTATION_EXAMPLES, OUTSIDE, names
+from helpers import NOTATION_EXAMPLES, OUTSIDE, ROOT, names
 
 import solver
 from solver import (
@@ -320,7 +319,7 @@ MELD_BASE = "brisque Q.KQ.Q.Q+?1/97.T.T.A8 JH 3 ATKJ8.98.AK987.KJ97 - a 82:6 tri
 )
 def test_a_drawn_card_named_twice_is_malformed(field, expected):
     """``drawn=KHKH`` was read as one card (a declaration given twice in ``melds=`` is read,
-    and the validity check names it: tests/test_validity.py)."""
+    and the validity check names it: tests/model/test_validity.py)."""
     with pytest.raises(BPNError) as info:
         Position(f"{MELD_BASE} {field}")
     assert str(info.value) == f"bad optional field {field!r}: {expected}"
@@ -335,9 +334,6 @@ def test_brisque_show_refuses_a_seat_named_twice_in_void(invoke):
 
 
 GOOD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"
-
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 KD = "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35"  # the JSON example of the docs

@@ -13,7 +13,7 @@ import functools
 import random
 
 import pytest
-from helpers import make
+from helpers import ALL_OFF, make
 
 from solver import Position, Rules
 from solver.engine.results import Limit
@@ -23,16 +23,6 @@ from solver.model.value import is_raw_game_win
 from solver.native.constants import WIN_RAW, WIN_THRESHOLD
 from solver.play.dealing import mixed_final_phase, random_final_phase, random_position
 
-ALL_OFF = dict(
-    merge=False,
-    forced=False,
-    mtdf=False,
-    etc=False,
-    ordering=False,
-    bounds=False,
-    small=False,
-    win_tests=False,
-)
 ALL_ON = {k: True for k in ALL_OFF}
 
 GAMES = [

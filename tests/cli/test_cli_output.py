@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 import subprocess
-from pathlib import Path
 
 import pytest
-from helpers import BRISQUE, OUTSIDE
+from helpers import BRISQUE, OUTSIDE, POSITIONS
 
 FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # b to move, worth 44
 
@@ -16,9 +15,6 @@ FULL_DISK = "/dev/full"  # (Linux: every write fails with ENOSPC)
 
 
 needs_full_disk = pytest.mark.skipif(not os.path.exists(FULL_DISK), reason="no /dev/full here")
-
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.slow
@@ -43,7 +39,7 @@ def test_an_output_file_on_a_full_disk_is_an_error_naming_it(brisque, args, word
     [
         ["solve", FP],
         ["tree", FP, "--format", "dot"],
-        ["puzzles", str(ROOT / "positions" / "petite-deals.bpd")],
+        ["puzzles", str(POSITIONS / "petite-deals.bpd")],
         ["deal", "--seed", "1"],
     ],
 )
@@ -61,7 +57,7 @@ def test_standard_output_on_a_full_disk_is_an_error_not_a_traceback(args):
 @pytest.mark.parametrize(
     "args",
     [
-        ["puzzles", str(ROOT / "positions" / "petite-deals.bpd")],
+        ["puzzles", str(POSITIONS / "petite-deals.bpd")],
         ["solve", FP],
         ["tree", FP, "--format", "dot"],
         ["solve", "-"],

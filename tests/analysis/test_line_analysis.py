@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import POSITIONS
 
 import solver
 from solver import Position
@@ -26,7 +27,6 @@ from solver.formats.records import DealRecord, record_to_deal, write_records
 from solver.model.moves import parse_move
 from solver.play.match import run_match
 
-POSITIONS = Path(__file__).parent.parent / "positions"
 FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # b to lead, v 44
 
 

@@ -12,11 +12,9 @@ from pathlib import Path
 
 import click
 import pytest
-from helpers import OUTSIDE
+from helpers import OUTSIDE, POSITIONS
 
 from solver.cli import COMMANDS, main
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def commands() -> dict[str, click.Command]:
@@ -47,7 +45,7 @@ EXAMPLES = [("brisque", line) for line in examples(main.help or "")] + [
 NOT_RUN = {
     "--scheduler": "starts or reaches a Dask cluster",
     "brisque serve": "starts the board's server, which runs until it is stopped",
-    "brisque play": "starts the board's server, which runs until it is stopped (tests/test_board_play.py runs it)",
+    "brisque play": "starts the board's server, which runs until it is stopped (tests/board/test_board_play.py runs it)",
     "open http": "opens a browser on a running board",
 }
 # Examples that take from tens of seconds to minutes: run with the slow tests.
@@ -80,7 +78,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the files the examples name: positions/, a deal record file,
     positions.txt, and a saved bench run."""
     folder = tmp_path_factory.mktemp("examples")
-    shutil.copytree(ROOT / "positions", folder / "positions", ignore=shutil.ignore_patterns("*.py"))
+    shutil.copytree(POSITIONS, folder / "positions", ignore=shutil.ignore_patterns("*.py"))
     run = [sys.executable, "-m", "solver.cli"]
     subprocess.run(
         [*run, "match", "random", "greedy", "--deals", "2", "--records", "deals.jsonl", "-q"],

@@ -7,11 +7,15 @@ import math
 import os
 
 import pytest
+from helpers import ROOT
 
+import solver
+from solver.errors import ArgumentError
 from solver.formats.records import DealRecord, record_to_deal, write_records
 from solver.model.position import Position
+from solver.model.ranges import MAX_SEED
 from solver.play.dealing import deal
-from solver.play.match import duplicate_summary, run_match, t95, wilson
+from solver.play.match import DEAL_SEED_STEP, deal_seed, duplicate_summary, run_match, t95, wilson
 from solver.play.players import make_player
 
 Z = 1.959963984540054
@@ -354,3 +358,49 @@ def test_match_ci_of_three_pairs_uses_students_t():
     # a pair of means 80, 61, 42: a t interval with 2 df is [13.8, 108.2], not [39.5, 82.5]
     lo, hi = duplicate_summary([[80, 80], [61, 61], [42, 42]])["ci95"]
     assert lo == pytest.approx(13.80138, abs=1e-4) and hi == pytest.approx(108.19862, abs=1e-4)
+
+
+# ---- match seeds: every seed the help accepts, and the deal seeds matches always had
+
+
+@pytest.mark.parametrize("seed", [100_000_000_000_000, MAX_SEED])
+def test_match_takes_every_seed_its_help_accepts(brisque, tmp_path, seed):
+    # was "ArgumentError: seed=10000300000000000000: expected a whole number from 0 to ..."
+    r = brisque("match", "greedy", "random", "--deals", "1", "--seed", str(seed), "--json")
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    assert json.loads(r.stdout)["seed"] == seed
+
+
+def test_match_api_at_the_largest_seed_deals_in_range():
+    m = run_match("greedy", "random", 2, seed=MAX_SEED)
+    seeds = [rec["deal_seed"] for rec in m.records]
+    assert all(0 <= s <= MAX_SEED for s in seeds) and seeds[0] != seeds[2]
+    assert m.records[0]["start"] == solver.deal(seeds[0]).bpn()
+
+
+def test_deal_seeds_in_range_are_those_matches_always_had():
+    # (the recorded results of benchmarks/ replay from them)
+    last = (MAX_SEED - 5) // DEAL_SEED_STEP  # the largest match seed whose pairs 0..5 fit
+    for seed in (0, 1, 5, 12345, last):
+        assert [deal_seed(seed, i) for i in range(6)] == [seed * 100003 + i for i in range(6)]
+    assert deal_seed(last + 1, 0) == (last + 1) * 100003 - 2**63
+
+
+def test_recorded_match_results_replay_from_the_same_deal_seeds():
+    recorded = ROOT / "benchmarks" / "results" / "match-pimc100-greedy-brisque.jsonl"
+    lines = recorded.read_text(encoding="utf-8").splitlines()[:6]
+    for rec in map(json.loads, lines):  # (a match of seed 1)
+        assert rec["deal_seed"] == deal_seed(1, rec["pair"])
+        assert rec["start"] == solver.deal(deal_seed(1, rec["pair"])).bpn()
+
+
+def test_positions_from_the_largest_seed_go_on_from_0():
+    from solver.play.dealing import positions_with_talon_left
+
+    assert len(positions_with_talon_left(5, 3, "brisque", first_seed=MAX_SEED)) == 3
+
+
+def test_match_refuses_a_seed_out_of_range_naming_it():
+    with pytest.raises(ArgumentError, match=r"seed=-1: expected a whole number from 0 to"):
+        run_match("greedy", "random", 1, seed=-1)

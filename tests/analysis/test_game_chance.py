@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from helpers import run_brisque
+from helpers import run_brisque, whole_game_record
 
 from solver.analysis.game_chance import DealOutcomes, GameChance, final_scores
 from solver.analysis.line import analyse_line
@@ -158,21 +158,6 @@ def test_the_outcomes_are_read_through_the_evaluations_files() -> None:
     assert o.counts == [(a, b, w, n) for a, b, w, n in shipped["briscan"]["outcomes"]]
     with pytest.raises(ArgumentError, match="no deal outcomes shipped"):
         DealOutcomes.load("skat")
-
-
-def whole_game_record() -> DealRecord:
-    """A deal late in a whole game (totals near the target), played by the table."""
-    t = Table.new("brisque", "a", 1, 21, whole_game=True)
-    while not t.game_over():
-        if t.position().is_over():
-            t.next_deal()
-        elif t.persons_turn():
-            t.play(t.position().legal_moves()[-1])
-        else:
-            t.engine_play(t.engine_choose())
-    rec = t.records()[-1]
-    assert rec.whole_game and Position(rec.start).game != [0, 0]
-    return rec
 
 
 def test_a_whole_games_deal_is_graded_by_the_chance_of_the_game(tmp_path: Path) -> None:

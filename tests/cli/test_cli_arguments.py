@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import NOTATION_EXAMPLES
+from helpers import NOTATION_EXAMPLES, OUTSIDE, run_brisque
 
 import solver
+from solver.analysis.ranking import RankingRule
 from solver.cli.exits import option_words
 from solver.errors import (
     ArgumentError,
@@ -18,6 +19,8 @@ from solver.model.ranges import (
     MAX_DEPTH,
     MAX_GAME_TOTAL,
     MAX_SECONDS,
+    MAX_SEED,
+    MAX_WIN_WORTH,
     MAX_WORLDS,
 )
 from solver.model.rules import Rules
@@ -26,10 +29,7 @@ from solver.play.players import make_player
 VIEW = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"
 
 
-FULL = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"
-
-
-FP = "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35"  # b to move, worth 44
+FULL = NOTATION_EXAMPLES[0]  # (every card known: b to move, worth 44)
 
 
 HIDDEN = NOTATION_EXAMPLES[2]
@@ -137,15 +137,15 @@ def test_an_option_refused_for_a_known_position_is_quoted_as_typed(invoke):
 )
 def test_a_bad_number_of_seconds_is_quoted_as_given(brisque, args, words):
     # '--seconds abc' said "'abc' is not a valid float range", 1e400 "inf is not in the range"
-    r = brisque("solve", FP, *args)
+    r = brisque("solve", FULL, *args)
     assert r.returncode == 2 and words in r.stderr and "float range" not in r.stderr, r.stderr
 
 
 @pytest.mark.parametrize(
     "command, args, words",
     [
-        (["analyse", FP], ["--separation", "-1"], "'-1' is not a number from 0 to 1000"),
-        (["analyse", FP], ["--max-exploitability", "x"], "'x' is not a finite number above 0"),
+        (["analyse", FULL], ["--separation", "-1"], "'-1' is not a number from 0 to 1000"),
+        (["analyse", FULL], ["--max-exploitability", "x"], "'x' is not a finite number above 0"),
     ],
 )
 def test_every_number_option_says_what_is_expected(brisque, command, args, words):
@@ -264,3 +264,99 @@ def test_options_beyond_what_the_engine_carries_are_refused(option):
 def test_bad_numbers_on_the_command_line(brisque, tmp_path, args):
     res = brisque.raw(*args, cwd=tmp_path)
     assert res.returncode == 2 and b"Traceback" not in res.stderr and b"Invalid value" in res.stderr
+
+
+# ---- seeds and win worths: the API's ranges are the command line's, and the help tells them
+
+LATE_HIDDEN = "brisque ?6/Q.AQ.Q.TQ AD 1 ATKJ98.KJ987.T87.AJ87 - b 32:24 tricks=7:2"
+HUGE_WIN_WORTHS = ["1" + "0" * 400, "9" * 5000, str(int(1e308))]
+
+
+@pytest.mark.parametrize(
+    "call", [lambda s: solver.analyse(HIDDEN, worlds=5, seed=s), lambda s: solver.deal(seed=s)]
+)
+def test_api_seed_range_is_the_cli_range(call):
+    for bad in (-1, MAX_SEED + 1):
+        with pytest.raises(ArgumentError, match=f"seed={bad}: expected a whole number from 0 to {MAX_SEED}"):
+            call(bad)
+    call(MAX_SEED)
+
+
+@pytest.mark.parametrize("worth", ["sentinel", "match", "30"])
+def test_analyse_refuses_win_worth_it_would_not_use(worth):
+    r = run_brisque("analyse", FULL, "--win-worth", worth, cwd=OUTSIDE)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"--win-worth {worth}" in r.stderr and "every card of this position is known" in r.stderr
+
+
+def test_analyse_takes_win_worth_with_hidden_cards():
+    r = run_brisque("analyse", HIDDEN, "--win-worth", "sentinel", "--worlds", "5", cwd=OUTSIDE)
+    assert r.returncode == 0, r.stderr
+
+
+def test_trick_limits_are_the_rules():
+    from solver.model.ranges import MAX_TRICKS_PER_DEAL, PETITE_TRICKS
+    from solver.model.rules import Rules
+
+    assert PETITE_TRICKS == Rules.parse("petite").tricks_per_deal
+    assert MAX_TRICKS_PER_DEAL == max(
+        Rules.parse(g).tricks_per_deal for g in ("brisque", "briscan", "petite")
+    )
+
+
+def _help(*args):
+    r = run_brisque(*args, "--help", cwd=OUTSIDE)
+    assert r.returncode == 0, r.stderr
+    return " ".join(r.stdout.split())
+
+
+def test_help_ranges_tell_the_truth():
+    deal = _help("deal")
+    assert "1<=x<=40" not in deal and "1<=x<=16; Petite Brisque: x<=5" in deal
+    line = _help("line")
+    assert "--view own: x>=10" in line
+    r = run_brisque("deal", "--seed", "1", "--at", "17", cwd=OUTSIDE)
+    assert (
+        r.returncode == 2
+        and "Traceback" not in r.stderr
+        and "'17' is not a whole number from 1 to 16" in r.stderr
+    )
+
+
+@pytest.mark.parametrize("worth", HUGE_WIN_WORTHS)
+def test_huge_win_worth_is_a_usage_error(brisque, tmp_path, worth):
+    # was OverflowError, ValueError (4300 digits) or OverflowError in fsum, as tracebacks
+    r = brisque("analyse", LATE_HIDDEN, "--win-worth", worth, "--worlds", "5")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert f"--win-worth {worth[:10]}" in r.stderr and f"from 1 to {MAX_WIN_WORTH}" in r.stderr
+
+
+@pytest.mark.parametrize("worth", [10**400, MAX_WIN_WORTH + 1, 1e308, 0])
+def test_huge_win_worth_is_an_argument_error_in_the_api(worth):
+    with pytest.raises(
+        ArgumentError, match=rf"^win_worth=.*whole number of points from 1 to {MAX_WIN_WORTH}"
+    ):
+        solver.analyse(LATE_HIDDEN, win_worth=worth, worlds=3)
+
+
+def test_the_largest_win_worth_is_taken():
+    assert (
+        RankingRule.parse(MAX_WIN_WORTH).points
+        == RankingRule.parse(str(MAX_WIN_WORTH)).points
+        == MAX_WIN_WORTH
+    )
+
+
+def test_a_fractional_win_worth_is_told_a_whole_number_is_expected(brisque, tmp_path):
+    # was "expected ... or a positive number of points", though 10.5 is positive
+    r = brisque("analyse", LATE_HIDDEN, "--win-worth", "10.5")
+    assert r.returncode == 2 and "--win-worth 10.5: expected" in r.stderr
+    assert "whole number of points" in r.stderr and "positive number" not in r.stderr
+
+
+def test_a_negative_win_worth_has_the_same_words_in_the_api_and_the_cli(brisque, tmp_path):
+    with pytest.raises(ArgumentError) as api:
+        solver.analyse(LATE_HIDDEN, win_worth=-1, worlds=3)
+    r = brisque("analyse", LATE_HIDDEN, "--win-worth", "-1")
+    assert r.returncode == 2
+    assert f"Error: {option_words(str(api.value))}" in r.stderr

@@ -9,12 +9,10 @@ import http.client
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -31,118 +29,11 @@ pytest.importorskip("uvicorn")
 import asyncio
 import concurrent.futures
 
+from board_servers import AWAY, FULL, Board, ThreadBoard, raw, same_card_drawn
+from helpers import POSITIONS, ROOT
+
 from solver.model.position import Position  # noqa: E402
 from solver.play.dealing import deal  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-# the commands run outside the checkout, so that they import the installed package (the
-# source tree has no compiled engine unless it was built in place)
-AWAY = Path(tempfile.mkdtemp(prefix="board-tests-"))
-FULL = "petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-class Board:
-    """A running ``brisque serve`` and a little client for its API."""
-
-    def __init__(self, *args: str, command: str = "serve") -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "solver.cli", command, "--no-browser", "--port", "0", *args],
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-            cwd=AWAY,
-        )
-        assert self.process.stderr is not None
-        line = self.process.stderr.readline()
-        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        assert found, line
-        self.url = found.group(0).rstrip("/")
-        for _ in range(100):  # until it answers
-            try:
-                self.get("/api/position", bpn=FULL)
-                break
-            except (urllib.error.URLError, ConnectionError):
-                time.sleep(0.05)
-
-    def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, dict]:
-        req = urllib.request.Request(self.url + path, data=body, method=method)
-        try:
-            with urllib.request.urlopen(req, timeout=30) as res:
-                return res.status, json.loads(res.read())
-        except urllib.error.HTTPError as exc:
-            return exc.code, json.loads(exc.read())
-
-    def get(self, path: str, **params: str) -> tuple[int, dict]:
-        return self.request("GET", path + ("?" + urllib.parse.urlencode(params) if params else ""))
-
-    def post(self, path: str, data: object) -> tuple[int, dict]:
-        body = data if isinstance(data, bytes) else json.dumps(data).encode()
-        return self.request("POST", path, body)
-
-    def wait(self, job: str, timeout: float = 60) -> dict:
-        end = time.monotonic() + timeout
-        while True:
-            _, answer = self.get(f"/api/analysis/jobs/{job}")
-            if answer["state"] != "running" or time.monotonic() > end:
-                return answer
-            time.sleep(0.1)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
-class ThreadBoard(Board):
-    """A board made with ``quotas`` served by uvicorn as ``brisque serve`` serves it
-    (:func:`solver.board.app.server`), in a thread of the tests' process: for quotas that
-    the command line does not set."""
-
-    def __init__(self, quotas: object, games_dir: Path | None = None) -> None:
-        from solver.board.app import create_app, server
-
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        # (its games in a folder of the tests', never the user's)
-        games = games_dir or Path(tempfile.mkdtemp(prefix="board-games-"))
-        self.app = create_app(quotas, games_dir=games)  # type: ignore[arg-type]
-        self.server = server(self.app)
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
-        self.thread.start()
-        end = time.monotonic() + 30
-        while not self.server.started:
-            assert time.monotonic() < end and self.thread.is_alive()
-            time.sleep(0.02)
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(30)
-
-
-def raw(url: str, method: str, path: str, body: bytes | None = None, **headers: str) -> tuple[int, dict]:
-    """A request with the headers given as they are (``Host`` too: urllib sets its own)."""
-    where = urllib.parse.urlsplit(url)
-    conn = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
-    try:
-        conn.request(method, path, body=body, headers={k.replace("_", "-"): v for k, v in headers.items()})
-        res = conn.getresponse()
-        return res.status, json.loads(res.read())
-    finally:
-        conn.close()
-
-
-@pytest.fixture(scope="module")
-def board() -> Iterator[Board]:
-    b = Board("--max-running", "2", "--max-seconds", "20")
-    yield b
-    b.stop()
 
 
 def solve_json(bpn: str) -> dict:
@@ -231,7 +122,6 @@ def test_the_error_is_the_command_lines(board):
 
 def test_requests_and_analyses_are_bounded(board):
     # a body announced too big is refused before it is read
-    import http.client
 
     host, port = board.url.removeprefix("http://").split(":")
     conn = http.client.HTTPConnection(host, int(port), timeout=10)
@@ -431,7 +321,6 @@ def test_a_late_answer_is_never_the_next_jobs():
 def test_an_interrupt_before_the_kept_process_reads_its_job_cancels_that_job():
     """The signal comes while the kept process waits for its job (stopped there, then let
     go): its handler lets it be, and the job read afterwards is found cancelled."""
-    import threading
 
     from solver.board.jobs import Jobs, Quotas
     from solver.play.dealing import random_position
@@ -717,7 +606,7 @@ def test_slow_requests_are_cut_off():
 
 
 def test_a_puzzle_file_and_match_records_load_with_their_errors(board):
-    text = (ROOT / "positions" / "petite-deals.bpd").read_text()
+    text = (POSITIONS / "petite-deals.bpd").read_text()
     status, answer = board.post("/api/analysis/load", (text + "nonsense line\n").encode())
     assert status == 200 and answer["items"] and len(answer["errors"]) == 1
     record = json.dumps({"start": FULL, "moves": ["KC", "9C"], "players": ["x", "y"]})
@@ -793,21 +682,6 @@ def test_board_error_is_a_brisque_error_carrying_its_status():
 # ---------------------------------------------------------------- the page, in Chromium
 
 
-@pytest.fixture(scope="module")
-def page(board):
-    if CHROMIUM is None:
-        pytest.skip("no Chromium here (apt-get install chromium; .ci/run does)")
-    sync = pytest.importorskip("playwright.sync_api")
-    with sync.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        pg = browser.new_page(viewport={"width": 1280, "height": 800})
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        yield pg
-        browser.close()
-        assert not errors, errors
-
-
 def open_board(page, board, bpn: str) -> None:
     page.goto(f"{board.url}/?bpn={urllib.parse.quote(bpn)}")
     page.wait_for_function("document.getElementById('status').textContent.startsWith('done')", timeout=30000)
@@ -856,28 +730,17 @@ def test_clicking_a_card_plays_it_and_the_line_goes_back_and_forth(page, board):
     )
 
 
-def same_card_drawn(page, selector: str, options: dict) -> None:
-    """The card ``selector`` on the page is what common.js's drawCard draws with ``options``."""
-    card = page.get_attribute(selector, "data-card")
-    shown = page.eval_on_selector(selector, "el => el.outerHTML")
-    drawn = page.evaluate(
-        "([card, options]) => import('/static/common.js').then((m) => m.drawCard(card, options).outerHTML)",
-        [card, options],
-    )
-    assert shown == drawn
-
-
 def test_the_diagrams_cards_are_drawn_by_the_shared_module(page, board):
     page.goto(f"{board.url}/?bpn={urllib.parse.quote(FULL)}")
     page.wait_for_selector("#diagram [data-move='KC']")
     same_card_drawn(page, "#diagram [data-move='KC']", {"move": "KC"})
     same_card_drawn(page, "#diagram [data-seat='a'] .card[data-card]", {})
-    # (the card of the play page's hand is the same function's: tests/test_board_play.py)
+    # (the card of the play page's hand is the same function's: tests/board/test_board_play.py)
 
 
 def test_a_puzzle_file_is_stepped_through(page, board, tmp_path):
     path = tmp_path / "two.bpd"
-    records = (ROOT / "positions" / "petite-deals.bpd").read_text().splitlines()
+    records = (POSITIONS / "petite-deals.bpd").read_text().splitlines()
     mine = [r for r in records if r.strip() and not r.startswith("#")][:2]
     path.write_text("\n".join(mine) + "\n")
     page.goto(board.url + "/")
@@ -892,11 +755,7 @@ def test_a_puzzle_file_is_stepped_through(page, board, tmp_path):
 
 
 def test_the_puzzle_view_shows_the_answer_with_a_pass_or_fail_mark_and_hides_it(page, board, tmp_path):
-    records = [
-        r
-        for r in (ROOT / "positions" / "petite-deals.bpd").read_text().splitlines()
-        if r.startswith("petite")
-    ]
+    records = [r for r in (POSITIONS / "petite-deals.bpd").read_text().splitlines() if r.startswith("petite")]
     good = records[0]
     bm = good.split("; bm ")[1].split(" ;")[0]
     v = good.split("; v ")[1].split(" ;")[0]
@@ -1055,9 +914,6 @@ def capped_board() -> Iterator[Board]:
     b.stop()
 
 
-BOARD_FULL = "petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3"
-
-
 def _post(app, path: str, body: bytes) -> tuple[int, dict]:
     """One request to the ASGI application, without a server."""
     sent: list[dict] = []
@@ -1095,8 +951,8 @@ def _post(app, path: str, body: bytes) -> tuple[int, dict]:
     ("path", "data", "key"),
     [
         ("/api/analysis/jobs", {"bpn": HIDDEN, "sede": 5}, "'sede'"),
-        ("/api/analysis/jobs", {"bpn": BOARD_FULL, "world": 20}, "'world'"),
-        ("/api/analysis/play", {"bpn": BOARD_FULL, "move": "KC", "pov": "a"}, "'pov'"),
+        ("/api/analysis/jobs", {"bpn": FULL, "world": 20}, "'world'"),
+        ("/api/analysis/play", {"bpn": FULL, "move": "KC", "pov": "a"}, "'pov'"),
     ],
 )
 def test_an_unknown_key_is_a_400_naming_it(capped_board, path, data, key):
@@ -1126,22 +982,20 @@ def test_a_bad_seed_is_a_400_naming_it(capped_board, seed):
 
 @pytest.mark.parametrize("key", ["worlds", "seed"])
 def test_worlds_or_seed_with_every_card_known_is_refused(capped_board, key):
-    status, answer = capped_board.post("/api/analysis/jobs", {"bpn": BOARD_FULL, key: 20})
+    status, answer = capped_board.post("/api/analysis/jobs", {"bpn": FULL, key: 20})
     assert status == 400, answer
     assert answer["error"].startswith(f"{key}=20: every card of this position is known"), answer
 
 
 def test_the_page_sends_only_bpn_to_analyses():
     """The page's own request: refusing worlds on an exact position cannot break it."""
-    from pathlib import Path
 
-    js = (Path(__file__).resolve().parent.parent / "solver/board/static/board.js").read_text()
+    js = (ROOT / "solver/board/static/board.js").read_text()
     assert 'api("POST", "/api/analysis/jobs", { bpn })' in js
 
 
 def test_the_board_names_only_the_analysis_argument_that_is_wrong():
     pytest.importorskip("starlette")
-    from test_board import Board
 
     board = Board()
     try:
@@ -1162,7 +1016,7 @@ def test_the_board_loads_the_good_lines_of_a_file_with_a_bad_byte():
     pytest.importorskip("starlette")
     from solver.board.app import create_app
 
-    good = (ROOT / "positions" / "petite-deals.bpd").read_bytes()
+    good = (POSITIONS / "petite-deals.bpd").read_bytes()
     body = (
         "\ufeff".encode() + b'petite K...9/T...K TH 21 .K97.TQJ. - b 0:19 tricks=0:3 ; id "caf\xe9"\n' + good
     )

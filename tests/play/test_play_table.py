@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from helpers import allowed_cards
 
 from solver.errors import ArgumentError, IllegalMoveError, RecordError
 from solver.formats.records import DealRecord
@@ -16,22 +17,6 @@ from solver.model.position import Position
 from solver.play.table import Table, move_label, pretty_card
 
 CARD = re.compile(r"\b[789TJQKA][SHDC]\b")
-
-
-def allowed_cards(t: Table) -> set[str]:
-    """The cards the person may see now: his hand, the cards out, the turnup and the
-    cards the engine showed."""
-    p = t.position()
-    me = t.person_seat()
-    mask = p.hands[me] | p.out | p.shown[1 - me]
-    if p.turnup >= 0:
-        mask |= 1 << p.turnup
-    for m in t.deals[-1]:  # cards played earlier this deal (and the 7 given by an exchange)
-        if m.is_card:
-            mask |= 1 << int(m)
-    if any(m == parse_move("x") for m in t.deals[-1]):
-        mask |= 1 << (p.trump * 8)  # the 7 of trumps, exchanged face up
-    return {card_str(c) for c in range(32) if mask >> c & 1}
 
 
 def play_out(t: Table, choose=lambda v: v["legal"][0]["move"], check=None) -> int:

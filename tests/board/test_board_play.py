@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import threading
 import time
 import urllib.request
@@ -17,9 +16,8 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from helpers import run_brisque  # noqa: E402
-from test_board import Board  # noqa: E402
-from test_play_table import allowed_cards  # noqa: E402
+from board_servers import Board, ThreadBoard, same_card_drawn  # noqa: E402
+from helpers import allowed_cards, run_brisque  # noqa: E402
 
 from solver.formats.records import DealRecord  # noqa: E402
 from solver.play.table import Table  # noqa: E402
@@ -156,8 +154,6 @@ def test_hints_moves_and_errors(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- the page, in Chromium
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
 
 @pytest.fixture(scope="module")
 def games_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -170,17 +166,6 @@ def play_board(games_dir: Path):
     b = Board("--games", str(games_dir), "--game", "brisque", "--level", "1", "--seed", "9", command="play")
     yield b
     b.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None:
-        pytest.skip("no Chromium here (apt-get install chromium; .ci/run does)")
-    sync = pytest.importorskip("playwright.sync_api")
-    with sync.sync_playwright() as pw:
-        br = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield br
-        br.close()
 
 
 def new_page(browser, viewport=(1400, 900)):
@@ -292,7 +277,6 @@ def test_a_whole_deal_by_clicks_shows_no_hidden_card_then_the_review(
 
 
 def test_the_hands_cards_are_drawn_by_the_shared_module(browser, play_board) -> None:
-    from test_board import same_card_drawn
 
     pg = new_page(browser)
     pg.goto(play_board.url + "/play")
@@ -408,7 +392,6 @@ def test_the_same_cards_with_the_seats_swapped_compare_the_results(tmp_path: Pat
 
 
 def test_an_abandoned_games_thinking_is_cancelled_and_resumes_when_asked(tmp_path: Path) -> None:
-    from test_board import ThreadBoard
 
     from solver.board.jobs import Quotas
 
@@ -432,8 +415,6 @@ def test_an_abandoned_games_thinking_is_cancelled_and_resumes_when_asked(tmp_pat
 def test_a_failing_engine_is_tried_again_after_a_delay_that_doubles(tmp_path: Path) -> None:
     import os
     import signal
-
-    from test_board import ThreadBoard
 
     from solver.board.games import retry_delay
     from solver.board.jobs import Quotas
@@ -462,7 +443,6 @@ def test_a_failing_engine_is_tried_again_after_a_delay_that_doubles(tmp_path: Pa
 
 
 def test_games_waiting_for_a_worker_are_served_first_come_first_served(tmp_path: Path) -> None:
-    from test_board import ThreadBoard
 
     from solver.board.jobs import Quotas
 
@@ -500,7 +480,6 @@ def test_games_waiting_for_a_worker_are_served_first_come_first_served(tmp_path:
 
 
 def test_an_engine_that_cannot_start_fails_its_own_game_only(tmp_path: Path) -> None:
-    from test_board import ThreadBoard
 
     from solver.board.jobs import Quotas
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 import solver
 from solver.errors import BrisqueError
@@ -183,11 +184,10 @@ def test_every_install_hint_has_the_same_wording():
     import ast
     import re
     import tomllib
-    from pathlib import Path
 
     from solver.errors import PROJECT, install_hint
 
-    checkout = Path(__file__).resolve().parent.parent
+    checkout = ROOT
     assert tomllib.loads((checkout / "pyproject.toml").read_text())["project"]["name"] == PROJECT
     assert (
         install_hint("board")

@@ -142,7 +142,7 @@ class Report(Sections):
         self.add(
             "The positions ship with the package. The signature, the total node count of the "
             "final-phase and deep suites, is the same on every machine until the search changes "
-            "(`tests/test_bench.py` pins it).",
+            "(`tests/cli/test_bench.py` pins it).",
             "",
         )
         rows = []

@@ -3,7 +3,7 @@
 
 The follow rule and the trick winner are the engine's own (cards.pxd), so the model and
 the search cannot disagree on them.  The pure Python twin of this module is
-:mod:`solver.model.pure_bits`; both must agree (tests/test_bits.py).
+:mod:`solver.model.pure_bits`; both must agree (tests/model/test_bits.py).
 
 >>> popcount(0b1011)
 3

@@ -19,7 +19,7 @@ solver.engine.solving), the one source of every error message.  A line is taken 
 
 The answer is then the engine's, by the same calls as :meth:`solver.engine.solving.Solver.solve`
 (every move's value, then a principal variation), written as its ``to_json`` writes it:
-tests/test_bpnline.py checks the two byte for byte (but ``seconds``) on thousands of lines.
+tests/engine/test_bpnline.py checks the two byte for byte (but ``seconds``) on thousands of lines.
 """
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset, strlen

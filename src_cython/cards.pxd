@@ -52,7 +52,7 @@ cdef inline int leader_wins(int led, int reply, int trump) noexcept nogil:
 
 cdef inline uint32_t winning_replies(uint32_t replies, int led, int trump) noexcept nogil:
     """The cards of ``replies`` that win the trick against ``led``: the mask form of
-    :func:`leader_wins` (tests/test_bits.py checks that they agree on every card)."""
+    :func:`leader_wins` (tests/model/test_bits.py checks that they agree on every card)."""
     cdef uint32_t wins = replies & suit_bits(led >> 3) & ~((<uint32_t>2 << led) - 1)
     if (led >> 3) != trump:
         wins |= replies & suit_bits(trump)

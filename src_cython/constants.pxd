@@ -3,7 +3,7 @@
 #
 # The engine cimports them; the extension module ``solver.native.constants`` (py_constants.pyx)
 # exposes them to Python, and the model (solver/model/) takes them from there.
-# tests/test_constants.py checks that the model's tables agree with them.
+# tests/engine/test_constants.py checks that the model's tables agree with them.
 
 cdef extern from *:
     """

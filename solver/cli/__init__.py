@@ -19,7 +19,7 @@ from solver import __version__
 from solver.cli.group import BrisqueGroup, Subcommand
 
 # Each command: its module and click command, and the line "brisque --help" shows for it
-# (its help's first sentence; tests/test_cli_help.py checks that they agree).
+# (its help's first sentence; tests/cli/test_cli_help.py checks that they agree).
 COMMANDS = {
     "show": Subcommand(
         "solver.cli.commands.show:show_cmd",

@@ -70,7 +70,7 @@ def batch_end(read: int, failed: int, verb: str) -> None:
         click.echo("no positions read from standard input (one BPN a line expected)", err=True)
     if failed:
         # (imported here: the formats are no part of the start of brisque solve -,
-        # tests/test_startup.py)
+        # tests/cli/test_startup.py)
         from solver.formats.words import plural
 
         click.echo(f"{plural(failed, 'line')} could not be {verb}", err=True)

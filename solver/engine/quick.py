@@ -83,7 +83,7 @@ _WORDS = {3: "three", 4: "four"}  # (the depths above, in words)
 def reaches_final_phase(p: Position, limit: Limit | None) -> bool:
     """Whether a search of ``p`` within ``limit`` is exact anyway: no limit, or a depth of
     at least the talon tricks left (the horizon then falls in the final phase, which the
-    engine solves exactly; tests/test_quick_search.py checks it), and no budget.
+    engine solves exactly; tests/engine/test_quick_search.py checks it), and no budget.
 
     >>> from solver.play import random_position
     >>> p = random_position(0, "brisque", 9)

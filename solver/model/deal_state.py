@@ -4,7 +4,7 @@
 :class:`~solver.model.position.Position` has them all, and its methods use those two
 modules (``_repr_svg_``, ``problems``); the modules name this protocol instead of the
 class, so that neither imports the position module, even for type checkers: the import
-graph stays without cycles (tests/test_import_graph.py).
+graph stays without cycles (tests/package/test_import_graph.py).
 
 >>> from solver.model.position import Position
 >>> p: DealState = Position("petite 7.../8... D 0 - - a 0:0")

@@ -29,7 +29,7 @@ MAX_TARGET = 1_000_000  # the target option
 MAX_EXCHANGE_POINTS = 1000  # the exchange_points option
 MAX_TRICKS = 16  # tricks of one player (tricks=, final=)
 # the tricks of a deal (Rules.tricks_per_deal; deal --at): 16 in Brisque and Briscan, 5 in
-# Petite Brisque (tests/test_seed_and_operand_ranges.py checks them against the rules)
+# Petite Brisque (tests/cli/test_cli_arguments.py checks them against the rules)
 MAX_TRICKS_PER_DEAL = 16
 PETITE_TRICKS = 5
 MAX_DECLARED = 16  # declarations made at the current turn (declared=)

@@ -4,7 +4,7 @@ An engine with ``table_bits=N`` holds its main table of ``2**N`` entries, the fi
 of ``2**min(N, FINAL_TABLE_BITS)`` entries and a plain table of ``2**min(N, PLAIN_TABLE_BITS)``
 smaller entries (src_cython/engine.pyx, ``Engine.__init__``), all allocated and cleared at
 once.  The sizes are the engine's own (context.pxd and its entry structs, through
-solver.native.constants): tests/test_table_memory.py checks them against those sources
+solver.native.constants): tests/engine/test_table_memory.py checks them against those sources
 and against the memory an engine really takes.
 
 >>> memory_words(table_bytes(20)), memory_words(table_bytes(28))

@@ -1,6 +1,6 @@
 """The structs of the compiled engine (src_cython/context.pxd), as TypedDicts for Python and mypy.
 
-Each has exactly the fields of its C struct (tests/test_constants.py checks them against
+Each has exactly the fields of its C struct (tests/engine/test_constants.py checks them against
 context.pxd).  ``EngineRules`` crosses into the engine as such a dict, which Cython converts
 and refuses with a field missing.  ``Root`` is the shape in which the engine gives a root
 back (``RootPosition.to_dict()``, and ``Engine.after()`` with ``gain``, ``ended`` and

@@ -18,7 +18,7 @@ from solver.errors import ArgumentError
     "--suite",
     "suites",
     multiple=True,
-    # (the names of solver.bench.suites.SUITES: tests/test_bench.py checks them)
+    # (the names of solver.bench.suites.SUITES: tests/cli/test_bench.py checks them)
     type=click.Choice(["final-phase", "deep", "sampling", "batch"]),
     help="A suite to run (repeatable; default the four standard ones).",
 )

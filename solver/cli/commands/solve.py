@@ -150,7 +150,7 @@ def solve_cmd(
             solve_batch(table_bits, limit, ex, workers)
         return
     # (imported here: the reports' module is no part of the start of brisque solve -,
-    # tests/test_startup.py)
+    # tests/cli/test_startup.py)
     from solver.analysis.text_reports import format_analysis
 
     if scheduler is not None:

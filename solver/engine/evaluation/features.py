@@ -4,7 +4,7 @@ A depth-limited search scores the positions at its horizon (the start of a turn,
 still to draw, every card known) with a small network whose inputs are on or off.  The
 inputs come in the blocks of :data:`LAYOUT`, in that order; their offsets and sizes are the
 compiled engine's (``src_cython/constants.pxd``, through ``solver.native.constants``), and
-``tests/test_constants.py`` checks that the blocks follow one another and fill
+``tests/engine/test_constants.py`` checks that the blocks follow one another and fill
 ``NET_INPUTS``:
 
 * ``places``, ``place * 32 + card``: where each card lies, for the player to move (0 his
@@ -91,7 +91,7 @@ LAYOUT: tuple[InputBlock, ...] = (
     InputBlock("tricks_opp", NET_TRICKS_OPP, NET_TRICKS, "Briscan: the tricks his opponent has taken"),
 )  # fmt: skip
 HIDDEN = (NET_H1, NET_H2)  # the widths of the two hidden layers of rectified units
-OUTPUTS = ("margin", "win logit", "loss logit")  # (NET_OUTPUTS of them: tests/test_constants.py)
+OUTPUTS = ("margin", "win logit", "loss logit")  # (NET_OUTPUTS of them: tests/engine/test_constants.py)
 
 
 def layout_description() -> str:

@@ -29,6 +29,7 @@ def engine_move(payload: dict[str, Any]) -> dict[str, Any]:
 def hint(payload: dict[str, Any]) -> dict[str, Any]:
     """The best move from the person's own information (his view: never the engine's cards),
     with its value and the other moves' values, best first."""
+    from solver.analysis.options import AnalyseOptions
     from solver.analysis.sampling import SampledAnalysis, analyse
     from solver.engine.solving import solve
 
@@ -37,7 +38,8 @@ def hint(payload: dict[str, Any]) -> dict[str, Any]:
         raise ArgumentError("a hint is for the person's turn")
     p = t.position()
     view = p.view(p.turn)
-    a = analyse(view, worlds=HINT_WORLDS, seed=t.seed) if view.has_hidden else solve(view, pv=False)
+    hint = AnalyseOptions(worlds=HINT_WORLDS, seed=t.seed)
+    a = analyse(view, hint) if view.has_hidden else solve(view, pv=False)
     exact = not isinstance(a, SampledAnalysis)
     moves: list[Any] = sorted(a.moves, key=lambda mv: -float(mv.value))
     return {

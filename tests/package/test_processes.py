@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT
 
+import solver
 from solver.processes import become_worker, start_worker, stop_pool, stop_process, worker_pool
 
-PACKAGE = ROOT / "solver"
+# the installed package (the checkout's source tree has no compiled modules unless built in place)
+PACKAGE = Path(solver.__file__).resolve().parent
 GONE_WITHIN = 30.0  # seconds a worker may take to go (it takes a fraction of one)
 
 # A parent that starts a worker in each of the manager's ways, prints the worker's
@@ -89,7 +90,7 @@ def wait_gone(pid: int, within: float = GONE_WITHIN) -> bool:
 @pytest.mark.parametrize("way", sorted(PARENT))
 def test_a_worker_dies_when_its_parent_is_killed(way: str, tmp_path: Path) -> None:
     (tmp_path / "tests_worker.py").write_text(WORKER)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(PACKAGE.parent), str(tmp_path)])}
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}  # (the worker's module; the package is installed)
     parent = subprocess.Popen(
         [sys.executable, "-c", PARENT[way]], stdout=subprocess.PIPE, text=True, cwd=tmp_path, env=env
     )

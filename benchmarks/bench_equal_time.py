@@ -44,7 +44,7 @@ from typing import Any
 
 from benchmarks.harness import matches
 from benchmarks.harness.records import read_records
-from benchmarks.harness.results import RESULTS
+from benchmarks.harness.result_files import RESULTS
 from solver.play.match import run_match
 
 BEFORE = "pimc:{think}@linear"  # the default player before the learned network, at the budget

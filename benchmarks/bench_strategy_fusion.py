@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness.results import RESULTS
+from benchmarks.harness.result_files import RESULTS
 from solver.analysis.equilibrium import equilibrium
 from solver.analysis.public import entry_move
 from solver.model.position import Position

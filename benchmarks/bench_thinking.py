@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from benchmarks.harness.results import RESULTS
+from benchmarks.harness.result_files import RESULTS
 from solver.analysis.inference import History, log_likelihood, model_for
 from solver.analysis.sampling import _solve_worlds
 from solver.analysis.thinking import COSTS, world_work

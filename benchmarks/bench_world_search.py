@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.harness.console import Column, parser, text_table
-from benchmarks.harness.results import RESULTS
+from benchmarks.harness.result_files import RESULTS
 from benchmarks.harness.timing import each, figures, timed
 from benchmarks.training.fit_horizon import slug
 from solver.engine import Solver

@@ -23,7 +23,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness.results import RESULTS, read
+from benchmarks.harness.result_files import RESULTS, read
 from benchmarks.harness.sections import Sections
 
 RAW_ROWS = (

@@ -10,7 +10,7 @@
 * :mod:`~benchmarks.harness.console`: a script's command line and what it prints (JSON or a
   fixed-width table);
 * :mod:`~benchmarks.harness.builds`: another build's answer, from a process of its own;
-* :mod:`~benchmarks.harness.results`: result files in ``benchmarks/results/`` with their meta
+* :mod:`~benchmarks.harness.result_files`: result files in ``benchmarks/results/`` with their meta
   (machine, date);
 * :mod:`~benchmarks.harness.sections`: the report's sections (a heading, the source line, a table).
 

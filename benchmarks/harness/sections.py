@@ -25,7 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness import results
+from benchmarks.harness import result_files
 
 
 class Sections:
@@ -34,7 +34,7 @@ class Sections:
     command) and ``directory`` the result files."""
 
     def __init__(self, meta: dict[str, Any], directory: Path | str | None = None) -> None:
-        self.dir = Path(directory or results.RESULTS)
+        self.dir = Path(directory or result_files.RESULTS)
         self.meta = meta
         self.machines: dict[str, str] = meta["machines"]
         self.lines: list[str] = []
@@ -45,19 +45,19 @@ class Sections:
 
     def load(self, name: str) -> Any:
         """The JSON result file ``name``."""
-        return results.read(name, self.dir)
+        return result_files.read(name, self.dir)
 
     def rows(self, name: str) -> list[dict[str, Any]]:
         """The JSON Lines result file ``name``."""
-        return results.read_rows(name, self.dir)
+        return result_files.read_rows(name, self.dir)
 
     def exists(self, name: str) -> bool:
         """Whether the result file ``name`` is there."""
-        return results.exists(name, self.dir)
+        return result_files.exists(name, self.dir)
 
     def names(self, pattern: str) -> list[str]:
         """The result files that match the glob ``pattern``, sorted by name."""
-        return results.names(pattern, self.dir)
+        return result_files.names(pattern, self.dir)
 
     def machine(self, m: str) -> str:
         """The short name of the machine described by ``m`` (``m`` itself when unknown)."""

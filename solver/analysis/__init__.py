@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 from solver.model.lazy import by_module, lazy_names
 
 if TYPE_CHECKING:  # (for type checkers, re-exported: at run time, __getattr__ below imports each name)
+    from solver.analysis.analyse_options import AnalyseOptions as AnalyseOptions
     from solver.analysis.line import Step as Step
     from solver.analysis.line import analyse_line as analyse_line
     from solver.analysis.line import losses_by_player as losses_by_player
-    from solver.analysis.options import AnalyseOptions as AnalyseOptions
     from solver.analysis.puzzles import Verdict as Verdict
     from solver.analysis.puzzles import check_record as check_record
     from solver.analysis.sampling import SampledAnalysis as SampledAnalysis
@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # (for type checkers, re-exported: at run time, __getattr__ b
 # sampling, the line analysis, the puzzles and the trees.
 _SOURCES = by_module(
     {
-        "solver.analysis.options": ("AnalyseOptions",),
+        "solver.analysis.analyse_options": ("AnalyseOptions",),
         "solver.analysis.line": ("Step", "analyse_line", "losses_by_player"),
         "solver.analysis.puzzles": ("Verdict", "check_record"),
         "solver.analysis.sampling": ("SampledAnalysis", "SampledMove", "analyse"),

@@ -26,8 +26,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, overload
 
+from solver.analysis.analyse_options import AnalyseOptions
 from solver.analysis.executors import as_executor, executor_width
-from solver.analysis.options import AnalyseOptions
 from solver.analysis.sampling import SampledAnalysis, analyse
 from solver.engine.results import Analysis
 from solver.engine.solving import shared_solver, solve

@@ -20,10 +20,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+from solver.analysis.analyse_options import AnalyseOptions
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.executors import as_executor, executor_width
 from solver.analysis.inference import History, effective_worlds, infers, log_likelihood, model_for
-from solver.analysis.options import AnalyseOptions
 from solver.analysis.ranking import RankingRule
 from solver.analysis.thinking import world_work
 from solver.analysis.worlds import all_worlds, iter_worlds, shuffled_worlds, world_count
@@ -343,7 +343,7 @@ def analyse(
     **overrides: Any,
 ) -> Analysis | SampledAnalysis | EquilibriumAnalysis:
     """Best move and expected score for the player to move, whose view this is, sampled as
-    ``options`` say (:class:`~solver.analysis.options.AnalyseOptions`); ``overrides`` are
+    ``options`` say (:class:`~solver.analysis.analyse_options.AnalyseOptions`); ``overrides`` are
     fields of the options given as keywords (``worlds=200, seed=1``), over ``options`` or
     the defaults.
 

@@ -29,7 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from solver.board.jobs import BusyError, Jobs
-from solver.board.positions import load_items, parse_bpn
+from solver.board.position_info import load_items, parse_bpn
 from solver.board.requests import error_answer, read_body, read_json
 from solver.errors import BoardError, BrisqueError, PositionError
 from solver.model.moves import parse_move

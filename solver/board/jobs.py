@@ -145,7 +145,7 @@ def _work(conn: Connection, seq: int, bpn: str, worlds: int, seconds: float, see
     the best estimate), else a sampled analysis with progress; the answer's JSON object.
     Its messages are those of the kept process (:func:`_warm_work`), and ``("progress",
     seq, worlds done, worlds asked for, the answer so far)``."""
-    from solver.analysis.options import AnalyseOptions
+    from solver.analysis.analyse_options import AnalyseOptions
     from solver.analysis.sampling import analyse
     from solver.engine.results import Limit
     from solver.engine.solving import solve

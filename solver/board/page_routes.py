@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from solver.board.positions import describe, parse_bpn
+from solver.board.position_info import describe, parse_bpn
 from solver.board.requests import error_answer
 from solver.errors import BoardError, BrisqueError
 
@@ -60,7 +60,7 @@ async def no_icon(request: Request) -> Response:
 
 
 async def position(request: Request) -> Response:
-    """``GET /api/position?bpn=BPN[&pov=a|b]``: :func:`solver.board.positions.describe`."""
+    """``GET /api/position?bpn=BPN[&pov=a|b]``: :func:`solver.board.position_info.describe`."""
     try:
         pov = request.query_params.get("pov") or None
         if pov not in (None, "a", "b"):

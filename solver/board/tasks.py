@@ -29,7 +29,7 @@ def engine_move(payload: dict[str, Any]) -> dict[str, Any]:
 def hint(payload: dict[str, Any]) -> dict[str, Any]:
     """The best move from the person's own information (his view: never the engine's cards),
     with its value and the other moves' values, best first."""
-    from solver.analysis.options import AnalyseOptions
+    from solver.analysis.analyse_options import AnalyseOptions
     from solver.analysis.sampling import SampledAnalysis, analyse
     from solver.engine.solving import solve
 

@@ -20,8 +20,8 @@ import random
 import zlib
 from typing import Protocol
 
+from solver.analysis.analyse_options import AnalyseOptions
 from solver.analysis.inference import History
-from solver.analysis.options import AnalyseOptions
 from solver.analysis.thinking import Think
 from solver.engine.quick import WorldSearch
 from solver.engine.solving import shared_solver

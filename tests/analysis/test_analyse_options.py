@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 
 import solver
-from solver.analysis.options import DEFAULT_WORLDS, AnalyseOptions
+from solver.analysis.analyse_options import DEFAULT_WORLDS, AnalyseOptions
 from solver.errors import ArgumentError, ArgumentTypeError
 from solver.model.ranges import MAX_WORLDS
 

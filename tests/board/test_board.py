@@ -655,7 +655,7 @@ def test_the_old_route_names_are_gone(board):
 
 
 def test_the_table_to_draw_shows_what_the_bpn_shows():
-    from solver.board.positions import describe
+    from solver.board.position_info import describe
 
     view = Position(deal(8).view("a").bpn())
     table = describe(view, "b")["table"]

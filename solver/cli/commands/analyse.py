@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import click
 
+from solver.analysis.analyse_options import AnalyseOptions
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.inference import History
-from solver.analysis.options import AnalyseOptions
 from solver.analysis.ranking import RankingRule
 from solver.analysis.sampling import SampledAnalysis, analyse
 from solver.analysis.text_reports import format_analysis, format_equilibrium, format_sampled

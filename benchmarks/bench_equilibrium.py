@@ -19,9 +19,10 @@ import argparse
 import json
 import random
 import statistics
-import time
+from typing import Any
 
 from benchmarks.bench_strategy_fusion import last_talon_trick
+from benchmarks.harness.timing import repeat
 from solver.analysis.equilibrium import equilibrium
 from solver.engine.solving import shared_solver
 from solver.model.position import Position
@@ -40,7 +41,7 @@ def petite_ending(seed: int) -> Position:
 
 
 def positions(game: str, seeds: list[int]) -> list[tuple[int, Position]]:
-    out = []
+    out: list[tuple[int, Position]] = []
     for s in seeds:
         p = petite_ending(s) if game == "petite" else last_talon_trick(s, game)
         if p is not None:
@@ -59,15 +60,13 @@ def main() -> None:
     equilibrium(warm)  # loads scipy and HiGHS
     for game in args.games.split(","):
         shared_solver(Rules.parse(game))  # (its engine and table, made once, outside the timing)
-        rows = []
+        rows: list[dict[str, Any]] = []
         for seed, p in positions(game, list(range(lo, hi + 1))):
-            walls, cpus = [], []
-            for _ in range(args.repeat):
-                wall, cpu = time.perf_counter(), time.process_time()
-                a = equilibrium(p)
-                walls.append(round(time.perf_counter() - wall, 3))
-                cpus.append(round(time.process_time() - cpu, 3))
-            row = {
+            run = repeat(lambda: equilibrium(p), args.repeat)  # noqa: B023  (called at once)
+            a = run.values[-1]
+            walls = [round(s, 3) for s in run.seconds]
+            cpus = [round(s, 3) for s in run.cpu_seconds]
+            row: dict[str, Any] = {
                 "game": game,
                 "seed": seed,
                 "deals": a.deals,
@@ -80,15 +79,15 @@ def main() -> None:
             }
             rows.append(row)
             print(json.dumps(row), flush=True)
-        walls = [r["wall"] for r in rows]
+        medians = [r["wall"] for r in rows]
         print(
             json.dumps(
                 {
                     "game": game,
                     "positions": len(rows),
-                    "median_wall": round(statistics.median(walls), 2),
-                    "p90_wall": sorted(walls)[max(0, -(-9 * len(walls) // 10) - 1)],
-                    "max_wall": max(walls),
+                    "median_wall": round(statistics.median(medians), 2),
+                    "p90_wall": sorted(medians)[max(0, -(-9 * len(medians) // 10) - 1)],
+                    "max_wall": max(medians),
                     "median_cpu": round(statistics.median(r["cpu"] for r in rows), 2),
                 }
             ),

@@ -18,12 +18,25 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import time
+from typing import Any
 
-from solver.analysis.line import analyse_line
+from benchmarks.harness.timing import timed
+from solver.analysis.line import Step, analyse_line
 from solver.engine.solving import forget_shared_solvers, solve
+from solver.model.moves import Move
+from solver.model.position import Position
 from solver.play.dealing import deal, play_deal
 from solver.play.players import make_player
+
+
+def old_line(p: Position, moves: list[Move], steps: list[Step]) -> None:
+    """The line analysed the previous way, a full solve a move (its answers checked against
+    the judged ones)."""
+    q = p.copy()
+    for m, step in zip(moves, steps, strict=True):
+        a = solve(q, pv=False)
+        assert a.value == step.best_value and a.move_value(m) == step.move_value
+        q.push(m)
 
 
 def main() -> None:
@@ -32,29 +45,20 @@ def main() -> None:
     ap.add_argument("--old", action="store_true", help="also the previous way: a full solve a move")
     args = ap.parse_args()
     lo, hi = (int(x) for x in args.seeds.split("-"))
-    ratios = []
+    ratios: list[float] = []
     for seed in range(lo, hi + 1):
         p = deal(seed, "brisque")
         moves = play_deal(p, [make_player("greedy"), make_player("greedy")]).moves
         forget_shared_solvers()  # (a cold table for each timing, as a new process has)
-        t = time.perf_counter()
-        solve(p)
-        whole = time.perf_counter() - t
+        _, whole = timed(solve, p)
         forget_shared_solvers()  # (a cold table for each timing, as a new process has)
-        t = time.perf_counter()
-        steps = analyse_line(p, moves, auto_limit=False)
-        line = time.perf_counter() - t
-        row = {"seed": seed, "moves": len(moves), "whole_s": round(whole, 3), "line_s": round(line, 3)}
+        steps, line = timed(analyse_line, p, moves, auto_limit=False)
+        row: dict[str, Any] = {"seed": seed, "moves": len(moves), "whole_s": round(whole, 3), "line_s": round(line, 3)}
         row["line_over_whole"] = round(line / whole, 2)
         if args.old:
             forget_shared_solvers()  # (a cold table for each timing, as a new process has)
-            t = time.perf_counter()
-            q = p.copy()
-            for m, step in zip(moves, steps, strict=True):
-                a = solve(q, pv=False)
-                assert a.value == step.best_value and a.move_value(m) == step.move_value
-                q.push(m)
-            row["old_line_s"] = round(time.perf_counter() - t, 3)
+            _, old = timed(old_line, p, moves, steps)
+            row["old_line_s"] = round(old, 3)
             row["old_over_new"] = round(row["old_line_s"] / line, 2)
         ratios.append(line / whole)
         print(json.dumps(row), flush=True)

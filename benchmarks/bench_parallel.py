@@ -16,8 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import time
+from typing import Any
 
+from benchmarks.harness.timing import timed
 from solver.analysis.parallel import parallel_solve
 from solver.bench.suites import machine
 from solver.engine.solving import forget_shared_solvers, solve
@@ -30,17 +31,13 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
     lo, hi = (int(x) for x in args.seeds.split("-"))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for seed in range(lo, hi + 1):
         p = deal(seed, "brisque")
         forget_shared_solvers()  # (a cold table, as a new process has)
-        t = time.perf_counter()
-        one = solve(p)
-        t_one = time.perf_counter() - t
+        one, t_one = timed(solve, p)
         forget_shared_solvers()  # (a cold table for the threads too)
-        t = time.perf_counter()
-        two = parallel_solve(p, workers=args.workers)
-        t_two = time.perf_counter() - t
+        two, t_two = timed(parallel_solve, p, workers=args.workers)
         same = one.value == two.value and [int(m.value) for m in one.moves] == [
             int(m.value) for m in two.moves
         ]

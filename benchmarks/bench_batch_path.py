@@ -25,10 +25,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+from typing import Any
 
 from benchmarks.harness.positions import start_of_final_phase
+from benchmarks.harness.timing import timed
 from solver.bench.suites import machine
 from solver.model.rules import Rules
 
@@ -51,15 +52,19 @@ def run_build(build: Path, lines: Path, out: Path) -> float:
     buffered (PYTHONDONTWRITEBYTECODE and PYTHONUNBUFFERED, which some sandboxes set, unset)."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED")}
     env["PYTHONPATH"] = str(build)
-    t0 = time.perf_counter()
     with lines.open("rb") as stdin, out.open("wb") as stdout:
-        subprocess.run(
-            [sys.executable, "-c", RUNNER, str(build)], stdin=stdin, stdout=stdout, env=env, check=True
+        _, seconds = timed(
+            subprocess.run,
+            [sys.executable, "-c", RUNNER, str(build)],
+            stdin=stdin,
+            stdout=stdout,
+            env=env,
+            check=True,
         )
-    return time.perf_counter() - t0
+    return seconds
 
 
-def answers(path: Path) -> list[dict]:
+def answers(path: Path) -> list[dict[str, Any]]:
     """The answers of a run, without the fields that may differ (seconds, nodes)."""
     rows = []
     for line in path.read_text().splitlines():
@@ -82,6 +87,8 @@ def main() -> int:
     lines = work / "positions.txt"
     lines.write_text("".join(p.bpn() + "\n" for p in start_of_final_phase(args.positions, Rules())))
     builds = {"baseline": args.baseline.resolve(), "candidate": args.candidate.resolve()}
+    # (the builds take turns, the order swapped every round: not the harness's loop, which
+    # times one call over and over; each run is timed by its ``timed``)
     times: dict[str, list[float]] = {name: [] for name in builds}
     for name, build in builds.items():  # (a first run writes the bytecode: not timed)
         run_build(build, lines, work / f"{name}.jsonl")

@@ -20,10 +20,11 @@ import argparse
 import json
 import statistics
 import sys
-import time
+from typing import Any
 
+from benchmarks.harness.timing import timed
 from solver.bench.suites import machine
-from solver.board.jobs import Jobs, Quotas
+from solver.board.jobs import Job, Jobs, Quotas
 from solver.engine.results import Limit
 from solver.engine.solving import BOUNDED_TABLE_BITS, Solver, solve
 from solver.model.position import Position
@@ -43,6 +44,11 @@ def line_of(p: Position, steps: int) -> list[Position]:
     return line
 
 
+def analyse_on_board(jobs: Jobs, q: Position, seconds: float) -> Job:
+    """``q`` analysed by the board's kept worker, ``seconds`` at most, the job when done."""
+    return jobs.wait(jobs.start(q.bpn(), seconds=seconds).id, timeout=seconds + 30)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", default="1-5")
@@ -55,18 +61,14 @@ def main() -> int:
     seeds = range(int(first), int(last or first) + 1)
     jobs = Jobs(Quotas(max_running=1, max_seconds=args.seconds))
     cold = Solver(Rules(), BOUNDED_TABLE_BITS)
-    rows = []
+    rows: list[dict[str, Any]] = []
     try:
         for seed in seeds:
             start = positions_with_talon_left(args.talon, 1, Rules(), first_seed=seed)[0]
             for step, q in enumerate(line_of(start, args.steps)):
-                t0 = time.perf_counter()
-                job = jobs.wait(jobs.start(q.bpn(), seconds=args.seconds).id, timeout=args.seconds + 30)
-                board_s = time.perf_counter() - t0
+                job, board_s = timed(analyse_on_board, jobs, q, args.seconds)
                 cold.engine.clear()
-                t0 = time.perf_counter()
-                c = cold.solve(q, limit=Limit(seconds=args.seconds))
-                cold_s = time.perf_counter() - t0
+                c, cold_s = timed(cold.solve, q, limit=Limit(seconds=args.seconds))
                 a = job.answer or {}
                 exact = a.get("method") == "exact" and c.exact
                 row = {

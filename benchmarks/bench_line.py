@@ -53,7 +53,12 @@ def main() -> None:
         _, whole = timed(solve, p)
         forget_shared_solvers()  # (a cold table for each timing, as a new process has)
         steps, line = timed(analyse_line, p, moves, auto_limit=False)
-        row: dict[str, Any] = {"seed": seed, "moves": len(moves), "whole_s": round(whole, 3), "line_s": round(line, 3)}
+        row: dict[str, Any] = {
+            "seed": seed,
+            "moves": len(moves),
+            "whole_s": round(whole, 3),
+            "line_s": round(line, 3),
+        }
         row["line_over_whole"] = round(line / whole, 2)
         if args.old:
             forget_shared_solvers()  # (a cold table for each timing, as a new process has)

@@ -64,6 +64,9 @@ class Board:
     def request(self, method: str, path: str, data: object = None) -> tuple[int, dict[str, Any], float]:
         body = None if data is None else json.dumps(data).encode()
         req = urllib.request.Request(self.url + path, data=body, method=method)
+        # (the clocks of this script are its own, not the harness's loop: requests from many
+        # client threads at once against a server, each request's latency and the engine's
+        # answer measured from when it was asked, under load; not one call repeated)
         t0 = time.perf_counter()
         try:
             with urllib.request.urlopen(req, timeout=120) as res:

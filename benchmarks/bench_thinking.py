@@ -25,18 +25,21 @@ Run:  python -m benchmarks.bench_thinking [--deals 12] [--worlds 10] [--inferenc
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
-import time
+from functools import partial
 
 import numpy as np
 
 from benchmarks.harness.result_files import RESULTS
+from benchmarks.harness.timing import each
 from solver.analysis.inference import History, log_likelihood, model_for
-from solver.analysis.sampling import _solve_worlds
+from solver.analysis.sampling import WorldResult, _solve_worlds
 from solver.analysis.thinking import COSTS, world_work
 from solver.analysis.worlds import iter_worlds
 from solver.engine.quick import WorldSearch
+from solver.engine.results import Limit
 from solver.engine.seam import HORIZONS
 from solver.model.rules import Rules
 from solver.play.dealing import deal, random_position
@@ -48,11 +51,16 @@ GAMES = ["brisque", "briscan"]
 Row = tuple[float, int, int, bool]  # seconds, nodes, evaluations, exact
 
 
+def solve_world(rules: Rules, limit: Limit | None, horizon: str, bpn: str) -> WorldResult:
+    """One world (BPN) solved as an analysis's worker solves it (no time limit, no inference)."""
+    return _solve_worlds((str(rules), [bpn], limit, horizon, None, None))[0]
+
+
 def measure(game: str, search: str, deals: int, worlds: int) -> list[Row]:
     """(seconds, nodes, evaluations, exact) of every world solved by ``search``."""
     rules = Rules.parse(game)
     ws = WorldSearch.parse(search)
-    rows = []
+    rows: list[Row] = []
     for seed in range(deals):
         for trick in range(1, rules.talon_tricks + 1):
             p = random_position(1000 + seed, rules, trick)
@@ -62,13 +70,10 @@ def measure(game: str, search: str, deals: int, worlds: int) -> list[Row]:
             if len(v.legal_moves()) < 2:
                 continue
             lim = ws.limit(v)
-            for i, w in enumerate(iter_worlds(v, seed)):
-                if i == worlds:
-                    break
-                t0 = time.perf_counter()
-                out = _solve_worlds((str(rules), [w.bpn()], lim, ws.horizon(rules), None))
-                dt = time.perf_counter() - t0
-                rows.append((dt, out[0][1], out[0][2], lim is None))
+            bpns = [w.bpn() for w in itertools.islice(iter_worlds(v, seed), worlds)]
+            run = each(partial(solve_world, rules, lim, ws.horizon(rules)), bpns)
+            for dt, (_, nodes, evaluations, _) in zip(run.seconds, run.values, strict=True):
+                rows.append((dt, nodes, evaluations, lim is None))
     return rows
 
 
@@ -77,7 +82,7 @@ def measure_inference(game: str, deals: int, worlds: int) -> list[tuple[float, i
     talon trick of ``deals`` deals played on at random."""
     rules = Rules.parse(game)
     histories = model_for(game).histories
-    rows = []
+    rows: list[tuple[float, int]] = []
     for seed in range(deals):
         p = deal(2000 + seed, rules)
         rng = np.random.default_rng(seed)
@@ -86,12 +91,9 @@ def measure_inference(game: str, deals: int, worlds: int) -> list[tuple[float, i
             if len(legal) > 1 and p.move_stack:
                 h = History.of(p)
                 if h.opponent_decisions:
-                    for i, w in enumerate(iter_worlds(p.view(p.turn), seed)):
-                        if i == worlds:
-                            break
-                        t0 = time.process_time()
-                        log_likelihood(h, w, seed)
-                        rows.append((time.process_time() - t0, len(h.moves) * histories))
+                    sampled = itertools.islice(iter_worlds(p.view(p.turn), seed), worlds)
+                    run = each(lambda w: log_likelihood(h, w, seed), sampled)  # noqa: B023  (called at once)
+                    rows.extend((cpu, len(h.moves) * histories) for cpu in run.cpu_seconds)
             p.push(legal[int(rng.integers(len(legal)))])
     return rows
 

@@ -114,6 +114,8 @@ def runner() -> None:
     def final_batch() -> dict:
         eng = new_engine(rules, job["final_table_bits"])
         gc.collect()
+        # (the runner's own clocks, not the harness's: it runs inside the build under test,
+        # which may be older than benchmarks/harness, and imports nothing but that build)
         c0, t0 = time.process_time(), time.perf_counter()
         states = [root(p) for p in final]
         t1 = time.perf_counter()
@@ -228,6 +230,9 @@ def measure(
 ) -> list[dict]:
     """``rounds`` rounds; in each, every measurement is taken for both builds back to back."""
     out = []
+    # (not the harness's loop: two builds interleaved, one measurement each in turn, the
+    # order swapped every round, with the machine's load over each round; the times
+    # themselves are the runners')
     t_start = time.perf_counter()
     for rnd in range(rounds):
         order = BUILDS if rnd % 2 == 0 else BUILDS[::-1]

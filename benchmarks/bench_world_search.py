@@ -87,7 +87,7 @@ def win_positions(rules: Rules, levels: list[int], count: int) -> list[Position]
     return out
 
 
-def score_wins(name: str, positions: list[Position]) -> dict:
+def score_wins(name: str, positions: list[Position]) -> dict[str, Any]:
     """Whether the search's pick keeps the forced game win, on every position of the set."""
     judge = Solver(positions[0].rules)
     kept = 0
@@ -208,7 +208,7 @@ def main() -> None:
             row["k"] = k if k else "all"
             rows.append(row)
             print(report(args.game, [row]).splitlines()[-1], file=sys.stderr)
-    out: dict = {"game": args.game, "rows": rows}
+    out: dict[str, Any] = {"game": args.game, "rows": rows}
     if args.win_set:
         wins = win_positions(rules, levels, args.win_set)
         out["win_set"] = [score_wins(name, wins) for name in names] if wins else []

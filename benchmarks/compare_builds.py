@@ -32,6 +32,7 @@ Run:  python -m benchmarks.compare_builds --baseline /tmp/baseline --candidate .
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import platform
@@ -39,6 +40,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterable
+from types import ModuleType
+from typing import IO, Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILDS = ("baseline", "candidate")
@@ -47,7 +51,7 @@ BUILDS = ("baseline", "candidate")
 # --- the runner: runs inside the build under test, imports nothing but that build ---------
 
 
-def _api():
+def _api() -> tuple[ModuleType, Any, Any, Any, Any, str]:
     """(solver, Position, Rules, new_engine, root, the API's name) of the build on sys.path.
 
     An editable install's import hook would resolve a module missing from the build (such
@@ -62,21 +66,17 @@ def _api():
     import solver
     from solver import Position, Rules
 
-    try:
-        from solver.engine.seam import engine_root, new_engine
-
-        api = "solver.engine.seam"
-    except ImportError:
-        try:  # the layered package before the seam module got its name
-            from solver.engine.native import engine_root, new_engine
-
-            api = "solver.engine.native"
+    # the engine's API by the build's age, newest first: the seam module, the layered package
+    # before the seam module got its name, the flat package before the layers (imported by
+    # name: the older modules are not in this tree)
+    for api in ("solver.engine.seam", "solver.engine.native"):
+        try:
+            module = importlib.import_module(api)
         except ImportError:
-            from solver.search import engine_state as engine_root
-            from solver.search import new_engine
-
-            api = "solver.search"
-    return solver, Position, Rules, new_engine, engine_root, api
+            continue
+        return solver, Position, Rules, module.new_engine, module.engine_root, api
+    module = importlib.import_module("solver.search")
+    return solver, Position, Rules, module.new_engine, module.engine_state, "solver.search"
 
 
 def _cpu_busy() -> float:
@@ -101,7 +101,7 @@ def runner() -> None:
     rules = Rules()
     job = json.loads(sys.stdin.readline())
 
-    def parse(bpns: list[str]) -> list:
+    def parse(bpns: list[str]) -> list[Any]:
         ps = [Position(b) for b in bpns]
         if any(p.bpn() != b for p, b in zip(ps, bpns)) or any(p.rules != rules for p in ps):
             raise SystemExit(f"{solver.__file__}: the BPN of the positions does not round-trip")
@@ -111,7 +111,7 @@ def runner() -> None:
     deep = {k: parse(v) for k, v in job["deep"].items()}
     deep_engine = new_engine(rules, job["deep_table_bits"])
 
-    def final_batch() -> dict:
+    def final_batch() -> dict[str, Any]:
         eng = new_engine(rules, job["final_table_bits"])
         gc.collect()
         # (the runner's own clocks, not the harness's: it runs inside the build under test,
@@ -131,7 +131,7 @@ def runner() -> None:
             "digest": digest,
         }
 
-    def deep_solve(k: str, i: int) -> dict:
+    def deep_solve(k: str, i: int) -> dict[str, Any]:
         eng = deep_engine
         eng.clear()
         eng.load(root(deep[k][i]))
@@ -144,12 +144,12 @@ def runner() -> None:
     final_batch()  # warm-up, not kept
     modules = sorted(
         {
-            m.__file__
+            file
             for name, m in sys.modules.items()
-            if (name == "solver" or name.startswith("solver.")) and getattr(m, "__file__", None)
+            if (name == "solver" or name.startswith("solver.")) and (file := getattr(m, "__file__", None))
         }
     )
-    reply = {"api": api, "solver_modules": modules}
+    reply: dict[str, Any] = {"api": api, "solver_modules": modules}
     while True:
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
@@ -171,7 +171,7 @@ def runner() -> None:
 class Build:
     """One build's runner subprocess."""
 
-    def __init__(self, path: str, job: dict):
+    def __init__(self, path: str, job: dict[str, Any]) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "BRISQUE_PURE")}
         env["PYTHONPATH"] = path
         self.path = path
@@ -183,8 +183,11 @@ class Build:
             stdout=subprocess.PIPE,
             text=True,
         )
-        self.proc.stdin.write(json.dumps(job) + "\n")
-        self.proc.stdin.flush()
+        assert self.proc.stdin is not None and self.proc.stdout is not None  # (both piped)
+        self.stdin: IO[str] = self.proc.stdin
+        self.stdout: IO[str] = self.proc.stdout
+        self.stdin.write(json.dumps(job) + "\n")
+        self.stdin.flush()
         hello = self._read()
         inside = os.path.realpath(path) + os.sep
         outside = [f for f in hello["solver_modules"] if not os.path.realpath(f).startswith(inside)]
@@ -193,25 +196,26 @@ class Build:
             raise SystemExit(f"the run of {path} imported solver modules from elsewhere: {outside}")
         self.api = hello["api"]
 
-    def _read(self) -> dict:
-        line = self.proc.stdout.readline()
+    def _read(self) -> dict[str, Any]:
+        line = self.stdout.readline()
         if not line:
             raise SystemExit(f"the runner of {self.path} stopped (exit status {self.proc.wait()})")
-        return json.loads(line)
+        reply: dict[str, Any] = json.loads(line)
+        return reply
 
-    def ask(self, **cmd) -> dict:
-        self.proc.stdin.write(json.dumps(cmd) + "\n")
-        self.proc.stdin.flush()
+    def ask(self, **cmd: object) -> dict[str, Any]:
+        self.stdin.write(json.dumps(cmd) + "\n")
+        self.stdin.flush()
         return self._read()
 
     def close(self) -> None:
         if self.proc.poll() is None:
-            self.proc.stdin.write('{"op": "quit"}\n')
-            self.proc.stdin.close()
+            self.stdin.write('{"op": "quit"}\n')
+            self.stdin.close()
             self.proc.wait()
 
 
-def make_job(positions: int, ks: list[int], final_positions: int) -> dict:
+def make_job(positions: int, ks: list[int], final_positions: int) -> dict[str, Any]:
     # (here, not at the top: a build's runner runs this file with only its solver to import)
     from benchmarks.harness.positions import positions_with_talon_left, start_of_final_phase
     from solver import Rules
@@ -226,8 +230,13 @@ def make_job(positions: int, ks: list[int], final_positions: int) -> dict:
 
 
 def measure(
-    builds: dict[str, Build], job: dict, rounds: int, big_rounds: int, final_repeats: int, log=None
-) -> list[dict]:
+    builds: dict[str, Build],
+    job: dict[str, Any],
+    rounds: int,
+    big_rounds: int,
+    final_repeats: int,
+    log: Callable[[str], object] | None = None,
+) -> list[dict[str, Any]]:
     """``rounds`` rounds; in each, every measurement is taken for both builds back to back."""
     out = []
     # (not the harness's loop: two builds interleaved, one measurement each in turn, the
@@ -239,7 +248,7 @@ def measure(
         busy0, w0 = _cpu_busy(), time.perf_counter()
         cpu0 = {b: builds[b].ask(op="cpu")["cpu"] for b in BUILDS}
         me0 = time.process_time()
-        r: dict = {
+        r: dict[str, Any] = {
             "order": list(order),
             "final": {b: [] for b in BUILDS},
             "deep": {k: {b: [] for b in BUILDS} for k in job["deep"] if int(k) < 7 or rnd < big_rounds},
@@ -267,17 +276,17 @@ def measure(
     return out
 
 
-def _med(xs) -> float:
+def _med(xs: Iterable[float]) -> float:
     return statistics.median(list(xs))
 
 
-def summarise(rounds: list[dict], ks: list[str]) -> dict:
+def summarise(rounds: list[dict[str, Any]], ks: list[str]) -> dict[str, Any]:
     """Medians per build, ratios candidate/baseline, and the equality of values and nodes."""
-    s: dict = {"deep": {}, "final": {}, "equal": {}}
+    s: dict[str, Any] = {"deep": {}, "final": {}, "equal": {}}
     for k in ks:
         rs = [r["deep"][k] for r in rounds if k in r["deep"]]
         n = len(rs[0]["baseline"])
-        d: dict = {"rounds": len(rs), "positions": n}
+        d: dict[str, Any] = {"rounds": len(rs), "positions": n}
         for b in BUILDS:
             per_pos = [_med(r[b][i]["seconds"] for r in rs) for i in range(n)]
             best = [min(r[b][i]["seconds"] for r in rs) for i in range(n)]
@@ -304,7 +313,7 @@ def summarise(rounds: list[dict], ks: list[str]) -> dict:
         s["deep"][k] = d
         signatures = {tuple((x["nodes"], x["value"]) for x in r[b]) for r in rs for b in BUILDS}
         s["equal"][f"deep k={k}"] = len(signatures) == 1
-    f: dict = {}
+    f: dict[str, Any] = {}
     for b in BUILDS:
         runs = [x for r in rounds for x in r["final"][b]]
         t = [x["seconds"] for x in runs]
@@ -338,7 +347,7 @@ def summarise(rounds: list[dict], ks: list[str]) -> dict:
     return s
 
 
-def report(s: dict, meta: dict) -> str:
+def report(s: dict[str, Any], meta: dict[str, Any]) -> str:
     lines = [
         f"Machine: {meta['machine']}",
         f"baseline:  {meta['baseline']} ({meta['baseline_git']}, {meta['baseline_api']})",

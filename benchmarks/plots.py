@@ -26,7 +26,7 @@ def require_matplotlib() -> Any:
     return plt
 
 
-def deep_plot(deep: dict, path: str) -> None:
+def deep_plot(deep: dict[str, Any], path: str) -> None:
     """Median milliseconds per solve by talon tricks left, one line per configuration of
     ``bench_deep.CONFIGS`` (``deep`` as run_all keeps it: ``{"configs": {name: rows}, ...}``).
 

@@ -36,6 +36,7 @@ import json
 import os
 import sys
 import time
+from typing import Any
 
 from benchmarks import plots, report, research
 from solver.bench.suites import SUITES, machine
@@ -58,7 +59,7 @@ def match_name(a: str, b: str, rules: str) -> str:
     return f"match-{a.replace(':', '')}-{b}-{rules}"
 
 
-def run_matches(deals: int, reuse: bool) -> list[dict]:
+def run_matches(deals: int, reuse: bool) -> list[dict[str, Any]]:
     """The suite ``matches``, each match's summary and records kept in benchmarks/results/
     as it ends; with ``reuse``, a match kept there is not played again."""
     from solver.formats.records import write_records
@@ -71,7 +72,7 @@ def run_matches(deals: int, reuse: bool) -> list[dict]:
             with open(path) as f:
                 stored[spec] = json.loads(f.read().strip().splitlines()[-1])
 
-    def keep(summary: dict, records: list) -> None:
+    def keep(summary: dict[str, Any], records: list[Any]) -> None:
         name = match_name(summary["first"], summary["second"], summary["rules"])
         write_records(os.path.join(RESULTS, name + ".jsonl"), records)
         with open(os.path.join(RESULTS, name + ".json"), "w") as f:
@@ -87,7 +88,7 @@ def run_matches(deals: int, reuse: bool) -> list[dict]:
     return [stored[spec] if spec in stored else new[spec] for spec in research.MATCHES]
 
 
-def save(name: str, data: dict, results: str = RESULTS) -> None:
+def save(name: str, data: dict[str, Any], results: str = RESULTS) -> None:
     """Keep a run's raw results in ``results`` (first: the report is written from them)."""
     os.makedirs(results, exist_ok=True)
     with open(os.path.join(results, name), "w") as f:

@@ -31,6 +31,7 @@ import multiprocessing
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from benchmarks.training import arguments
 
@@ -95,7 +96,7 @@ def network_id(game: str) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
-def _label(args: tuple[str, int, int, int]) -> dict | None:
+def _label(args: tuple[str, int, int, int]) -> dict[str, Any] | None:
     """The label of one seed, or None when that seed's position is not a start of a trick at
     ``level`` (the deal ended, or Brisque's last-pickup window).  ``depth`` 0: exact; else a
     search that many tricks deep to the shipped network."""

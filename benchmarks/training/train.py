@@ -25,6 +25,7 @@ import sys
 import time
 from itertools import permutations
 from pathlib import Path
+from typing import Any
 
 # one BLAS thread: the same sums in the same order, so the same labels and seed give the
 # same weights (before numpy is imported)
@@ -265,7 +266,7 @@ def main() -> None:
     _, _, out = forward(params, x[held])
     yh, lvh = y[held], lv[held]
     plain = np.abs(yh) < WIN_THRESHOLD
-    report: dict = {
+    report: dict[str, Any] = {
         "game": args.game,
         "hidden": [h1, h2],
         "epochs": args.epochs,

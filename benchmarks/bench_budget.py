@@ -26,6 +26,7 @@ import os
 import platform
 import statistics
 import sys
+from typing import Any
 
 from benchmarks.harness.positions import positions_with_talon_left
 from benchmarks.harness.timing import timed
@@ -39,10 +40,10 @@ def _timed(p: Position, limit: Limit | None) -> tuple[Analysis, float]:
     return timed(Solver(p.rules).solve, p, pv=False, limit=limit)
 
 
-def measure(p, fractions: list[float]) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def measure(p: Position, fractions: list[float]) -> dict[str, Any]:
     exact, t_exact = _timed(p, None)
     ample, t_ample = _timed(p, Limit(nodes=10**13))
-    row: dict[str, object] = {
+    row: dict[str, Any] = {
         "bpn": p.bpn(),
         "exact_value": int(exact.value),
         "exact_nodes": exact.nodes,
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import solver
 
-    out: dict[str, object] = {
+    out: dict[str, Any] = {
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
         "tree": os.path.dirname(os.path.dirname(os.path.abspath(solver.__file__))),
     }
@@ -84,28 +85,28 @@ def main(argv: list[str] | None = None) -> int:
             if k >= 10
             else positions_with_talon_left(k, args.positions, Rules())
         )
-        rows = []
+        rows: list[dict[str, Any]] = []
         for i, p in enumerate(ps):
             rows.append(measure(p, args.fractions))
             print(f"k={k} {i + 1}/{len(ps)}", file=sys.stderr, flush=True)
-        summary: dict[str, object] = {
+        summary: dict[str, Any] = {
             "positions": len(rows),
             "ample_all_exact": all(r["ample_exact"] for r in rows),
-            "ample_nodes_ratio_median": statistics.median(float(r["ample_nodes_ratio"]) for r in rows),  # type: ignore[arg-type]
-            "ample_time_ratio_median": statistics.median(float(r["ample_time_ratio"]) for r in rows),  # type: ignore[arg-type]
+            "ample_nodes_ratio_median": statistics.median(float(r["ample_nodes_ratio"]) for r in rows),
+            "ample_time_ratio_median": statistics.median(float(r["ample_time_ratio"]) for r in rows),
             "ample_time_ratio_total": round(
-                sum(float(r["ample_time_ratio"]) * float(r["exact_ms"]) for r in rows)  # type: ignore[arg-type]
-                / sum(float(r["exact_ms"]) for r in rows),  # type: ignore[arg-type]
+                sum(float(r["ample_time_ratio"]) * float(r["exact_ms"]) for r in rows)
+                / sum(float(r["exact_ms"]) for r in rows),
                 3,
             ),
         }
         for f in args.fractions:
             cells = [r[f"f{f}"] for r in rows]
-            ordinary = [c["error"] for c in cells if c["error"] < 5000]  # type: ignore[index]
+            ordinary = [c["error"] for c in cells if c["error"] < 5000]
             summary[f"f{f}"] = {
-                "best_ok": sum(1 for c in cells if c["best_ok"]),  # type: ignore[index]
-                "exact": sum(1 for c in cells if c["exact"]),  # type: ignore[index]
-                "holds": sum(1 for c in cells if c["holds"]),  # type: ignore[index]
+                "best_ok": sum(1 for c in cells if c["best_ok"]),
+                "exact": sum(1 for c in cells if c["exact"]),
+                "holds": sum(1 for c in cells if c["holds"]),
                 "median_error": statistics.median(ordinary) if ordinary else None,
                 "game_errors": len(cells) - len(ordinary),
             }
@@ -114,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out, indent=2))
     else:
         for k in args.k:
-            print(f"k = {k}:", json.dumps(out[f"k{k}"]["summary"], indent=1))  # type: ignore[index]
+            print(f"k = {k}:", json.dumps(out[f"k{k}"]["summary"], indent=1))
     return 0
 
 

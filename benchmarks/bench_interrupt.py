@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     from solver import deal
 
     rows = [measure(deal(seed, args.game).bpn(), args.after) | {"seed": seed} for seed in args.seeds]
-    delays = [float(r["delay_ms"]) for r in rows if isinstance(r.get("delay_ms"), float)]  # type: ignore[arg-type]
+    delays = [d for r in rows if isinstance(d := r.get("delay_ms"), float)]
     summary = {
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
         "game": args.game,

@@ -21,7 +21,8 @@ from benchmarks.research import sampling_workers
 
 def run(deals: int = 5, worlds: int = 200) -> list[dict[str, Any]]:
     """The rows of the research suite ``sampling-workers``."""
-    return sampling_workers(deals=deals, worlds=worlds)["rows"]
+    rows: list[dict[str, Any]] = sampling_workers(deals=deals, worlds=worlds)["rows"]
+    return rows
 
 
 COLUMNS = (

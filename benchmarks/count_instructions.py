@@ -17,6 +17,7 @@ Run:  python -m benchmarks.count_instructions --baseline /tmp/baseline --candida
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import re
@@ -42,11 +43,13 @@ def runner(build: str, bpn_file: str, workload: str, solve: bool) -> None:
     from solver import Position, Rules
 
     assert os.path.abspath(solver.__file__).startswith(os.path.abspath(build)), solver.__file__
+    # (imported by name: the package before the redesign, solver.search, is not in this tree)
     try:
-        from solver.engine.seam import engine_root, new_engine
+        seam = importlib.import_module("solver.engine.seam")
+        new_engine, engine_root = seam.new_engine, seam.engine_root
     except ImportError:  # the package before the redesign
-        from solver.search import engine_state as engine_root
-        from solver.search import new_engine
+        search = importlib.import_module("solver.search")
+        new_engine, engine_root = search.new_engine, search.engine_state
     with open(bpn_file) as f:
         ps = [Position(b) for b in json.load(f)[workload]]
     eng = new_engine(Rules(), 14 if workload == "final" else 22)

@@ -15,17 +15,21 @@ from __future__ import annotations
 import argparse
 import os
 import random
+from collections.abc import Callable, Iterable, Iterator
 
-from solver.analysis.sampling import analyse
+from solver.analysis.sampling import SampledAnalysis, analyse
+from solver.engine.results import Analysis
 from solver.engine.solving import solve
 from solver.formats.bpd import Record, write_bpd
+from solver.model.moves import Move
+from solver.model.position import Position
 from solver.play.dealing import random_final_phase, random_position
 
 MARGIN = 10  # the best move must beat the runner-up by this much (points)
 TRICK_MARGIN = 1  # ... or by one trick in Petite Brisque
 
 
-def _theme(a, p) -> str:
+def _theme(a: Analysis, p: Position) -> str:
     best = a.best[0]
     if a.win:
         return f"{a.win} wins the game by a declaration"
@@ -38,7 +42,7 @@ def _theme(a, p) -> str:
     return "the only move that keeps the best result"
 
 
-def _unique(a, margin: int):
+def _unique(a: Analysis, margin: int) -> Move | None:
     """The best move if it is unique and beats the runner-up by ``margin``."""
     if len(a.best) != 1 or len(a.moves) < 2:
         return None
@@ -48,7 +52,7 @@ def _unique(a, margin: int):
     return a.best[0]
 
 
-def exact_record(p, prefix: str, n: int, margin: int, extra_theme: str = "") -> Record | None:
+def exact_record(p: Position, prefix: str, n: int, margin: int, extra_theme: str = "") -> Record | None:
     a = solve(p)
     best = _unique(a, margin)
     if best is None:
@@ -68,11 +72,17 @@ def exact_record(p, prefix: str, n: int, margin: int, extra_theme: str = "") -> 
 
 
 def mine_exact(
-    prefix: str, count: int, candidates, margin: int, prefer=None, final_only: bool = False
+    prefix: str,
+    count: int,
+    candidates: Iterable[Position],
+    margin: int,
+    prefer: Callable[[Record], bool] | None = None,
+    final_only: bool = False,
 ) -> list[Record]:
     """Records from candidate positions; ``prefer`` ranks instructive ones first;
     ``final_only`` keeps final-phase positions only (not Brisque's last-pickup window)."""
-    picked, spare = [], []
+    picked: list[Record] = []
+    spare: list[Record] = []
     for p in candidates:
         if p.is_over() or (final_only and not p.in_final_phase and p.rules.draws):
             continue
@@ -116,12 +126,12 @@ def brisque_endgames(count: int) -> list[Record]:
 
 
 def _threat(r: Record) -> Record:
-    r.ops["c0"] = "keep the opponent off lead: he holds four kings or queens; " + r.ops["c0"]
+    r.ops["c0"] = f"keep the opponent off lead: he holds four kings or queens; {r.ops['c0']}"
     return r
 
 
 def briscan_endgames(count: int) -> list[Record]:
-    def candidates():
+    def candidates() -> Iterator[Position]:
         rng = random.Random(12)
         for seed in range(100000):
             if seed % 2:
@@ -141,7 +151,7 @@ def petite_deals(count: int) -> list[Record]:
 
 
 def double_dummy(count: int) -> list[Record]:
-    def candidates():
+    def candidates() -> Iterator[Position]:
         rng = random.Random(13)
         for seed in range(100000):
             p = random_position(seed, "brisque", 9 + rng.randrange(2))
@@ -155,7 +165,7 @@ def double_dummy(count: int) -> list[Record]:
 
 
 def hidden_cards(count: int, worlds: int = 40) -> list[Record]:
-    out = []
+    out: list[Record] = []
     rng = random.Random(14)
     for seed in range(100000):
         p = random_position(seed, "brisque", 8 + rng.randrange(3))
@@ -163,13 +173,17 @@ def hidden_cards(count: int, worlds: int = 40) -> list[Record]:
             continue
         view = p.view(p.turn)
         a = analyse(view, worlds=worlds, seed=seed)
-        if a.method != "pimc":
+        if not isinstance(a, SampledAnalysis) or a.method != "pimc":
             continue
         ranked = sorted(a.moves, key=lambda mv: -mv.value)
         if len(ranked) < 2 or len(a.best) != 1:
             continue
+        # (no standard error from fewer than two worlds: no margin to judge the gap by)
+        first, second = ranked[0].stderr, ranked[1].stderr
+        if first is None or second is None or a.stderr is None:
+            continue
         gap = ranked[0].value - ranked[1].value
-        if gap < max(MARGIN, 3 * (ranked[0].stderr + ranked[1].stderr)):
+        if gap < max(MARGIN, 3 * (first + second)):
             continue
         tol = round(max(2.0, 3 * a.stderr), 1)
         out.append(

@@ -38,6 +38,7 @@ import argparse
 import json
 import statistics
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from benchmarks.harness.positions import views_at
@@ -304,7 +305,7 @@ def sampling_workers(
             row: dict[str, Any] = {"trick": trick, "worlds": worlds, "deals": deals}
             for label, executor, workers in (("1 worker", None, 1), ("2 workers", pool, 2)):
                 run = each(
-                    lambda v, e=executor, w=workers: analyse(v, worlds=worlds, seed=7, executor=e, workers=w),
+                    partial(analyse, worlds=worlds, seed=7, executor=executor, workers=workers),
                     views,
                 )
                 answers = [a for a in run.values if isinstance(a, SampledAnalysis)]

@@ -7,6 +7,8 @@ The lab's tests run from the repository's root (``.ci/run``):
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from benchmarks.training import labels
@@ -16,8 +18,8 @@ from solver.model.rules import Rules
 
 
 def test_bootstrapped_labels_are_searches_to_the_network_and_exact_where_they_reach_the_end(
-    tmp_path, monkeypatch
-):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(labels, "DATA", tmp_path)
     # one talon trick left: a search four tricks deep reaches the final phase, so the label
     # is the exact value
@@ -48,7 +50,9 @@ def test_bootstrapped_labels_are_searches_to_the_network_and_exact_where_they_re
         labels.make_labels("brisque", 1, 8, 1, depth=4)
 
 
-def test_labels_beyond_a_levels_first_hundred_thousand_take_seeds_no_other_level_uses(tmp_path, monkeypatch):
+def test_labels_beyond_a_levels_first_hundred_thousand_take_seeds_no_other_level_uses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(labels, "DATA", tmp_path)
     monkeypatch.setattr(labels, "FIRST_LABELS", 3)  # (100,000 in the files: 3 to see the seam)
     # the labels made in two runs (an interrupted one, then more) are those made at once

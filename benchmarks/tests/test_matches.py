@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +22,7 @@ B = [rec(0, "a", 4), rec(0, "b", 4), rec(1, "a", 2), rec(1, "b", -2), rec(2, "a"
 B += [rec(3, "a", 0), rec(3, "b", 10), rec(4, "a", 0), rec(4, "b", 0)]
 
 
-def test_two_matches_on_the_same_deals_compare_pair_by_pair():
+def test_two_matches_on_the_same_deals_compare_pair_by_pair() -> None:
     """The first players' pair means, A less B, over the pairs neither match ended with a
     game-winning event (its 95% interval by Student's t)."""
     r = matches.paired(A, B)
@@ -35,8 +37,8 @@ def test_two_matches_on_the_same_deals_compare_pair_by_pair():
         matches.paired(A[:2], B[:2])
 
 
-def test_the_equal_time_script_pairs_two_record_files_and_says_why_it_cannot(tmp_path):
-    def paired(a, b):
+def test_the_equal_time_script_pairs_two_record_files_and_says_why_it_cannot(tmp_path: Path) -> None:
+    def paired(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> subprocess.CompletedProcess[str]:
         files = [str(write_records(tmp_path / f"{n}.jsonl", r)) for n, r in (("a", a), ("b", b))]
         return subprocess.run(
             [sys.executable, "-m", "benchmarks.bench_equal_time", "--paired", *files],

@@ -6,7 +6,7 @@ from benchmarks.training import train
 from solver.native.constants import NET_INPUTS, NET_LEVEL, NET_LEVELS
 
 
-def test_a_level_without_labels_gets_the_nearest_labelled_levels_weights():
+def test_a_level_without_labels_gets_the_nearest_labelled_levels_weights() -> None:
     import numpy as np
 
     w = np.arange(NET_INPUTS * 2, dtype=float).reshape(NET_INPUTS, 2)

@@ -40,7 +40,7 @@ def outcome_of(rec: DealRecord) -> tuple[str, tuple[int, int, str | None]]:
     if start.rules.objective == "tricks":
         if out.winner is None:
             return start.rules.game, (0, 0, None)
-        return start.rules.game, ((1, 0) if out.winner == 0 else (0, 1)) + (None,)  # type: ignore[return-value]
+        return start.rules.game, (1, 0, None) if out.winner == 0 else (0, 1, None)
     return start.rules.game, (out.score[0], out.score[1], None)
 
 

@@ -25,6 +25,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -44,7 +45,7 @@ def slug(game: str) -> str:
     return game.replace("(", "-").replace(")", "").replace("=", "-")
 
 
-def training_data(game: str, per_level: int, levels: list[int]) -> list[dict]:
+def training_data(game: str, per_level: int, levels: list[int]) -> list[dict[str, Any]]:
     """Exact raw future values of seeded positions, from the cache or solved now (and kept)."""
     rules = Rules.parse(game)
     path = DATA / f"horizon-train-{slug(game)}.jsonl"
@@ -83,7 +84,7 @@ def training_data(game: str, per_level: int, levels: list[int]) -> list[dict]:
     return rows
 
 
-def fit(game: str, rows: list[dict]) -> list[list[float]]:
+def fit(game: str, rows: list[dict[str, Any]]) -> list[list[float]]:
     """One weight row per level of talon tricks left; prints held-out errors."""
     solver = Solver(Rules.parse(game))
     by_level: dict[int, tuple[list[list[float]], list[float], list[float]]] = {}

@@ -30,6 +30,7 @@ import statistics
 import sys
 from itertools import islice
 from pathlib import Path
+from typing import Any
 
 from benchmarks.harness.records import read_records
 from solver.analysis.inference import (
@@ -59,7 +60,7 @@ def live(p: Position) -> bool:
     return p.rules.draws and p.talon_count > 0
 
 
-def decisions(records: list[dict], model: Model) -> list[Sample]:
+def decisions(records: list[dict[str, Any]], model: Model) -> list[Sample]:
     """The samples of every record (module text)."""
     out: list[Sample] = []
     for rec in records:
@@ -79,7 +80,9 @@ def mean_log(samples: list[Sample], model: Model) -> float:
     return statistics.fmean(math.log(move_probability(v, m, model)) for v, m in samples)
 
 
-def true_hand(records: list[dict], model: Model, worlds: int, every: int) -> list[tuple[float, list[float]]]:
+def true_hand(
+    records: list[dict[str, Any]], model: Model, worlds: int, every: int
+) -> list[tuple[float, list[float]]]:
     """(the true world's log-likelihood, the sampled worlds') at the decision points of
     ``records``."""
     out = []

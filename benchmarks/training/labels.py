@@ -31,9 +31,12 @@ import multiprocessing
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.training import arguments
+
+if TYPE_CHECKING:  # (imported where used: a worker process loads the engine once it is one)
+    from solver.engine.solving import Solver
 
 DATA = Path(__file__).parent / "data"
 # labels of levels 1 to 5: seeds LABEL_SEED + 100,000 L on (the test positions use 0..9,999)
@@ -83,7 +86,7 @@ def label_path(game: str, level: int) -> Path:
     return DATA / f"labels-{slug(game)}-{level}.jsonl"
 
 
-_SOLVER = None
+_SOLVER: Solver | None = None  # (the worker process's solver, kept from label to label)
 
 
 def network_id(game: str) -> str:
@@ -126,7 +129,7 @@ def _label(args: tuple[str, int, int, int]) -> dict[str, Any] | None:
     return row
 
 
-def read_labels(game: str, level: int) -> list[dict]:
+def read_labels(game: str, level: int) -> list[dict[str, Any]]:
     path = label_path(game, level)
     if not path.exists():
         return []
@@ -142,7 +145,10 @@ def make_labels(game: str, level: int, count: int, workers: int, depth: int = 0)
     network); returns how many it holds."""
     have = read_labels(game, level)
     if have and have[0].get("depth", 0) != depth:
-        kind = lambda d: f"searched {d} tricks deep" if d else "exact"  # noqa: E731
+
+        def kind(d: int) -> str:
+            return f"searched {d} tricks deep" if d else "exact"
+
         raise SystemExit(
             f"labels.py: {label_path(game, level)} holds {kind(have[0].get('depth', 0))} labels, "
             f"not {kind(depth)} ones: one kind a file"

@@ -291,9 +291,9 @@ def main() -> None:
             + ("" if kind == "exact" else f", against labels {kind}"),
             file=sys.stderr,
         )
-    out = args.report or DATA / f"report-{slug(args.game)}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1))
+    report_path: Path = args.report or DATA / f"report-{slug(args.game)}.json"
+    report_path.parent.mkdir(parents=True, exist_ok=True)
+    report_path.write_text(json.dumps(report, indent=1))
     if args.no_write:
         return
     w1, b1, w2, b2, w3, b3 = params

@@ -45,10 +45,10 @@ _SOURCES = by_module(
 # the submodules that importing this package made attributes when it imported everything
 _SUBMODULES = frozenset(
     {
+        "analyse_options",
         "equilibrium",
         "executors",
         "line",
-        "options",
         "public",
         "puzzles",
         "ranking",

@@ -49,7 +49,7 @@ _SOURCES = by_module(
 
 # the submodules that importing this package made attributes when it imported everything
 _SUBMODULES = frozenset(
-    {"bits", "bpn", "cards", "limits", "melds", "moves", "outright", "position", "rules", "value"}
+    {"bits", "bpn", "cards", "melds", "moves", "outright", "position", "ranges", "rules", "value"}
 )
 
 

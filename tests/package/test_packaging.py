@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.resources
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -265,3 +266,16 @@ def test_a_fresh_install_with_no_extra_plays_reviews_and_analyses(
         "print(len(r.rows), sorted(r.counts()))",
     )
     assert int(review.stdout.split()[0]) > 0
+
+
+@pytest.mark.parametrize("package", ["solver", "solver.model", "solver.analysis"])
+def test_every_lazy_name_and_submodule_of_a_package_exists(package: str):
+    # the packages that import their names on first use (solver.model.lazy) list their
+    # submodules by name: a module renamed or moved must leave no name behind
+    module = importlib.import_module(package)
+    for name in module._SUBMODULES:
+        assert importlib.util.find_spec(f"{package}.{name}") is not None, f"{package}.{name}"
+        assert hasattr(module, name), f"{package}.{name}"
+    for name in module.__all__:
+        assert getattr(module, name) is not None, f"{package}.{name}"
+    assert set(module._SUBMODULES) <= set(dir(module))

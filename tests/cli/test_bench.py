@@ -83,6 +83,15 @@ def test_a_research_suite_is_refused_by_the_package(name):
         run([name])
 
 
+@pytest.mark.parametrize(
+    "name", ["reference", "enhancements", "whole-deals", "sampling-workers", "matches", "research"]
+)
+def test_the_command_says_where_a_research_suite_is_run(invoke, name):
+    r = invoke("bench", "--suite", name)
+    assert r.exit_code == 2
+    assert f"python -m benchmarks.research --suite {name}" in r.stderr and "Traceback" not in r.stderr
+
+
 def _bench(tmp_path, saved: str, *extra: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "saved.json").write_text(saved)
     return run_brisque(

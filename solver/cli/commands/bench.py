@@ -12,6 +12,30 @@ from solver.cli.exits import BrisqueCommandError
 from solver.cli.options import json_option, quiet_option
 from solver.errors import ArgumentError
 
+# the suites that left the package for the lab: named, they get where to run them instead
+# of a bare "not one of"
+RESEARCH_SUITES = ("reference", "enhancements", "whole-deals", "sampling-workers", "matches", "research")
+
+
+class SuiteChoice(click.Choice):  # type: ignore[type-arg]  # (generic in click 8.2, not subscriptable before)
+    """The standard suites; a research suite's name says where it is run now.
+
+    >>> SuiteChoice(["deep"]).convert("whole-deals", None, None)
+    Traceback (most recent call last):
+    ...
+    click.exceptions.BadParameter: 'whole-deals' is a research suite of the lab, not shipped with the package: run it from a checkout of the repository with python -m benchmarks.research --suite whole-deals
+    """
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value in RESEARCH_SUITES:
+            self.fail(
+                f"{value!r} is a research suite of the lab, not shipped with the package: run it from a "
+                f"checkout of the repository with python -m benchmarks.research --suite {value}",
+                param,
+                ctx,
+            )
+        return super().convert(value, param, ctx)
+
 
 @click.command("bench")
 @click.option(
@@ -19,7 +43,7 @@ from solver.errors import ArgumentError
     "suites",
     multiple=True,
     # (the names of solver.bench.suites.SUITES: tests/cli/test_bench.py checks them)
-    type=click.Choice(["final-phase", "deep", "sampling", "batch"]),
+    type=SuiteChoice(["final-phase", "deep", "sampling", "batch"]),
     help="A suite to run (repeatable; default the four standard ones).",
 )
 @click.option(

@@ -158,6 +158,8 @@ def start_worker(
     >>> stop_process(worker); worker.is_alive(), worker.exitcode < 0
     (False, True)
     """
+    # (BaseContext declares no Process: every concrete context has one, and the three users
+    # pass a fork, spawn or forkserver context; typeshed types its Process as Any, hence the cast)
     process = context.Process(  # type: ignore[attr-defined]
         target=_run_worker, args=(os.getpid(), target, tuple(args)), daemon=True
     )

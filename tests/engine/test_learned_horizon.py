@@ -224,3 +224,15 @@ def test_a_world_search_names_the_horizon_it_scores_with():
         WorldSearch.parse("learned").limit(p) == WorldSearch.parse("linear").limit(p) == exact_late_limit(p)
     )
     assert WorldSearch.parse("quick").limit(p) == WorldSearch.parse("learned:3").limit(p)
+
+
+def test_a_network_file_that_cannot_be_read_is_a_network_file_error(tmp_path):
+    from solver.engine.evaluation import read_network
+    from solver.errors import NetworkFileError
+
+    missing = tmp_path / "missing.json"
+    with pytest.raises(NetworkFileError, match=r"cannot read the network file '.*missing\.json'"):
+        read_network(missing)
+    (tmp_path / "bytes.json").write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(NetworkFileError, match="cannot read the network file"):
+        read_network(tmp_path / "bytes.json")

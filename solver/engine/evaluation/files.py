@@ -101,8 +101,12 @@ def network_text(net: Network) -> str:
 
 def read_network(path: Path | str) -> Network:
     """The network of the file ``path`` (a :class:`~solver.errors.NetworkFileError` if it is
-    not one, or was trained for another input layout)."""
-    return parse_network(Path(path).read_text(), str(path))
+    not one, cannot be read, or was trained for another input layout)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise NetworkFileError(f"cannot read the network file {str(path)!r}: {exc}") from None
+    return parse_network(text, str(path))
 
 
 def write_network(path: Path | str, net: Network) -> None:

@@ -227,9 +227,6 @@ def test_a_world_search_names_the_horizon_it_scores_with():
 
 
 def test_a_network_file_that_cannot_be_read_is_a_network_file_error(tmp_path):
-    from solver.engine.evaluation import read_network
-    from solver.errors import NetworkFileError
-
     missing = tmp_path / "missing.json"
     with pytest.raises(NetworkFileError, match=r"cannot read the network file '.*missing\.json'"):
         read_network(missing)

@@ -278,7 +278,7 @@ OWN_TASK_WORLDS = 20
 
 WorldTask = tuple[str, list[str], Limit | None, str, float | None, "tuple[History, int] | None"]
 """The worlds one task solves: the rules, the worlds' BPNs, the search's limit, the
-evaluation of its horizon (solver.engine.seam.HORIZONS), the seconds left to the analysis's
+evaluation of its horizon (solver.engine.evaluation.HORIZONS), the seconds left to the analysis's
 time limit (None: no time limit), and the history and seed of the inference (None: none)."""
 
 

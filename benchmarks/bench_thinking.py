@@ -35,12 +35,12 @@ import numpy as np
 from benchmarks.harness.result_files import RESULTS
 from benchmarks.harness.timing import each
 from solver.analysis.inference import History, log_likelihood, model_for
-from solver.analysis.sampling import WorldResult, _solve_worlds
+from solver.analysis.sampling import WorldResult, solve_world
 from solver.analysis.thinking import COSTS, world_work
 from solver.analysis.worlds import iter_worlds
+from solver.engine.evaluation import HORIZONS
 from solver.engine.quick import WorldSearch
 from solver.engine.results import Limit
-from solver.engine.seam import HORIZONS
 from solver.model.rules import Rules
 from solver.play.dealing import deal, random_position
 
@@ -51,9 +51,11 @@ GAMES = ["brisque", "briscan"]
 Row = tuple[float, int, int, bool]  # seconds, nodes, evaluations, exact
 
 
-def solve_world(rules: Rules, limit: Limit | None, horizon: str, bpn: str) -> WorldResult:
+def solved(rules: Rules, limit: Limit | None, horizon: str, bpn: str) -> WorldResult:
     """One world (BPN) solved as an analysis's worker solves it (no time limit, no inference)."""
-    return _solve_worlds((str(rules), [bpn], limit, horizon, None, None))[0]
+    result = solve_world(rules, bpn, limit, horizon)
+    assert result is not None  # (a world search's limit is a depth, or none: no budget stops it)
+    return result
 
 
 def measure(game: str, search: str, deals: int, worlds: int) -> list[Row]:
@@ -71,7 +73,7 @@ def measure(game: str, search: str, deals: int, worlds: int) -> list[Row]:
                 continue
             lim = ws.limit(v)
             bpns = [w.bpn() for w in itertools.islice(iter_worlds(v, seed), worlds)]
-            run = each(partial(solve_world, rules, lim, ws.horizon(rules)), bpns)
+            run = each(partial(solved, rules, lim, ws.horizon(rules)), bpns)
             for dt, (_, nodes, evaluations, _) in zip(run.seconds, run.values, strict=True):
                 rows.append((dt, nodes, evaluations, lim is None))
     return rows

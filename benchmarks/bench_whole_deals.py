@@ -4,7 +4,7 @@ For each seeded deal (talon order known, from trick 1), the exact value from a c
 on one thread and then on ``--threads`` threads sharing the table (``Engine.set_threads``),
 side by side, deal by deal.  Prints one JSON line a deal and a summary: the median, p90 and
 slowest time, the share of deals under 1 s and under 5 s, and nodes per second (nodes
-against time).  The issue's target: median at most 1 s, p90 at most 5 s, none above 60 s.
+against time).  The target: median at most 1 s, p90 at most 5 s, none above 60 s.
 
 The measurement is the research suite ``whole-deals``
 (``benchmarks/research.py``); this script runs it on other seeds and prints it a deal a line.

@@ -13,7 +13,7 @@ against every move's exact value:
 
 The exact values are slow (seconds at 8 talon tricks), so they are kept in
 ``benchmarks/results/world-search-exact-<game>.jsonl`` and computed only for positions not
-there yet.  The fitted evaluation is trained on other seeds (``benchmarks/fit_horizon.py``),
+there yet.  The fitted evaluation is trained on other seeds (``benchmarks/training/fit_horizon.py``),
 so the test positions are never fitted.
 
 Run:  python -m benchmarks.bench_world_search [--game brisque] [--per-level 50]

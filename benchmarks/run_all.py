@@ -32,23 +32,18 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
-import os
 import sys
-import time
+from pathlib import Path
 from typing import Any
 
 from benchmarks import plots, report, research
+from benchmarks.harness import result_files
+from benchmarks.harness.result_files import RESULTS, ROOT
 from solver.bench.suites import SUITES, machine
 from solver.bench.suites import run as run_suites
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-ROOT = os.path.dirname(HERE)
-RESULTS = os.path.join(HERE, "results")
-LAST_RUN = os.path.join(RESULTS, "last-run.json")
-REPORT = os.path.join(ROOT, "BENCHMARKS.md")
-DEEP_PLOT = os.path.join(HERE, "deep.png")
+REPORT = ROOT / "BENCHMARKS.md"
+DEEP_PLOT = ROOT / "benchmarks" / "deep.png"
 
 
 def progress(line: str) -> None:
@@ -64,19 +59,18 @@ def run_matches(deals: int, reuse: bool) -> list[dict[str, Any]]:
     as it ends; with ``reuse``, a match kept there is not played again."""
     from solver.formats.records import write_records
 
-    os.makedirs(RESULTS, exist_ok=True)
     stored = {}
     for spec in research.MATCHES:
-        path = os.path.join(RESULTS, match_name(*spec) + ".json")
-        if reuse and os.path.exists(path) and os.path.getsize(path):
-            with open(path) as f:
-                stored[spec] = json.loads(f.read().strip().splitlines()[-1])
+        name = match_name(*spec) + ".json"
+        if reuse and result_files.exists(name) and result_files.path(name).stat().st_size:
+            # (a summary a line, as brisque match --json writes it: the last one is the match's)
+            stored[spec] = result_files.read_rows(name)[-1]
 
     def keep(summary: dict[str, Any], records: list[Any]) -> None:
         name = match_name(summary["first"], summary["second"], summary["rules"])
-        write_records(os.path.join(RESULTS, name + ".jsonl"), records)
-        with open(os.path.join(RESULTS, name + ".json"), "w") as f:
-            f.write(json.dumps(summary) + "\n")
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        write_records(str(result_files.path(name + ".jsonl")), records)
+        result_files.write_rows(name + ".json", [summary])
 
     missing = tuple(spec for spec in research.MATCHES if spec not in stored)
     played = (
@@ -88,30 +82,25 @@ def run_matches(deals: int, reuse: bool) -> list[dict[str, Any]]:
     return [stored[spec] if spec in stored else new[spec] for spec in research.MATCHES]
 
 
-def save(name: str, data: dict[str, Any], results: str = RESULTS) -> None:
-    """Keep a run's raw results in ``results`` (first: the report is written from them)."""
-    os.makedirs(results, exist_ok=True)
-    with open(os.path.join(results, name), "w") as f:
-        if name.endswith(".jsonl"):  # (the form of bench_whole_deals.py: deals, then the summary)
-            for row in data.get("deals", []):
-                f.write(json.dumps(row) + "\n")
-            f.write(json.dumps({k: v for k, v in data.items() if k != "deals"}) + "\n")
-        else:
-            json.dump(data, f)
+def save(name: str, data: dict[str, Any]) -> None:
+    """Keep a run's raw results in benchmarks/results/ (first: the report is written from them)."""
+    if name.endswith(".jsonl"):  # (the form of bench_whole_deals.py: deals, then the summary)
+        summary = {k: v for k, v in data.items() if k != "deals"}
+        result_files.write_rows(name, [*data.get("deals", []), summary])
+    else:  # (the run's own machine and date are in ``data``)
+        result_files.write(name, data, stamp=False)
 
 
-def write_report(results: str = RESULTS) -> str:
+def write_report(results: Path | str = RESULTS) -> str:
     """Rewrite BENCHMARKS.md from the result files in ``results``; the plot too when
     matplotlib is there."""
-    if results == RESULTS:
+    if Path(results).resolve() == RESULTS:
         if importlib.util.find_spec("matplotlib"):
-            with open(LAST_RUN) as f:
-                plots.deep_plot(json.load(f)["deep"], DEEP_PLOT)
+            plots.deep_plot(result_files.read("last-run.json")["deep"], str(DEEP_PLOT))
         else:
             progress("matplotlib missing: the plot benchmarks/deep.png is left as it is")
-    text = report.build(results, time.strftime("%Y-%m-%d"))
-    with open(REPORT, "w") as f:
-        f.write(text)
+    text = report.build(results, result_files.today())
+    REPORT.write_text(text, encoding="utf-8")
     return text
 
 
@@ -138,7 +127,7 @@ def main() -> None:
         dest="results",
         default=RESULTS,
         metavar="DIR",
-        help=f"the directory of result files for --report-only (default {os.path.relpath(RESULTS, ROOT)})",
+        help=f"the directory of result files for --report-only (default {RESULTS.relative_to(ROOT)})",
     )
     ap.add_argument(
         "--bench-only",
@@ -154,7 +143,7 @@ def main() -> None:
         help="run the suite whole-deals alone and rewrite its section only",
     )
     a = ap.parse_args()
-    date = time.strftime("%Y-%m-%d")
+    date = result_files.today()
     if a.report_only:
         print(write_report(a.results))
         return

@@ -41,7 +41,7 @@ cdef inline int horizon_level(Ctx* c, State* s) noexcept nogil:
 cdef inline void horizon_features(Ctx* c, State* s, double* f) noexcept nogil:
     """The features of the fitted horizon evaluation, for the player to move at the start
     of a turn (me) against his opponent: each a difference me minus opponent unless said.
-    Documented in docs/solver.md; benchmarks/fit_horizon.py fits their weights."""
+    Documented in docs/solver.md; benchmarks/training/fit_horizon.py fits their weights."""
     cdef int me = s.turn, other = 1 - me, i, n = 0, qm = 0, qo = 0, pm, po
     cdef int seq[MAX_TALON + 1]
     cdef uint32_t trumps = suit_bits(c.root.trump)

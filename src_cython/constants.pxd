@@ -52,7 +52,7 @@ cdef extern from *:
         NET_INPUTS = NET_TRICKS_OPP + NET_TRICKS,
         NET_OUTPUTS = 3,      /* the margin, the logits of a game won and of a game lost */
         /* the hidden layers' widths: fixed, so that the compiler unrolls and vectorizes
-           the layers' loops (training/train.py trains networks of this shape) */
+           the layers' loops (benchmarks/training/train.py trains networks of this shape) */
         NET_H1 = 128,
         NET_H2 = 32
     };

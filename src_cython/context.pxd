@@ -263,7 +263,7 @@ ctypedef struct Tables:
 
 
 ctypedef struct Network:
-    # the learned horizon evaluation (network.pxd; trained by training/train.py, shipped in
+    # the learned horizon evaluation (network.pxd; trained by benchmarks/training/train.py, shipped in
     # solver/engine/evaluation/networks/): rows of weights, input by input and unit by unit
     # single precision: four units an SSE instruction (the twin rounds as the engine does)
     float* w1                 # NET_INPUTS rows of NET_H1
@@ -285,7 +285,7 @@ ctypedef struct EvalEntry:
 
 
 ctypedef struct Horizon:
-    # weights fitted by benchmarks/fit_horizon.py (solver.engine.evaluation.linear_weights);
+    # weights fitted by benchmarks/training/fit_horizon.py (solver.engine.evaluation.linear_weights);
     # without them the hand-made heuristic of docs/solver.md; a learned network, when set,
     # comes before both
     int fitted

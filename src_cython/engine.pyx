@@ -669,7 +669,7 @@ cdef class Engine:
 
     def horizon_features(self):
         """(level, features) of the root, which must be at the start of a turn: the inputs
-        of the fitted horizon evaluation (what benchmarks/fit_horizon.py fits)."""
+        of the fitted horizon evaluation (what benchmarks/training/fit_horizon.py fits)."""
         cdef double f[N_HFEATURES]
         self._check()
         if self.root.trick >= 0:

@@ -27,7 +27,6 @@ from solver.model.moves import parse_move
 from solver.play.dealing import deal
 from solver.play.table import Table
 
-# The three valid examples of NOTATION.md.
 # The command line as a subprocess.  Run it from outside the checkout (the fixture ``brisque``
 # runs it from the test's tmp_path): from the checkout, python -m would find the unbuilt source first.
 BRISQUE = [sys.executable, "-m", "solver.cli"]
@@ -68,6 +67,7 @@ class Brisque:
 # alpha-beta, the yardstick the enhanced search must agree with.
 ALL_OFF = dict.fromkeys(("merge", "forced", "mtdf", "etc", "ordering", "bounds", "small", "win_tests"), False)
 
+# The three valid examples of NOTATION.md.
 NOTATION_EXAMPLES = [
     "brisque AK9.97..9/7..KQ9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 - b 52:35",
     "brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35",
@@ -214,19 +214,6 @@ def play_random(seed: int, rules: str | Rules, on_position=None) -> Position:
     return p
 
 
-__all__ = [
-    "NOTATION_EXAMPLES",
-    "assert_conserved",
-    "card_names",
-    "cards",
-    "expected_hand_sizes",
-    "known_cards",
-    "make",
-    "names",
-    "play_random",
-]
-
-
 def interrupt_after(args: list[str], after: float, stdin: str | None = None, within: float = 30.0):
     """Run brisque ARGS, send SIGINT after ``after`` seconds (to the command alone, as
     ``timeout -s INT`` or ``kill -INT`` do), and return (status, stdout, stderr, seconds from
@@ -302,3 +289,27 @@ def whole_game_record() -> DealRecord:
     rec = t.records()[-1]
     assert rec.whole_game and Position(rec.start).game != [0, 0]
     return rec
+
+
+__all__ = [
+    "ALL_OFF",
+    "BRISQUE",
+    "NOTATION_EXAMPLES",
+    "OUTSIDE",
+    "POSITIONS",
+    "ROOT",
+    "Brisque",
+    "allowed_cards",
+    "assert_conserved",
+    "card_names",
+    "cards",
+    "communicate_or_kill",
+    "expected_hand_sizes",
+    "interrupt_after",
+    "known_cards",
+    "make",
+    "names",
+    "play_random",
+    "run_brisque",
+    "whole_game_record",
+]

@@ -26,7 +26,9 @@ from typing import Any
 
 from solver.bench.machine import machine
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository's root, where BENCHMARKS.md is written."""
+RESULTS = ROOT / "benchmarks" / "results"
 """The lab's result files (the report is written from those kept in git)."""
 
 

@@ -8,7 +8,7 @@ much a deal's result matters therefore depends on the totals: ten points more ar
 0 to 0 and everything at 495 to 490.  :class:`GameChance` gives the chance of winning the
 game for a player with his total and his opponent's before a deal, his seat in it (the seats
 alternate), from the distribution of the deals of self-play records
-(``solver.engine.evaluation.deal_outcomes``, made by ``training/deal_outcomes.py``).
+(``solver.engine.evaluation.deal_outcomes``, made by ``benchmarks/training/deal_outcomes.py``).
 
 The table is exact for that distribution, on a grid of :data:`GRID` points (each deal's
 scores rounded to it); equal totals at or beyond the target, which play another deal, count

@@ -14,7 +14,7 @@ lead and discard), mixed with a small uniform share so that no move is ever impo
 
 The sum of the logarithms is the world's log-likelihood; the sampling analysis weighs each
 world by its exponential (``analyse(history=...)``; docs/solver.md, "Inference").  BETA and
-FLOOR were fitted for each game by ``training/fit_inference.py`` on self-play records, and
+FLOOR were fitted for each game by ``benchmarks/training/fit_inference.py`` on self-play records, and
 are shipped with the evaluation (``solver.engine.evaluation.inference_settings``).
 
 >>> from solver.play.dealing import deal
@@ -221,7 +221,7 @@ class Model:
     temper: float = 0.5  # the weight of a world is its likelihood to this power
 
 
-# fitted by training/fit_inference.py on self-play records (docs/solver.md, "Inference"),
+# fitted by benchmarks/training/fit_inference.py on self-play records (docs/solver.md, "Inference"),
 # shipped with the evaluation (solver/engine/evaluation/data/inference.json)
 MODELS: dict[str, Model] = {
     game: Model(beta=fitted["beta"], floor=fitted["floor"], temper=fitted["temper"])

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
+from solver.analysis.analyse_options import DEFAULT_WORLDS
 from solver.analysis.game_chance import GameChance
 from solver.engine.quick import quick_limit, reaches_final_phase
 from solver.engine.results import Bound, Limit
@@ -288,7 +289,7 @@ def analyse_line(
     moves: Iterable[Move | str] | str,
     limit: Limit | None = None,
     auto_limit: bool = True,
-    worlds: int = 100,
+    worlds: int = DEFAULT_WORLDS,
     seed: int = 0,
     view: Literal["full", "own"] = "full",
     progress: Callable[[int, int], object] | None = None,

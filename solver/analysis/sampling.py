@@ -27,6 +27,7 @@ from solver.analysis.inference import History, effective_worlds, infers, log_lik
 from solver.analysis.ranking import RankingRule
 from solver.analysis.thinking import world_work
 from solver.analysis.worlds import all_worlds, iter_worlds, shuffled_worlds, world_count
+from solver.engine.evaluation import DEFAULT_HORIZON
 from solver.engine.quick import WorldSearch, quick_summary
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.engine.solving import shared_solver, solve
@@ -278,7 +279,7 @@ OWN_TASK_WORLDS = 20
 
 WorldTask = tuple[str, list[str], Limit | None, str, float | None, "tuple[History, int] | None"]
 """The worlds one task solves: the rules, the worlds' BPNs, the search's limit, the
-evaluation of its horizon (solver.engine.seam.HORIZONS), the seconds left to the analysis's
+evaluation of its horizon (solver.engine.evaluation.HORIZONS), the seconds left to the analysis's
 time limit (None: no time limit), and the history and seed of the inference (None: none)."""
 
 
@@ -308,6 +309,26 @@ def _solve_worlds(task: WorldTask, out: list[WorldResult] | None = None) -> list
             ({int(m.move): m.value for m in a.moves}, a.nodes, solver.engine.network_evaluations - e0, ll)
         )
     return out
+
+
+def solve_world(
+    rules: Rules, bpn: str, limit: Limit | None = None, horizon: str = DEFAULT_HORIZON
+) -> WorldResult | None:
+    """One sampled world (a BPN with every card known) solved as an analysis's worker solves
+    it, for every root move, within ``limit``, to the ``horizon`` evaluation, with no time
+    limit and no inference: ({move: value}, nodes, network evaluations, 0.0); None when
+    ``limit``'s budget stopped the search (an analysis leaves such a world out).  The cost
+    of thinking (``benchmarks/bench_thinking.py``) times worlds through it.
+
+    >>> from solver.analysis.worlds import iter_worlds
+    >>> v = Position("brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1")
+    >>> world = next(iter_worlds(v, 1))
+    >>> values, nodes, evaluations, log_likelihood = solve_world(v.rules, world.bpn())
+    >>> sorted(values) == sorted(int(m) for m in v.legal_moves()), nodes > 0, log_likelihood
+    (True, True, 0.0)
+    """
+    done = _solve_worlds((str(rules), [bpn], limit, horizon, None, None))
+    return done[0] if done else None
 
 
 def _seconds_left(deadline: float | None) -> float | None:
@@ -774,4 +795,12 @@ def _summarise(
     )
 
 
-__all__ = ["AnalyseOptions", "RunnerUp", "SampledAnalysis", "SampledMove", "analyse"]
+__all__ = [
+    "AnalyseOptions",
+    "RunnerUp",
+    "SampledAnalysis",
+    "SampledMove",
+    "WorldResult",
+    "analyse",
+    "solve_world",
+]

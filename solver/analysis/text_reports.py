@@ -14,9 +14,8 @@ from solver.errors import HiddenInformationError
 from solver.formats.words import percent, plural
 from solver.model.moves import Move
 from solver.model.position import SEATS, Position
+from solver.model.rules import GAME_NAMES
 from solver.native.constants import WIN_VALUE
-
-GAME_NAMES = {"brisque": "Brisque", "briscan": "Briscan", "petite": "Petite Brisque"}
 
 
 def _signed(v: int | None) -> str:

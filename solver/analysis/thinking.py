@@ -37,7 +37,7 @@ class WorkCosts:
 
     world: float
     exact_node: float
-    node: dict[str, float]  # by horizon (solver.engine.seam.HORIZONS)
+    node: dict[str, float]  # by horizon (solver.engine.evaluation.HORIZONS)
     evaluation: float
     inference_move: float  # the inference's, for each move replayed in each history of a world
 

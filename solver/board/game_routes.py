@@ -31,7 +31,7 @@ from solver.errors import BoardError, BrisqueError
 from solver.model.ranges import short_value
 
 PREFIX = "/api/games"
-TASKS = ("hint", "review")  # the actions that start a task (202), asked for again by GET
+TASK_ACTIONS = ("hint", "review")  # the actions that start a task (202), asked for again by GET
 
 # each action: the keys its JSON body takes (None: no body read) and the call it makes
 ACTIONS: dict[str, tuple[tuple[str, ...] | None, Callable[[Games, str, dict[str, Any]], Any]]] = {
@@ -84,13 +84,17 @@ async def action(request: Request) -> Response:
     except BoardError as exc:
         return error_answer(exc)
     games = _games(request)
-    return await run_in_threadpool(_answer, lambda: call(games, gid, data), 202 if name in TASKS else 200)
+    return await run_in_threadpool(
+        _answer, lambda: call(games, gid, data), 202 if name in TASK_ACTIONS else 200
+    )
 
 
 async def task(request: Request) -> Response:
     gid, kind = request.path_params["id"], request.path_params["kind"]
-    if kind not in TASKS:
-        return error_answer(BoardError(f"no {short_value(kind)} here: expected hint or review", 404))
+    if kind not in TASK_ACTIONS:
+        return error_answer(
+            BoardError(f"no {short_value(kind)} here: expected {' or '.join(TASK_ACTIONS)}", 404)
+        )
     games = _games(request)
     return await run_in_threadpool(_answer, lambda: games.task_state(gid, kind))
 

@@ -23,7 +23,8 @@ from solver.model.bpn import SEATS
 from solver.model.cards import DISPLAY_SYMBOLS, RANKS, SUITS, card_str, cards_by_suit
 from solver.model.melds import MELDS
 from solver.model.position import Position
-from solver.model.svg import GAME_NAMES, svg
+from solver.model.rules import GAME_NAMES
+from solver.model.svg import svg
 
 MAX_BPN = 2000  # characters: a BPN is far shorter
 MAX_LOADED = 5000  # positions of one loaded file: the rest are reported, not sent

@@ -12,8 +12,7 @@ from solver.formats.words import plural
 from solver.model.cards import DISPLAY_SYMBOLS, RANKS, SUITS, cards_by_suit
 from solver.model.melds import MELDS
 from solver.model.position import SEATS, Position
-
-GAME_NAMES = {"brisque": "Brisque", "briscan": "Briscan", "petite": "Petite Brisque"}
+from solver.model.rules import GAME_NAMES
 
 
 def suit_symbols(encoding: str | None) -> str:

@@ -17,6 +17,8 @@ from solver.errors import ArgumentTypeError, RulesError
 from solver.model.ranges import MAX_EXCHANGE_POINTS, MAX_TARGET, short, short_value, whole_number
 
 GAMES = ("brisque", "briscan", "petite")
+# each game as reports, pictures and the board name it
+GAME_NAMES = {"brisque": "Brisque", "briscan": "Briscan", "petite": "Petite Brisque"}
 
 OptionValue = int | bool | str
 """The value of a rules option (its ``kind``)."""
@@ -413,4 +415,13 @@ def _rules_text(rules: Rules) -> str:
     return rules._text()
 
 
-__all__ = ["GAMES", "OPTIONS", "Rules", "RulesError", "as_rules", "option_help", "valid_options"]
+__all__ = [
+    "GAMES",
+    "GAME_NAMES",
+    "OPTIONS",
+    "Rules",
+    "RulesError",
+    "as_rules",
+    "option_help",
+    "valid_options",
+]

@@ -34,8 +34,8 @@ from solver.model.deal_state import DealState
 from solver.model.melds import MELDS
 from solver.model.moves import DECLARE_BASE, EXCHANGE, Move, as_move
 from solver.model.ranges import short_value
+from solver.model.rules import GAME_NAMES
 
-GAME_NAMES = {"brisque": "Brisque", "briscan": "Briscan", "petite": "Petite Brisque"}
 RED = "#c0262d"  # hearts and diamonds
 BLACK = "#1b1b1b"
 FELT = "#2f6b45"

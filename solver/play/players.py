@@ -20,7 +20,7 @@ import random
 import zlib
 from typing import Protocol
 
-from solver.analysis.analyse_options import AnalyseOptions
+from solver.analysis.analyse_options import DEFAULT_WORLDS, AnalyseOptions
 from solver.analysis.inference import History
 from solver.analysis.thinking import Think
 from solver.engine.quick import WorldSearch
@@ -100,7 +100,7 @@ class PimcPlayer:
 
     def __init__(
         self,
-        worlds: int | None = 100,
+        worlds: int | None = DEFAULT_WORLDS,
         seed: int = 0,
         search: WorldSearch | None = None,
         think: Think | None = None,
@@ -257,7 +257,7 @@ def make_player(spec: str, seed: int = 0) -> Player:
             raise ArgumentError(f"player {short(spec)}: {exc}") from None
     if s == "pimc" or s.startswith("pimc:"):
         try:
-            worlds = 100 if s == "pimc" else whole_number(s[5:], 1, MAX_WORLDS)
+            worlds = DEFAULT_WORLDS if s == "pimc" else whole_number(s[5:], 1, MAX_WORLDS)
         except ValueError:
             raise ArgumentError(
                 f"player {short(spec)}: expected pimc:N with N a number of worlds from 1 to {MAX_WORLDS}, "

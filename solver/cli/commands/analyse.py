@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import click
 
-from solver.analysis.analyse_options import AnalyseOptions
+from solver.analysis.analyse_options import DEFAULT_WORLDS, AnalyseOptions
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.inference import History
 from solver.analysis.ranking import RankingRule
@@ -52,8 +52,8 @@ from solver.model.ranges import MAX_WIN_WORTH
     "--worlds",
     type=WORLDS,
     default=None,
-    help="Worlds to sample (all are enumerated when there are no more).  [default: 100, "
-    "or as many as --think allows]",
+    help="Worlds to sample (all are enumerated when there are no more).  "
+    f"[default: {DEFAULT_WORLDS}, or as many as --think allows]",
 )
 @seed_option("Seed of the sampling.")
 @workers_option("Worker processes solving worlds in parallel.")

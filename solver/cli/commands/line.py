@@ -8,6 +8,7 @@ from typing import Any, NoReturn
 
 import click
 
+from solver.analysis.analyse_options import DEFAULT_WORLDS
 from solver.analysis.line import (
     GRADES,
     MISTAKE_Z,
@@ -76,7 +77,7 @@ from solver.model.value import Value
 @click.option(
     "--worlds",
     type=WholeNumber(1, MAX_WORLDS, note=f"--view own: x>={MIN_OWN_WORLDS}"),
-    default=100,
+    default=DEFAULT_WORLDS,
     show_default=True,
     help=f"Worlds per move with --view own (at least {MIN_OWN_WORLDS}: fewer say nothing of the "
     "noise), and for positions with hidden cards.",

@@ -12,8 +12,8 @@ What scores the horizon of a depth-limited search, as Stockfish keeps ``src/nnue
   deals end (the chance of winning a game), the inference's fitted settings;
 * ``choice.py``: which evaluation a search uses, and setting it on an engine.
 
-Every shipped artefact is read, and written by the scripts that make it (``training/``,
-``benchmarks/fit_horizon.py``), through the names below.
+Every shipped artefact is read, and written by the scripts that make it (in
+``benchmarks/training/``), through the names below.
 
 >>> net = load_network("brisque")
 >>> net.key, len(net.w1) == LAYOUT[-1].offset + LAYOUT[-1].size

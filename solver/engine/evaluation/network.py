@@ -5,7 +5,7 @@ rectified units and three outputs: the future margin in points of the player to 
 the deals that no game-winning event ends) and the logits of his winning the game outright
 and of his opponent's.  The compiled engine computes the same numbers
 (``Engine.network_outputs``, ``src_cython/network.pxd``); this class is the plain reference
-that tests hold it to, and what the training script (``training/train.py``) builds.
+that tests hold it to, and what the training script (``benchmarks/training/train.py``) builds.
 
 >>> net = Network.from_dict({"key": "zero", "w1": [[0.0] * NET_H1] * NET_INPUTS, "b1": [1.0] * NET_H1,
 ...     "w2": [[0.0] * NET_H2] * NET_H1, "b2": [1.0] * NET_H2, "w3": [[0.5, 0.0, 0.0]] * NET_H2, "b3": [0.0] * 3})
@@ -33,7 +33,7 @@ class Network:
     """The weights of one learned evaluation: ``w1`` is ``NET_INPUTS`` rows of ``NET_H1``
     numbers, ``w2`` ``NET_H1`` rows of ``NET_H2``, ``w3`` ``NET_H2`` rows of 3 (margin,
     win, loss); ``levels``, the talon tricks left of its labels (any other level's row keeps
-    its random start, or with ``training/train.py --tie`` the nearest labelled level's)."""
+    its random start, or with ``benchmarks/training/train.py --tie`` the nearest labelled level's)."""
 
     key: str
     w1: tuple[tuple[float, ...], ...]

@@ -1,17 +1,17 @@
 """The evaluation's other shipped numbers, read and written here only (files in ``data/``).
 
-* the linear horizon weights (``linear-weights.json``, fitted by ``benchmarks/fit_horizon.py``
+* the linear horizon weights (``linear-weights.json``, fitted by ``benchmarks/training/fit_horizon.py``
   from exact solves of seeded positions): under the game and objective they were fitted for
   (``"brisque/margin"``, :func:`~solver.engine.evaluation.choice.horizon_key`), one row per
   number of talon tricks left at the horizon, one weight per feature of
   ``Engine.horizon_features`` (docs/solver.md);
 * how deals end between good players (``deal-outcomes.json``, counted from self-play
-  records by ``training/deal_outcomes.py``): by game, its ``source`` and its ``outcomes``,
+  records by ``benchmarks/training/deal_outcomes.py``): by game, its ``source`` and its ``outcomes``,
   each ``[score_a, score_b, winner, count]`` (``winner``: the seat of a game-winning event,
   or null), which the chance of winning a game is computed from
   (``solver/analysis/game_chance.py``);
 * the fitted settings of the inference's opponent model (``inference.json``, fitted by
-  ``training/fit_inference.py`` on self-play records): by game, ``beta``, ``floor`` and
+  ``benchmarks/training/fit_inference.py`` on self-play records): by game, ``beta``, ``floor`` and
   ``temper`` (``solver/analysis/inference.py``, docs/solver.md "Inference").
 
 >>> len(linear_weights()["brisque/margin"]), sorted(deal_outcomes()), sorted(inference_settings())

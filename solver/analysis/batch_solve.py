@@ -152,7 +152,7 @@ def solve_lines(
         for line in it:
             yield solve_line(line, table_bits, budget, before_slow)
         return
-    from solver.analysis.pool import stop_pool, worker_pool  # (its import costs 20 ms: only here)
+    from solver.processes import stop_pool, worker_pool  # (its import costs 20 ms: only here)
 
     own = None
     if ex is None:

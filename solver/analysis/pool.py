@@ -1,8 +1,8 @@
-"""The tasks of a parallel run, taken in order and kept on Ctrl-C (:class:`InOrder`), and
-the process pool that runs them (:func:`worker_pool`, :func:`stop_pool`: from
-:mod:`solver.processes`, where every worker process of the package is started, tied to its
-parent and stopped).
+"""The tasks of a parallel run, taken in order and kept on Ctrl-C (:class:`InOrder`); the
+process pool that runs them comes from :mod:`solver.processes`, where every worker process
+of the package is started, tied to its parent and stopped.
 
+>>> from solver.processes import stop_pool, worker_pool
 >>> pool = worker_pool(2)
 >>> list(InOrder(pool, abs, [-1, 2]))
 [1, 2]
@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any, Generic, TypeVar
 
-from solver.processes import stop_pool, worker_pool
+from solver.processes import stop_pool
 
 T = TypeVar("T")
 
@@ -68,4 +68,4 @@ class InOrder(Generic[T]):
         return out
 
 
-__all__ = ["InOrder", "stop_pool", "worker_pool"]
+__all__ = ["InOrder"]

@@ -507,7 +507,7 @@ class _Sampling:
     def run(self) -> SampledAnalysis:
         """Solve worlds round by round until one of the rules stops the run."""
         if self.executor is None and self.workers > 1:
-            from solver.analysis.pool import worker_pool  # (its import costs 20 ms: only when used)
+            from solver.processes import worker_pool  # (its import costs 20 ms: only when used)
 
             self.own_pool = self.executor = worker_pool(self.workers)
         try:
@@ -639,7 +639,7 @@ class _Sampling:
             except KeyboardInterrupt:  # (a second Ctrl-C: what is taken stands)
                 pass
         if self.own_pool is not None:
-            from solver.analysis.pool import stop_pool
+            from solver.processes import stop_pool
 
             stop_pool(self.own_pool, wait=False)
             self.own_pool = None

@@ -334,7 +334,7 @@ def _play_tasks(tasks: list[_PairTask], tally: _Tally, executor: Executor | None
     least one pair (the pairs played stand); Ctrl-C before any pair is raised."""
     own = None
     if executor is None and workers > 1:
-        from solver.analysis.pool import worker_pool  # (its import costs 20 ms: only when used)
+        from solver.processes import worker_pool  # (its import costs 20 ms: only when used)
 
         own = executor = worker_pool(workers)
     interrupted = False

@@ -39,7 +39,7 @@ def positions() -> list[Position]:
 
 @pytest.fixture(scope="module")
 def pool():
-    from solver.analysis.pool import stop_pool, worker_pool
+    from solver.processes import stop_pool, worker_pool
 
     ex = worker_pool(2)
     yield ex

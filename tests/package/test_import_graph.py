@@ -13,7 +13,7 @@ from the bottom (docs/architecture.md):
   ``solver.model`` only errors, native and model; ``solver.formats`` only errors, native,
   model and formats; ``solver.engine`` only errors, native, model and engine;
   ``solver.analysis`` only errors, processes, native, model, formats, engine and analysis;
-  ``solver.play`` anything but cli; nothing imports ``solver.cli`` (a package: the
+  ``solver.play`` anything but cli (processes included); nothing imports ``solver.cli`` (a package: the
   group and one module a command, all in the layer cli); ``solver.openspiel``
   (optional: it needs OpenSpiel) anything but cli, and only the command line imports it;
   ``solver.board`` (optional: the browser board) the same, but openspiel; ``solver.cluster``
@@ -46,7 +46,7 @@ ALLOWED: dict[str, set[str]] = {
     "formats": {"errors", "native", "model", "formats"},
     "engine": {"errors", "native", "model", "engine"},
     "analysis": {"errors", "processes", "native", "model", "formats", "engine", "analysis"},
-    "play": {"", "errors", "native", "model", "formats", "engine", "analysis", "play"},
+    "play": {"", "errors", "processes", "native", "model", "formats", "engine", "analysis", "play"},
     "cli": {  # (a package: the group and its modules, one a command, import each other)
         "",
         "cli",

@@ -252,8 +252,9 @@ class _Own:
 
 
 def _own_judgement(p: Position, m: Move, worlds: int, seed: int, chance: str = "deal") -> _Own:
+    from solver.analysis.analyse_options import AnalyseOptions
     from solver.analysis.ranking import RankingRule
-    from solver.analysis.sampling import AnalyseOptions, SampledAnalysis, analyse
+    from solver.analysis.sampling import SampledAnalysis, analyse
 
     view = p.view(p.turn)
     of_value: Callable[[Value], float] | None = None
@@ -414,7 +415,8 @@ def _check_judged_move(p: Position, m: Move, i: int) -> None:
 def _judge_sampled(p: Position, m: Move, worlds: int, seed: int) -> _Judged:
     """Move ``m`` of a position with hidden cards, valued over the worlds :func:`analyse`
     samples (or exactly, where one world is consistent)."""
-    from solver.analysis.sampling import AnalyseOptions, SampledAnalysis, analyse
+    from solver.analysis.analyse_options import AnalyseOptions
+    from solver.analysis.sampling import SampledAnalysis, analyse
 
     a = analyse(p, AnalyseOptions(worlds=worlds, seed=seed))
     if getattr(a, "stopped", None) == "interrupted":

@@ -796,7 +796,6 @@ def _summarise(
 
 
 __all__ = [
-    "AnalyseOptions",
     "RunnerUp",
     "SampledAnalysis",
     "SampledMove",

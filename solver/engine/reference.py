@@ -23,8 +23,10 @@ _Key = tuple[object, ...]
 """A position's memo key: the hashable state the rest of the deal depends on."""
 
 
-def _key(p: Position) -> _Key:
-    """Everything the rest of the deal depends on (scores and, in Brisque, trick counts do not)."""
+def state_key(p: Position, talon_as_set: bool = False) -> _Key:
+    """Everything the rest of the deal depends on (scores and, in Brisque, trick counts do
+    not); with ``talon_as_set`` the talon's cards without their order (when every draw is
+    a chance event, the order is not yet decided)."""
     counts: _Key = () if p.rules.game == "brisque" else (tuple(p.tricks), tuple(p.final))
     return (
         p.hands[0],
@@ -34,7 +36,7 @@ def _key(p: Position) -> _Key:
         p.turn,
         p.turnup,
         p.talon_count,
-        tuple(p.talon or ()),
+        tuple(sorted(p.talon or ())) if talon_as_set else tuple(p.talon or ()),
         tuple(map(tuple, p.melds)),
         p.exchanged,
         p.taken,
@@ -45,7 +47,7 @@ def _key(p: Position) -> _Key:
     ) + counts
 
 
-def _gain(p: Position, before: tuple[int, ...], me: int) -> int:
+def gain_of(p: Position, before: tuple[int, ...], me: int) -> int:
     """What the last move gained for ``me``: score (or trick) margin change."""
     if p.rules.objective == "tricks":
         now = p.tricks[me] - p.tricks[1 - me]
@@ -54,19 +56,20 @@ def _gain(p: Position, before: tuple[int, ...], me: int) -> int:
     return now - (before[me] - before[1 - me])
 
 
-def _counts(p: Position) -> tuple[int, ...]:
+def counts_of(p: Position) -> tuple[int, ...]:
+    """The score (or, when tricks are the objective, the trick counts) of both seats."""
     return tuple(p.tricks) if p.rules.objective == "tricks" else tuple(p.score)
 
 
 def move_value(p: Position, m: Move, memo: dict[_Key, int]) -> int:
     """Raw future value for the player to move of playing ``m`` and then best play by both."""
     me = p.turn
-    before = _counts(p)
+    before = counts_of(p)
     p.push(m, check=False)
     try:
         if p.win >= 0:
             return raw_game_win(p.win == me)
-        gain = _gain(p, before, me)
+        gain = gain_of(p, before, me)
         if p.is_over():
             return gain
         rest = future(p, memo)
@@ -79,7 +82,7 @@ def move_value(p: Position, m: Move, memo: dict[_Key, int]) -> int:
 
 def future(p: Position, memo: dict[_Key, int]) -> int:
     """Raw future value of ``p`` for its player to move, by exhaustive minimax."""
-    key = _key(p)
+    key = state_key(p)
     if key in memo:
         return memo[key]
     best = max(move_value(p, m, memo) for m in p.legal_moves())
@@ -105,4 +108,4 @@ def reference_solve(p: Position) -> tuple[Value, dict[str, Value]]:
     return final_value(p, max(raw.values())), values
 
 
-__all__ = ["future", "move_value", "reference_solve", "reference_values"]
+__all__ = ["counts_of", "future", "gain_of", "move_value", "reference_solve", "reference_values", "state_key"]

@@ -1,0 +1,181 @@
+"""The reference expectimax: both hands known, the talon's order unknown to both players.
+
+Neither player knows the order of the talon, so a position with both hands open and the
+talon face down has an exact value only as an expectimax: the players choose their moves
+(max for the player to move, min for the other) and every draw is a chance event, each
+ordered pair of the face-down cards equally likely, the trick's winner's card first (the
+last talon card goes to the winner, the turnup to the loser: no chance then).  Written to be
+obviously right, as :mod:`solver.engine.reference` is for double-dummy values, and sharing
+nothing with the compiled engine but the rules model: it is the oracle of the compiled
+expectimax.
+
+Once no chance is left (one talon card at most), a position is a double-dummy one: with
+``leaves="engine"`` (the default) the compiled engine solves it, itself checked against the
+reference solver on thousands of positions; ``leaves="reference"`` keeps the whole search in
+plain Python (minutes a position with two talon tricks left).
+
+Values are exact.  A future value is kept as three fractions, the chance that the player to
+move wins the game outright (``win``), that he loses it (``loss``), and the expected point
+margin of the other outcomes weighed by their chance (``margin``), and is ranked by the
+engine's raw scale, ``(win - loss) * WIN_RAW + margin``: a game won outright counts exactly
+``WIN_RAW``, with no points beside it, as in the double-dummy search.
+
+>>> from solver.model.position import Position
+>>> p = Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35")
+>>> expectimax_values(p)["KS"] + 52 - 35  # (no talon left: the double-dummy value)
+Fraction(-4, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import permutations
+
+from solver.engine.reference import counts_of, gain_of, state_key
+from solver.engine.results import current_margin
+from solver.engine.solving import solve
+from solver.errors import ArgumentError, HiddenInformationError
+from solver.model.moves import Move
+from solver.model.position import Position
+from solver.native.constants import WIN_RAW
+
+ZERO = Fraction(0)
+
+
+@dataclass(frozen=True)
+class Chance:
+    """A future value under chance, for one player: the chances of a game won and lost
+    outright, and the expected margin of the other outcomes weighed by their chance.
+
+    >>> Chance(Fraction(1, 4), ZERO, Fraction(3)).raw == Fraction(WIN_RAW, 4) + 3
+    True
+    >>> Chance(Fraction(1, 4), ZERO, Fraction(3)).other().margin
+    Fraction(-3, 1)
+    """
+
+    win: Fraction = ZERO
+    loss: Fraction = ZERO
+    margin: Fraction = ZERO
+
+    @property
+    def raw(self) -> Fraction:
+        """The value on the engine's raw scale: what the players maximise."""
+        return (self.win - self.loss) * WIN_RAW + self.margin
+
+    def other(self) -> Chance:
+        """The same future seen by the other player."""
+        return Chance(self.loss, self.win, -self.margin)
+
+    def after(self, gain: int) -> Chance:
+        """This future preceded by a move that gained ``gain`` points (or tricks): they count
+        only in the outcomes no game win ends."""
+        return Chance(self.win, self.loss, self.margin + gain * (1 - self.win - self.loss))
+
+
+def _mean(values: list[Chance]) -> Chance:
+    n = len(values)
+    return Chance(
+        sum((v.win for v in values), ZERO) / n,
+        sum((v.loss for v in values), ZERO) / n,
+        sum((v.margin for v in values), ZERO) / n,
+    )
+
+
+class _Expectimax:
+    """The search: a memo of future values keyed by the state with the talon as a set."""
+
+    def __init__(self, fixed_order: bool, leaves: str) -> None:
+        # fixed_order: the talon's given order is the only one (no chance): the double-dummy
+        # value, computed by this search's arithmetic, which the tests hold to the reference's
+        self.fixed_order = fixed_order
+        self.engine_leaves = leaves == "engine"
+        self.memo: dict[tuple[object, ...], Chance] = {}
+
+    def future(self, p: Position) -> Chance:
+        """The value of ``p`` for its player to move, best play by both, draws by chance."""
+        key = state_key(p, talon_as_set=not self.fixed_order)
+        if key not in self.memo:
+            if self.engine_leaves and p.talon_count <= 1:
+                self.memo[key] = _double_dummy(p)
+            else:
+                self.memo[key] = max((self.move(p, m) for m in p.legal_moves()), key=lambda c: c.raw)
+        return self.memo[key]
+
+    def move(self, p: Position, m: Move) -> Chance:
+        """The value of playing ``m`` in ``p`` for its player to move."""
+        talon = list(p.talon or ())
+        left = p.talon_count
+        p.push(m, check=False)
+        draws = p.talon_count < left and left > 1
+        p.pop()
+        if not draws or self.fixed_order:
+            return self._after(p, m)
+        outcomes = []
+        for first, second in permutations(talon, 2):  # (the winner's card, the loser's)
+            rest = sorted(c for c in talon if c != first and c != second)
+            p.talon = [first, second, *rest]
+            outcomes.append(self._after(p, m))
+        p.talon = talon
+        return _mean(outcomes)
+
+    def _after(self, p: Position, m: Move) -> Chance:
+        """The value of ``m`` with the talon's order as ``p`` holds it for the next draw."""
+        me, before = p.turn, counts_of(p)
+        p.push(m, check=False)
+        try:
+            if p.win >= 0:
+                return Chance(win=Fraction(p.win == me), loss=Fraction(p.win != me))
+            gain = gain_of(p, before, me)
+            if p.is_over():
+                return Chance(margin=Fraction(gain))
+            rest = self.future(p)
+            return (rest if p.turn == me else rest.other()).after(gain)
+        finally:
+            p.pop()
+
+
+def _double_dummy(p: Position) -> Chance:
+    """The future value of a position with no chance left, by the compiled engine."""
+    v = solve(p, every_move=False, pv=False).value
+    if v.is_game_win:
+        return Chance(win=Fraction(v.won), loss=Fraction(v.lost))
+    return Chance(margin=Fraction(int(v) - current_margin(p)))
+
+
+def _open_hands(p: Position) -> Position:
+    """A copy of ``p`` whose talon, if face down, is laid out in a canonical order (the
+    search treats it as a set); refused when a hand is hidden."""
+    if any(p.unknown):
+        raise HiddenInformationError(
+            f"the reference expectimax needs both hands known (the talon may be hidden): {p.bpn()!r}"
+        )
+    q = p.copy()
+    if q.talon is None and q.talon_count > 0:
+        q.talon = [c for c in range(32) if p.unseen() >> c & 1]
+        if len(q.talon) != q.talon_count:  # (Petite Brisque's dead cards: no talon to draw)
+            raise HiddenInformationError(f"the cards face down are not only the talon: {p.bpn()!r}")
+    return q
+
+
+LEAVES = ("engine", "reference")
+
+
+def expectimax_chances(p: Position, fixed_order: bool = False, leaves: str = "engine") -> dict[str, Chance]:
+    """Every legal move's exact value with the draws by chance, for the player to move.
+
+    ``fixed_order``: take the talon's given order as known (the double-dummy value).
+    ``leaves``: what solves the positions with no chance left (:data:`LEAVES`)."""
+    if leaves not in LEAVES:
+        raise ArgumentError(f"leaves={leaves!r}: expected one of {', '.join(LEAVES)}")
+    q = _open_hands(p)
+    search = _Expectimax(fixed_order and q.talon is not None, leaves)
+    return {str(m): search.move(q, m) for m in q.legal_moves()}
+
+
+def expectimax_values(p: Position, fixed_order: bool = False, leaves: str = "engine") -> dict[str, Fraction]:
+    """Every legal move's exact raw future value (:attr:`Chance.raw`), by move string."""
+    return {m: c.raw for m, c in expectimax_chances(p, fixed_order, leaves).items()}
+
+
+__all__ = ["LEAVES", "Chance", "expectimax_chances", "expectimax_values"]

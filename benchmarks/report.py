@@ -462,6 +462,50 @@ class Report(Sections):
             left=2,
         )
 
+    def chance_judgement(self) -> None:
+        names = self.names("chance-judgement-*.json")
+        if not names:
+            return
+        self.add("## Judgement against the expectimax", "")
+        self.add(
+            "Seeded positions reached by random play, both hands open and the talon face down, solved by the "
+            'reference expectimax, where every draw is a chance event (docs/solver.md, "The talon as chance"). '
+            "Two clairvoyant choices are scored against it: a best move of the double-dummy solve with the "
+            "talon's true order, and a best move of the double-dummy values averaged over every order of the "
+            "talon (what averaging over worlds gives). Best: the share of positions where the choice is an "
+            "expectimax-best move; lost: the mean points a decision it gives up against the expectimax best "
+            "(ties scored at their worst).",
+            "",
+        )
+        rows = []
+        for name in names:
+            d = self.load(name)
+            self.source(d["machine"], d["date"], d["command"], name)
+            for r in d["rows"]:
+                rows.append(
+                    [
+                        r["game"],
+                        r["talon_tricks_left"],
+                        r["positions"],
+                        f"{r['double_dummy_best']:.1f}%",
+                        f"{r['double_dummy_lost']:.2f}",
+                        f"{r['averaged_best']:.1f}%",
+                        f"{r['averaged_lost']:.2f}",
+                    ]
+                )
+        self.table(
+            [
+                "game",
+                "talon tricks left",
+                "positions",
+                "double dummy: best",
+                "lost",
+                "averaged: best",
+                "lost",
+            ],
+            rows,
+        )
+
     def thinking(self) -> None:
         if not self.exists("thinking.json"):
             return
@@ -892,6 +936,7 @@ def build(results: Path | str = RESULTS, written: str | None = None) -> str:
     r.figures("batch-python")
     r.sampling(run["sampling"], machine, run_date, (run.get("notes") or {}).get("sampling", ""))
     r.world_search()
+    r.chance_judgement()
     r.thinking()
     r.equal_time()
     r.strength(run["matches"])

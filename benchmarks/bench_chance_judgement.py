@@ -9,9 +9,11 @@ open, the talon face down) are solved by the reference expectimax
 - **averaged**: a best move of the double-dummy values averaged over every order of the
   talon (what averaging over worlds that differ only in the talon gives).
 
-For each: the share of positions where the choice is an expectimax-best move, and the mean
-points lost a decision (the expectimax value of the best move minus that of the choice; a
-choice among tied moves is scored at its worst, as a player may pick any of them).
+For each: the share of positions where the choice is an expectimax-best move (every move it
+ties is one), and the mean points lost a decision (the expectimax value of the best move
+minus that of the choice; a choice among tied moves is scored at its worst, as a player may
+pick any of them).  Game wins are counted apart: the positions where some move wins or
+loses the game outright with a chance above 0 are left out of the points lost and counted.
 
 Run:  python -m benchmarks.bench_chance_judgement [--tricks 2] [--positions 500] [--games brisque briscan] [--json]
 """
@@ -25,7 +27,7 @@ from typing import Any
 from benchmarks.harness import result_files
 from benchmarks.harness.console import Column, emit, parser, text_table
 from benchmarks.harness.timing import to_stderr
-from solver.engine.reference_chance import expectimax_values
+from solver.engine.reference_chance import expectimax_chances
 from solver.engine.results import current_margin
 from solver.engine.solving import solve
 from solver.model.position import Position
@@ -58,13 +60,15 @@ def _best(values: dict[str, Fraction]) -> set[str]:
 
 def judge(p: Position) -> dict[str, Any]:
     """How the double-dummy and the averaged choices fare in ``p`` against the expectimax."""
-    exact = expectimax_values(p)
+    chances = expectimax_chances(p)
+    exact = {m: c.raw for m, c in chances.items()}
     top = max(exact.values())
-    row: dict[str, Any] = {"bpn": p.bpn()}
+    stake = any(c.win or c.loss for c in chances.values())
+    row: dict[str, Any] = {"bpn": p.bpn(), "game_win_at_stake": stake}
     for name, values in (("double_dummy", double_dummy(p)), ("averaged", averaged(p))):
         chosen = _best(values)
         row[f"{name}_best"] = chosen <= _best(exact)
-        row[f"{name}_lost"] = float(top - min(exact[m] for m in chosen))
+        row[f"{name}_lost"] = None if stake else float(top - min(exact[m] for m in chosen))
     return row
 
 
@@ -79,21 +83,22 @@ def run(
             rows.append(judge(p))
             if (i + 1) % 100 == 0:
                 to_stderr(f"{game}: {i + 1} of {positions}")
-        n = len(rows)
-        out.append(
-            {
-                "game": game,
-                "talon_tricks_left": tricks,
-                "positions": n,
-                **{
-                    f"{name}_{what}": round(
-                        sum(float(r[f"{name}_{what}"]) for r in rows) / n * (100 if what == "best" else 1), 2
-                    )
-                    for name in ("double_dummy", "averaged")
-                    for what in ("best", "lost")
-                },
-            }
-        )
+        out.append(summary(game, tricks, rows))
+    return out
+
+
+def summary(game: str, tricks: int, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """A game's figures from its positions' rows (the points lost without the game wins at stake)."""
+    points = [r for r in rows if not r["game_win_at_stake"]]
+    out: dict[str, Any] = {
+        "game": game,
+        "talon_tricks_left": tricks,
+        "positions": len(rows),
+        "game_win_at_stake": len(rows) - len(points),
+    }
+    for name in ("double_dummy", "averaged"):
+        out[f"{name}_best"] = round(100 * sum(r[f"{name}_best"] for r in rows) / len(rows), 2)
+        out[f"{name}_lost"] = round(sum(r[f"{name}_lost"] for r in points) / max(1, len(points)), 2)
     return out
 
 
@@ -102,6 +107,7 @@ def report(rows: list[dict[str, Any]]) -> str:
         Column("game", "<8"),
         Column("left", ">5", "talon_tricks_left"),
         Column("positions", ">10"),
+        Column("game win at stake", ">18", "game_win_at_stake"),
         Column("double-dummy best %", ">20.1f", "double_dummy_best"),
         Column("lost", ">6.2f", "double_dummy_lost"),
         Column("averaged best %", ">16.1f", "averaged_best"),

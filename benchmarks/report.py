@@ -473,8 +473,10 @@ class Report(Sections):
             "Two clairvoyant choices are scored against it: a best move of the double-dummy solve with the "
             "talon's true order, and a best move of the double-dummy values averaged over every order of the "
             "talon (what averaging over worlds gives). Best: the share of positions where the choice is an "
-            "expectimax-best move; lost: the mean points a decision it gives up against the expectimax best "
-            "(ties scored at their worst).",
+            "expectimax-best move (every move it ties is one); lost: the mean points a decision it gives up "
+            "against the expectimax best (ties scored at their worst), over the positions where no move wins "
+            "or loses the game outright with a chance above 0 (those are counted apart: a game won is worth "
+            "far more than points).",
             "",
         )
         rows = []
@@ -487,6 +489,7 @@ class Report(Sections):
                         r["game"],
                         r["talon_tricks_left"],
                         r["positions"],
+                        r["game_win_at_stake"],
                         f"{r['double_dummy_best']:.1f}%",
                         f"{r['double_dummy_lost']:.2f}",
                         f"{r['averaged_best']:.1f}%",

@@ -501,6 +501,7 @@ class Report(Sections):
                 "game",
                 "talon tricks left",
                 "positions",
+                "a game win at stake",
                 "double dummy: best",
                 "lost",
                 "averaged: best",

@@ -106,9 +106,7 @@ def _alive(pid: int) -> bool:
     """Whether the process ``pid`` runs (or has ended and waits to be reaped)."""
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # (another user's process took its number: ours is gone)
+    except (ProcessLookupError, PermissionError):  # (PermissionError: another user's process took its number)
         return False
     return True
 

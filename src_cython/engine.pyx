@@ -21,11 +21,12 @@ functions compiled into this one module (so the split costs no speed):
 * network.pxd: the learned horizon network (its plain Python twin: solver/engine/evaluation/network.py);
 * plain.pxd: plain card play of the final phase;
 * search.pxd: the search driver;
-* parallel.pxd: one exact solve on several threads that share the tables.
+* parallel.pxd: one exact solve on several threads that share the tables;
+* chance.pxd: the expectimax over the draws, the talon's order unknown to both players.
 
 ``solver.engine`` is the public face of this module; solver/native/engine.pyi its types.
 """
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 
 cdef extern from "<stdlib.h>" nogil:
@@ -42,6 +43,8 @@ cdef extern from "pythread.h":
     unsigned long PyThread_get_thread_ident()
 
 from bounds cimport horizon_features, horizon_level
+from chance cimport (CHANCE_INF, CHANCE_TABLE_BITS, MAX_CHANCE_CARDS, ChanceEntry, chance_search,
+                    face_down, move_result)
 from network cimport NET_MAX_ON, network_inputs, network_outputs
 from context cimport (NET_CACHE_ENTRIES, HORIZON_LEVELS, SCRATCH_GEN, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_PV, MAX_TALON, MAX_THREADS, MAXMOVES, PLAIN_TABLE_BITS, SHORT_TABLE_BITS, Ctx, EngineRules,
                       Entry, EvalEntry, Network, PlainEntry, Root, State, Tables, brisque_table_alloc, monotonic_seconds)
@@ -149,6 +152,7 @@ cdef class Engine:
     """
 
     def __cinit__(self):
+        self.x.table = NULL
         self.c.tables.table = NULL
         self.c.tables.ftable = NULL
         self.c.tables.ptable = NULL
@@ -226,6 +230,11 @@ cdef class Engine:
         self.c.horizon.cache_gen = 1
         self.c.horizon.evaluations = 0
         self.loaded = 0
+        self.x.table = NULL
+        self.x.gen = 1
+        self.x.fact[0] = 1
+        for i in range(1, MAX_CHANCE_CARDS + 1):
+            self.x.fact[i] = self.x.fact[i - 1] * i
 
     def __dealloc__(self):
         cdef int i
@@ -242,6 +251,8 @@ cdef class Engine:
         self.c.horizon.net.w1 = NULL
         free(self.c.horizon.cache)
         self.c.horizon.cache = NULL
+        free(self.x.table)
+        self.x.table = NULL
         for i in range(MAX_THREADS - 1):
             free(self.c.tables.helper_ftable[i])
             free(self.c.tables.helper_ptable[i])
@@ -554,6 +565,63 @@ cdef class Engine:
                 v = exact_value(&self.c, &self.root)
             else:
                 v = search(&self.c, &self.root, alpha, beta)
+        if self.c.budget.interrupted:
+            self._raise_interrupt()
+        return v
+
+    # ---- the expectimax over the draws (chance.pxd)
+    cdef int _chance_ready(self) except -1:
+        """Before a chance search: the root loaded, its face-down cards within int64's reach,
+        the chance table made, Ctrl-C watched, and an exact search (no horizon)."""
+        self._check()
+        if face_down(&self.c, &self.root) > MAX_CHANCE_CARDS:
+            raise ArgumentError(
+                f"{face_down(&self.c, &self.root)} face-down cards: the exact expectimax takes "
+                f"at most {MAX_CHANCE_CARDS}")
+        if self.x.table == NULL:
+            self.x.table = <ChanceEntry*> calloc((<size_t>1) << CHANCE_TABLE_BITS, sizeof(ChanceEntry))
+            if self.x.table == NULL:
+                raise MemoryError("cannot allocate the chance search's table")
+            self.x.mask = ((<uint64_t>1) << CHANCE_TABLE_BITS) - 1
+        self.c.budget.depth_limit = -1
+        return 0
+
+    @property
+    def chance_scale(self):
+        """n! for the root's n face-down cards: the chance search's values are the deal's
+        result times this (exact integers: chance.pxd)."""
+        return self.x.fact[min(face_down(&self.c, &self.root), MAX_CHANCE_CARDS)]
+
+    @property
+    def chance_counts(self):
+        """(chance nodes, double-dummy leaves) searched by the chance search so far."""
+        return self.x.chance_nodes, self.x.leaves
+
+    def chance_clear(self):
+        """Empty the chance search's table (a new generation)."""
+        self.x.gen = self.x.gen + 1 if self.x.gen < 0xFFFF else 1
+        if self.x.gen == 1 and self.x.table != NULL:
+            memset(self.x.table, 0, ((<size_t>1) << CHANCE_TABLE_BITS) * sizeof(ChanceEntry))
+
+    def chance_move(self, int move, int past, alpha=None, beta=None):
+        """The value of the root move ``move`` with every draw a chance event, for the
+        player to move whose current margin is ``past``: the deal's final result (a game
+        won: WIN_RAW) times :attr:`chance_scale`, exact without a window (fail-soft with
+        one).  Budgets as for :meth:`value`; check :attr:`aborted`."""
+        cdef int64_t v, a = -CHANCE_INF if alpha is None else alpha, b = CHANCE_INF if beta is None else beta
+        self._chance_ready()
+        with nogil:
+            v = move_result(&self.c, &self.x, &self.root, past, move, a, b, 1)
+        if self.c.budget.interrupted:
+            self._raise_interrupt()
+        return v
+
+    def chance_value(self, int past, alpha=None, beta=None):
+        """The root's value with every draw a chance event (see :meth:`chance_move`)."""
+        cdef int64_t v, a = -CHANCE_INF if alpha is None else alpha, b = CHANCE_INF if beta is None else beta
+        self._chance_ready()
+        with nogil:
+            v = chance_search(&self.c, &self.x, &self.root, past, a, b)
         if self.c.budget.interrupted:
             self._raise_interrupt()
         return v

@@ -14,15 +14,18 @@ Once no chance is left (one talon card at most), a position is a double-dummy on
 reference solver on thousands of positions; ``leaves="reference"`` keeps the whole search in
 plain Python (minutes a position with two talon tricks left).
 
-Values are exact.  A future value is kept as three fractions, the chance that the player to
-move wins the game outright (``win``), that he loses it (``loss``), and the expected point
-margin of the other outcomes weighed by their chance (``margin``), and is ranked by the
-engine's raw scale, ``(win - loss) * WIN_RAW + margin``: a game won outright counts exactly
-``WIN_RAW``, with no points beside it, as in the double-dummy search.
+Values are exact, and are the deal's final result for the player to move: the margin at
+the deal's end, or exactly ``WIN_RAW`` for a game won outright (``-WIN_RAW`` lost), with no
+points beside it, as in the double-dummy search.  A value is kept as three fractions, the
+chance that the player to move wins the game outright (``win``), that he loses it (``loss``),
+and the final margin of the other outcomes weighed by their chance (``margin``), and is
+ranked by ``(win - loss) * WIN_RAW + margin``.  The points scored before a position count:
+under chance they weigh against a chance of a game won (a clairvoyant search never has to
+weigh them), so the memo keys a position with its current margin.
 
 >>> from solver.model.position import Position
 >>> p = Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35")
->>> expectimax_values(p)["KS"] + 52 - 35  # (no talon left: the double-dummy value)
+>>> expectimax_values(p)["KS"]  # (no talon left: the double-dummy value)
 Fraction(-4, 1)
 """
 
@@ -32,7 +35,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import permutations
 
-from solver.engine.reference import counts_of, gain_of, state_key
+from solver.engine.reference import state_key
 from solver.engine.results import current_margin
 from solver.engine.solving import solve
 from solver.errors import ArgumentError, HiddenInformationError
@@ -45,8 +48,8 @@ ZERO = Fraction(0)
 
 @dataclass(frozen=True)
 class Chance:
-    """A future value under chance, for one player: the chances of a game won and lost
-    outright, and the expected margin of the other outcomes weighed by their chance.
+    """A final result under chance, for one player: the chances of a game won and lost
+    outright, and the final margin of the other outcomes weighed by their chance.
 
     >>> Chance(Fraction(1, 4), ZERO, Fraction(3)).raw == Fraction(WIN_RAW, 4) + 3
     True
@@ -67,11 +70,6 @@ class Chance:
         """The same future seen by the other player."""
         return Chance(self.loss, self.win, -self.margin)
 
-    def after(self, gain: int) -> Chance:
-        """This future preceded by a move that gained ``gain`` points (or tricks): they count
-        only in the outcomes no game win ends."""
-        return Chance(self.win, self.loss, self.margin + gain * (1 - self.win - self.loss))
-
 
 def _mean(values: list[Chance]) -> Chance:
     n = len(values)
@@ -83,7 +81,8 @@ def _mean(values: list[Chance]) -> Chance:
 
 
 class _Expectimax:
-    """The search: a memo of future values keyed by the state with the talon as a set."""
+    """The search: a memo of values keyed by the state with the talon as a set, and the
+    current margin."""
 
     def __init__(self, fixed_order: bool, leaves: str) -> None:
         # fixed_order: the talon's given order is the only one (no chance): the double-dummy
@@ -92,9 +91,9 @@ class _Expectimax:
         self.engine_leaves = leaves == "engine"
         self.memo: dict[tuple[object, ...], Chance] = {}
 
-    def future(self, p: Position) -> Chance:
+    def value(self, p: Position) -> Chance:
         """The value of ``p`` for its player to move, best play by both, draws by chance."""
-        key = state_key(p, talon_as_set=not self.fixed_order)
+        key = (*state_key(p, talon_as_set=not self.fixed_order), current_margin(p))
         if key not in self.memo:
             if self.engine_leaves and p.talon_count <= 1:
                 self.memo[key] = _double_dummy(p)
@@ -121,26 +120,25 @@ class _Expectimax:
 
     def _after(self, p: Position, m: Move) -> Chance:
         """The value of ``m`` with the talon's order as ``p`` holds it for the next draw."""
-        me, before = p.turn, counts_of(p)
+        me = p.turn
         p.push(m, check=False)
         try:
             if p.win >= 0:
                 return Chance(win=Fraction(p.win == me), loss=Fraction(p.win != me))
-            gain = gain_of(p, before, me)
             if p.is_over():
-                return Chance(margin=Fraction(gain))
-            rest = self.future(p)
-            return (rest if p.turn == me else rest.other()).after(gain)
+                return Chance(margin=Fraction(current_margin(p, me)))
+            rest = self.value(p)
+            return rest if p.turn == me else rest.other()
         finally:
             p.pop()
 
 
 def _double_dummy(p: Position) -> Chance:
-    """The future value of a position with no chance left, by the compiled engine."""
+    """The value of a position with no chance left, by the compiled engine."""
     v = solve(p, every_move=False, pv=False).value
     if v.is_game_win:
         return Chance(win=Fraction(v.won), loss=Fraction(v.lost))
-    return Chance(margin=Fraction(int(v) - current_margin(p)))
+    return Chance(margin=Fraction(int(v)))
 
 
 def _open_hands(p: Position) -> Position:
@@ -174,7 +172,8 @@ def expectimax_chances(p: Position, fixed_order: bool = False, leaves: str = "en
 
 
 def expectimax_values(p: Position, fixed_order: bool = False, leaves: str = "engine") -> dict[str, Fraction]:
-    """Every legal move's exact raw future value (:attr:`Chance.raw`), by move string."""
+    """Every legal move's exact value (:attr:`Chance.raw`: the final margin, a game won
+    ``WIN_RAW``), by move string."""
     return {m: c.raw for m, c in expectimax_chances(p, fixed_order, leaves).items()}
 
 

@@ -12,10 +12,12 @@ import pytest
 
 from solver.engine.reference import reference_values
 from solver.engine.reference_chance import Chance, expectimax_chances, expectimax_values
-from solver.engine.results import final_value
+from solver.engine.results import current_margin, final_value
 from solver.engine.solving import solve
 from solver.errors import ArgumentError, HiddenInformationError
 from solver.model.position import Position
+from solver.model.value import Value
+from solver.native.constants import WIN_RAW, WIN_THRESHOLD
 from solver.play.dealing import positions_with_talon_left
 
 GAMES = ("brisque", "briscan")
@@ -28,6 +30,11 @@ def _hidden_talon(p: Position) -> Position:
     return Position(q.bpn())
 
 
+def _as_value(p: Position, total: int) -> Value:
+    """The answer's Value of a final result (a margin, or +-WIN_RAW for a game win)."""
+    return final_value(p, total if abs(total) >= WIN_THRESHOLD else total - current_margin(p))
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_a_fixed_talon_order_gives_the_double_dummy_values_back(game):
     # the expectimax's arithmetic (chances, margins, game wins) with one outcome at every
@@ -36,7 +43,7 @@ def test_a_fixed_talon_order_gives_the_double_dummy_values_back(game):
         fixed = expectimax_values(p, fixed_order=True)
         assert all(v.denominator == 1 for v in fixed.values())
         engine = {str(mv.move): mv.value for mv in solve(p).moves}
-        assert {m: final_value(p, int(v)) for m, v in fixed.items()} == engine, p.bpn()
+        assert {m: _as_value(p, int(v)) for m, v in fixed.items()} == engine, p.bpn()
 
 
 @pytest.mark.slow
@@ -45,7 +52,9 @@ def test_the_whole_search_in_plain_python_agrees_with_the_reference_solver(game)
     # no compiled engine anywhere: the leaves by the reference solver too
     (p,) = positions_with_talon_left(2, 1, game, first_seed=7)
     fixed = expectimax_values(p, fixed_order=True, leaves="reference")
-    assert fixed == {m: Fraction(v) for m, v in reference_values(p).items()}
+    assert {m: _as_value(p, int(v)) for m, v in fixed.items()} == {
+        m: final_value(p, v) for m, v in reference_values(p).items()
+    }
     assert expectimax_values(p, leaves="reference") == expectimax_values(p)
 
 
@@ -81,10 +90,10 @@ def test_the_double_dummy_best_move_loses_to_the_expectimax_best():
     assert max(ev.values()) - max(ev[m] for m in clairvoyant) > 10  # (12 2/3 points here)
 
 
-def test_a_chance_future_flips_and_adds_points_only_where_no_game_is_won():
+def test_a_chance_result_flips_to_the_other_player():
     c = Chance(win=Fraction(1, 3), loss=Fraction(1, 6), margin=Fraction(5))
     assert c.other() == Chance(win=Fraction(1, 6), loss=Fraction(1, 3), margin=Fraction(-5))
-    assert c.after(6).margin == 5 + 6 * Fraction(1, 2)
+    assert c.raw == Fraction(1, 6) * WIN_RAW + 5
 
 
 def test_hidden_hands_and_unknown_leaves_are_refused():

@@ -25,6 +25,7 @@
 # module that reads or writes it bypasses the checks and the budget the methods keep.
 from libc.stdint cimport uint64_t
 
+from chance cimport ChanceSearch
 from context cimport Ctx, Root, State
 
 
@@ -43,6 +44,7 @@ cdef class Engine:
     cdef Ctx c
     cdef State root
     cdef int loaded
+    cdef ChanceSearch x       # the expectimax over the draws (chance.pxd), its table made on first use
 
     cdef void _wipe(self)
     cdef void _mark_used(self, int p, int m) noexcept
@@ -50,3 +52,4 @@ cdef class Engine:
     cdef void _size_tables(self, int small) noexcept
     cdef void _watch(self) noexcept
     cdef int _raise_interrupt(self) except -1
+    cdef int _chance_ready(self) except -1

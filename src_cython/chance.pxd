@@ -1,0 +1,271 @@
+# The expectimax over the draws: both hands known, the talon's order unknown to both
+# players.  Decisions are searched by fail-soft alpha-beta; a move that ends a trick with
+# two face-down cards or more left is a chance node over every ordered pair of them (the
+# winner's card first), pruned by Ballard's Star1 with bounds on the deal's result; once
+# one face-down card at most is left no chance remains and the double-dummy search
+# (search.pxd) solves the rest.
+#
+# Values are exact integers.  A node with n face-down cards holds its value times n! (its
+# *scale*): the value there is a mean over n(n-1) ordered draws of values with n-2 cards
+# left, whose scale is (n-2)!, so the scaled value is their plain sum, with no division and
+# no rounding.  The value is the deal's final result for the player to move (the final
+# margin, or +-WIN_RAW for a game won outright), not the future gain the double-dummy search
+# keeps: under chance the points scored before weigh against a chance of a game won, so
+# the chance search carries the current margin (``past``) and its table keys hold it.
+# int64 holds n! * WIN_RAW up to n = MAX_CHANCE_CARDS.
+from libc.stdint cimport int16_t, int64_t, uint16_t, uint32_t, uint64_t
+
+from bounds cimport decl_bound, sure_points
+from cards cimport __builtin_popcount, points_of
+from constants cimport G_BRISCAN, WIN_RAW
+from context cimport INF, MAXMOVES, MAX_TALON, Ctx, State
+from moves cimport apply_move, gen_moves
+from search cimport child_alpha, child_beta, out_of_budget, same_mover, search
+from tables cimport make_key, mix64
+
+
+cdef enum:
+    MAX_CHANCE_CARDS = 15     # 15! * WIN_RAW < 2**63; deeper roots are refused
+    CHANCE_TABLE_BITS = 18    # entries of the chance search's own table (40 bytes each)
+
+cdef extern from *:
+    """
+    #define BRISQUE_CHANCE_INF (((int64_t)1) << 62)
+    """
+    const int64_t CHANCE_INF "BRISQUE_CHANCE_INF"   # beyond every scaled value
+
+
+ctypedef struct ChanceEntry:
+    uint64_t k1
+    uint64_t k2
+    int64_t lo
+    int64_t hi
+    int16_t move
+    uint16_t gen
+
+
+ctypedef struct ChanceSearch:
+    # the chance search's state beside the engine's context
+    ChanceEntry* table        # 2**CHANCE_TABLE_BITS entries, one a slot (always replaced)
+    uint64_t mask
+    uint16_t gen              # entries of another generation are empty
+    int64_t fact[MAX_CHANCE_CARDS + 1]
+    uint64_t chance_nodes     # chance nodes searched (the engine counts every node)
+    uint64_t leaves           # double-dummy searches of positions with no chance left
+
+
+cdef inline int face_down(Ctx* c, State* s) noexcept nogil:
+    """The face-down cards still to draw at s (the turnup is not one)."""
+    return c.root.talon_len - s.talon_idx
+
+
+cdef inline void relay_talon(Ctx* c, int idx) noexcept nogil:
+    """Recompute the talon's suffix data from index idx on after its cards were reordered
+    (the hashes of the suffixes and the cards still in the talon: tables.pxd, moves.pxd)."""
+    cdef int i
+    cdef uint64_t h = c.root.talon_hash[c.root.talon_len]
+    for i in range(c.root.talon_len - 1, idx - 1, -1):
+        h = mix64(h * 33 + <uint64_t>(c.root.talon[i] + 1) + 0x51ED)
+        c.root.talon_hash[i] = h
+        c.root.talon_rest[i] = c.root.talon_rest[i + 1] | ((<uint32_t>1) << c.root.talon[i])
+
+
+cdef inline int64_t result_bound(Ctx* c, State* s) noexcept nogil:
+    """A bound on how far the deal's result for either player can move from his current
+    margin at s: every point still in
+    play, the last trick, the exchange and every declaration still possible; WIN_RAW when a
+    game may still be won outright.  Briscan's bonuses (five trumps, the last five tricks,
+    nine tricks: 60 in all) are added whole."""
+    cdef uint32_t live = s.hand[0] | s.hand[1] | c.root.talon_rest[s.talon_idx]
+    cdef int total, dm, do, quartet = 0
+    if s.turnup >= 0:
+        live |= (<uint32_t>1) << s.turnup
+    if s.trick >= 0:
+        live |= (<uint32_t>1) << s.trick
+    if c.rules.game == G_BRISCAN and (s.tricks[0] == 0 or s.tricks[1] == 0):
+        return WIN_RAW      # every trick to one player wins the game
+    dm = decl_bound(c, s, 0, live, &quartet)
+    do = decl_bound(c, s, 1, live, &quartet)
+    if dm >= WIN_RAW or do >= WIN_RAW:
+        return WIN_RAW
+    if c.rules.tricks_obj:
+        total = __builtin_popcount(live) // 2 + 1
+    else:
+        total = points_of(live) + c.rules.last_bonus + c.rules.exchange_points
+    if c.rules.game == G_BRISCAN:
+        total += 60
+    return total + dm + do
+
+
+cdef inline int64_t leaf_value(Ctx* c, State* s, int me, int past, int64_t alpha,
+                               int64_t beta) noexcept nogil:
+    """Fail-soft value for ``me`` (margin ``past``) of a position with no chance left, by the
+    double-dummy search: its final result, or +-WIN_RAW for a game won."""
+    cdef int t = s.turn, p = past if t == me else -past, f, v, a, b
+    cdef int64_t lo = alpha if t == me else -beta, hi = beta if t == me else -alpha
+    # the window in the mover's terms, inside the double-dummy search's range
+    a = <int>(-INF if lo < -INF else (INF if lo > INF else lo))
+    b = <int>(-INF if hi < -INF else (INF if hi > INF else hi))
+    f = search(c, s, child_alpha(a, p), child_beta(b, p))
+    v = same_mover(p, f)
+    return v if t == me else -v
+
+
+cdef inline int64_t child_result(Ctx* c, ChanceSearch* x, State* child, int me, int past,
+                                 int64_t alpha, int64_t beta) noexcept nogil:
+    """Fail-soft value for ``me`` of a child reached with margin ``past`` for ``me``, on the
+    child's scale: a game won, the deal's end, a chance search, or a leaf."""
+    cdef int n = face_down(c, child)
+    if child.win >= 0:
+        return (WIN_RAW if child.win == me else -WIN_RAW) * x.fact[n]
+    if child.ended:
+        return past * x.fact[n]
+    if n < 2:
+        x.leaves += 1
+        return leaf_value(c, child, me, past, alpha, beta)
+    if child.turn == me:
+        return chance_search(c, x, child, past, alpha, beta)
+    return -chance_search(c, x, child, -past, -beta, -alpha)
+
+
+cdef inline int64_t draw_value(Ctx* c, ChanceSearch* x, State* s, int past, int mv,
+                               int64_t alpha, int64_t beta, int root) noexcept nogil:
+    """Fail-soft value for the player to move at s of mv, a move that ends a trick and
+    draws with n >= 2 face-down cards: the sum over the n(n-1) ordered draws (the value
+    times n!), with Star1's cutoffs."""
+    cdef int idx = s.talon_idx, n = face_down(c, s), i, j, k, m, d, me = s.turn, cut = 0
+    cdef int cards[MAX_TALON]
+    cdef int64_t outcomes = n * (n - 1), rest, sum = 0, v, a, b, lo, hi, bound
+    cdef State child
+    for i in range(n):
+        cards[i] = c.root.talon[idx + i]
+    # every outcome's result for me lies within [lo, hi] (on the children's scale)
+    bound = result_bound(c, s)
+    lo = (past - bound if bound < WIN_RAW else -WIN_RAW) * x.fact[n - 2]
+    hi = (past + bound if bound < WIN_RAW else WIN_RAW) * x.fact[n - 2]
+    x.chance_nodes += 1
+    rest = outcomes
+    for i in range(n):
+        if cut:
+            break
+        for j in range(n):
+            if i == j:
+                continue
+            rest -= 1
+            c.root.talon[idx] = cards[i]
+            c.root.talon[idx + 1] = cards[j]
+            m = idx + 2
+            for k in range(n):
+                if k != i and k != j:
+                    c.root.talon[m] = cards[k]
+                    m += 1
+            relay_talon(c, idx)
+            child = s[0]
+            d = apply_move(c, &child, mv)
+            if root:
+                child.min_decl = 0
+            a = alpha - sum - rest * hi
+            b = beta - sum - rest * lo
+            v = child_result(c, x, &child, me, past + d, a if a > lo - 1 else lo - 1,
+                             b if b < hi + 1 else hi + 1)
+            if c.budget.aborted:
+                cut = 1
+                break
+            if v >= b:
+                sum += v + rest * lo
+                cut = 1
+                break
+            if v <= a:
+                sum += v + rest * hi
+                cut = 1
+                break
+            sum += v
+    for i in range(n):
+        c.root.talon[idx + i] = cards[i]
+    relay_talon(c, idx)
+    return sum
+
+
+cdef inline int64_t move_result(Ctx* c, ChanceSearch* x, State* s, int past, int mv,
+                                int64_t alpha, int64_t beta, int root) noexcept nogil:
+    """Fail-soft value of mv for the player to move at s (margin ``past``), on s's scale.
+    ``root``: a root move's own value, any declaration may follow it."""
+    cdef State child = s[0]
+    cdef int d = apply_move(c, &child, mv)
+    if child.talon_idx != s.talon_idx and face_down(c, s) >= 2:
+        return draw_value(c, x, s, past, mv, alpha, beta, root)
+    if root:
+        child.min_decl = 0
+    return child_result(c, x, &child, s.turn, past + d, alpha, beta)
+
+
+cdef inline void chance_key(Ctx* c, State* s, int past, uint64_t* k1, uint64_t* k2) noexcept nogil:
+    """The table key of a node of the chance search: the engine's key with the talon as the
+    set of its cards (its order is not decided), and the current margin."""
+    make_key(c, s, k1, k2)
+    k2[0] ^= c.root.talon_hash[s.talon_idx] ^ mix64(
+        (<uint64_t>c.root.talon_rest[s.talon_idx]) | ((<uint64_t>(past + 0x8000) & 0xFFFF) << 32)
+        | ((<uint64_t>(s.trick + 1)) << 48) | (<uint64_t>1 << 62))
+
+
+cdef inline int64_t chance_search(Ctx* c, ChanceSearch* x, State* s, int past,
+                                  int64_t alpha, int64_t beta) noexcept nogil:
+    """Fail-soft alpha-beta value for the player to move at s, two face-down cards or more
+    left, of the deal's result on s's scale (its value times n!).
+
+    Returns 0 at once when the budget is spent (c.budget.aborted): callers must then
+    discard the result."""
+    cdef int moves[MAXMOVES]
+    cdef int n, i, j, tmp, best_move = -1
+    cdef int64_t best = -CHANCE_INF, v, a
+    cdef uint64_t k1, k2
+    cdef ChanceEntry* e
+    c.nodes += 1
+    if out_of_budget(c):
+        return 0
+    chance_key(c, s, past, &k1, &k2)
+    e = &x.table[mix64(k1 ^ (k2 * 0x9E3779B97F4A7C15ULL)) & x.mask]
+    n = gen_moves(c, s, moves, 1)
+    if e.gen == x.gen and e.k1 == k1 and e.k2 == k2:
+        if e.lo >= beta:
+            return e.lo
+        if e.hi <= alpha:
+            return e.hi
+        if e.lo == e.hi:
+            return e.lo
+        for i in range(n):          # the stored best move first
+            if moves[i] == e.move:
+                tmp = moves[i]
+                j = i
+                while j > 0:
+                    moves[j] = moves[j - 1]
+                    j -= 1
+                moves[0] = tmp
+                break
+    for i in range(n):
+        a = alpha if alpha > best else best
+        v = move_result(c, x, s, past, moves[i], a, beta, 0)
+        if c.budget.aborted:
+            return 0
+        if v > best:
+            best = v
+            best_move = moves[i]
+            if best >= beta:
+                break
+    if not (e.gen == x.gen and e.k1 == k1 and e.k2 == k2):
+        e.k1 = k1
+        e.k2 = k2
+        e.gen = x.gen
+        e.lo = -CHANCE_INF
+        e.hi = CHANCE_INF
+    e.move = <int16_t>best_move
+    if best >= beta:
+        if best > e.lo:
+            e.lo = best
+    elif best <= alpha:
+        if best < e.hi:
+            e.hi = best
+    else:
+        e.lo = best
+        e.hi = best
+    return best

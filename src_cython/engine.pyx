@@ -232,6 +232,8 @@ cdef class Engine:
         self.loaded = 0
         self.x.table = NULL
         self.x.gen = 1
+        self.x.chance_nodes = 0
+        self.x.leaves = 0
         self.x.fact[0] = 1
         for i in range(1, MAX_CHANCE_CARDS + 1):
             self.x.fact[i] = self.x.fact[i - 1] * i

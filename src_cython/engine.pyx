@@ -36,7 +36,7 @@ from libc.time cimport CLOCKS_PER_SEC, clock, clock_t
 
 from cards cimport __builtin_ctz, __builtin_popcount
 from constants cimport (MAX_TABLE_BITS, G_BRISCAN, G_BRISQUE, G_PETITE, K_MARRIAGE, K_QUARTET, K_SEQUENCE, N_MELDS,
-                        NET_H1, NET_H2, NET_INPUTS, NET_OUTPUTS, WIN_THRESHOLD)
+                        NET_H1, NET_H2, NET_INPUTS, NET_OUTPUTS, WIN_RAW, WIN_THRESHOLD)
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
 cdef extern from "pythread.h":
@@ -44,7 +44,7 @@ cdef extern from "pythread.h":
 
 from bounds cimport horizon_features, horizon_level
 from chance cimport (CHANCE_INF, CHANCE_TABLE_BITS, MAX_CHANCE_CARDS, ChanceEntry, chance_search,
-                    face_down, move_result)
+                    face_down, move_result, result_bound)
 from network cimport NET_MAX_ON, network_inputs, network_outputs
 from context cimport (NET_CACHE_ENTRIES, HORIZON_LEVELS, SCRATCH_GEN, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_PV, MAX_TALON, MAX_THREADS, MAXMOVES, PLAIN_TABLE_BITS, SHORT_TABLE_BITS, Ctx, EngineRules,
                       Entry, EvalEntry, Network, PlainEntry, Root, State, Tables, brisque_table_alloc, monotonic_seconds)
@@ -598,6 +598,13 @@ cdef class Engine:
     def chance_counts(self):
         """(chance nodes, double-dummy leaves) searched by the chance search so far."""
         return self.x.chance_nodes, self.x.leaves
+
+    @property
+    def chance_game_win_possible(self):
+        """Whether a game may still be won outright from the root (a bound, not a proof: the
+        chance search then weighs a game won at WIN_RAW points)."""
+        self._check()
+        return result_bound(&self.c, &self.root) >= WIN_RAW
 
     def chance_clear(self):
         """Empty the chance search's table (a new generation)."""

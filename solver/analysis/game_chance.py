@@ -34,7 +34,7 @@ from solver.errors import ArgumentError
 from solver.model.bits import points_of
 from solver.model.position import Position
 from solver.model.rules import Rules, as_rules
-from solver.model.value import Value
+from solver.model.value import ExpectedMargin, Value
 from solver.native.constants import PACK_POINTS
 
 GRID = 5  # points a cell of the table in the points games (a deal's scores rounded to it)
@@ -155,9 +155,13 @@ class GameChance:
             return 1.0 if mine > his else 0.0 if mine < his else 0.5
         return float(self._table[seat, self._cell(mine), self._cell(his)])
 
-    def of_value(self, p: Position, v: Value) -> float:
+    def of_value(self, p: Position, v: Value | ExpectedMargin) -> float:
         """The chance that ``v.pov`` wins the game if the deal of ``p`` (with its game
-        totals) ends with the value ``v``; he has the other seat in the next deal."""
+        totals) ends with the value ``v``; he has the other seat in the next deal.  An
+        expected margin (a world's draws by chance) is read as its nearest whole margin: an
+        approximation, the game's chance not being linear in the margin."""
+        if isinstance(v, ExpectedMargin):
+            v = Value(round(v), v.pov)
         me = v.pov
         if v.winner is not None:
             return 1.0 if v.winner == me else 0.0

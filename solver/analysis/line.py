@@ -31,7 +31,7 @@ from solver.model.moves import Move, parse_move, parse_moves
 from solver.model.position import SEATS, Position, as_position
 from solver.model.ranges import MIN_OWN_WORLDS, short_value
 from solver.model.rules import as_rules
-from solver.model.value import Value
+from solver.model.value import ExpectedMargin, Value
 
 
 def default_limit(p: Position) -> Limit | None:
@@ -257,7 +257,7 @@ def _own_judgement(p: Position, m: Move, worlds: int, seed: int, chance: str = "
     from solver.analysis.sampling import SampledAnalysis, analyse
 
     view = p.view(p.turn)
-    of_value: Callable[[Value], float] | None = None
+    of_value: Callable[[Value | ExpectedMargin], float] | None = None
     if chance == "game":  # the chance of winning the game to the target, from the totals
         table = GameChance.for_rules(p.rules)
         of_value = partial(table.of_value, view)

@@ -32,7 +32,7 @@ from typing import Literal
 from solver.errors import ArgumentError
 from solver.model.position import Position
 from solver.model.ranges import MAX_WIN_WORTH, short_value, whole_number, whole_or_none
-from solver.model.value import Value
+from solver.model.value import ExpectedMargin, Value
 
 WinWorth = Literal["match", "sentinel"] | int
 """A ranking rule as the API and the CLI take it."""
@@ -82,8 +82,10 @@ class RankingRule:
             return p.rules.tricks_per_deal
         return max(1, p.rules.target - p.game[winner])
 
-    def number(self, v: Value, p: Position) -> int:
+    def number(self, v: Value | ExpectedMargin, p: Position) -> float:
         """A world's value for ``v.pov`` as the number the ranking averages."""
+        if isinstance(v, ExpectedMargin):
+            return float(v)
         if self.rule == "sentinel" or v.winner is None:
             return int(v)
         w = self.worth(p, v.winner)

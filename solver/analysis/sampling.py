@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from solver.analysis.analyse_options import AnalyseOptions
+from solver.analysis.chance_worlds import draws_are_chance, world_chance_values
 from solver.analysis.equilibrium import EquilibriumAnalysis, equilibrium
 from solver.analysis.executors import as_executor, executor_width
 from solver.analysis.inference import History, effective_worlds, infers, log_likelihood, model_for
@@ -28,7 +29,7 @@ from solver.analysis.ranking import RankingRule
 from solver.analysis.thinking import world_work
 from solver.analysis.worlds import all_worlds, iter_worlds, shuffled_worlds, world_count
 from solver.engine.evaluation import DEFAULT_HORIZON
-from solver.engine.quick import WorldSearch, quick_summary
+from solver.engine.quick import WorldSearch, quick_limit, quick_summary
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.engine.solving import shared_solver, solve
 from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
@@ -37,10 +38,11 @@ from solver.formats.words import percent
 from solver.model.moves import Move, move, parse_move
 from solver.model.position import SEATS, Position, as_position
 from solver.model.rules import Rules
-from solver.model.value import Value
+from solver.model.value import ExpectedMargin, Value
 
 if TYPE_CHECKING:
     from solver.analysis.pool import InOrder
+    from solver.native.engine import Engine
 
 MIN_EFFECTIVE_WORLDS = 10  # weighted worlds worth fewer do not stop the sampling by separation
 MIN_WORLD_SECONDS = 1e-6  # the time left given to a world at the deadline (a Limit needs some)
@@ -53,7 +55,7 @@ SampleStop = Literal["worlds", "enumerated", "time", "think", "separated", "inte
 (``enumerated``), the time limit, the budget of thinking spent (solver.analysis.thinking),
 the best move separated from the runner-up, or an interrupt (Ctrl-C: the answer so far)."""
 
-WorldResult = tuple[dict[int, Value], int, int, float]
+WorldResult = tuple[dict[int, Value | ExpectedMargin], int, int, float]
 """One world solved: every root move's value (by move number), the nodes searched, the
 learned evaluation's evaluations (with the nodes, the work a budget of thinking counts), and
 the log-likelihood of the opponent's play in it (0 without inference)."""
@@ -146,7 +148,7 @@ class SampledAnalysis:
     world_numbers: list[dict[int, float]] = field(default_factory=list, repr=False)
     # each world's final value of each move (a margin or a game won), for chances that are
     # no function of the number: the chance of winning a whole game (solver.analysis.game_chance)
-    world_values: list[dict[int, Value]] = field(default_factory=list, repr=False)
+    world_values: list[dict[int, Value | ExpectedMargin]] = field(default_factory=list, repr=False)
     # each world's weight by the inference (empty: every world alike), and their effective
     # sample size, (sum w)^2 / sum w^2 (None: no inference)
     world_weights: list[float] = field(default_factory=list, repr=False)
@@ -177,7 +179,7 @@ class SampledAnalysis:
         return loss, 0.0 if self.enumerated else se
 
     def paired_win_drop(
-        self, m: Move | str, chance: Callable[[Value], float] | None = None
+        self, m: Move | str, chance: Callable[[Value | ExpectedMargin], float] | None = None
     ) -> tuple[float, float | None]:
         """(drop, stderr): how much ``m`` lowers the chance of winning the deal against the
         move with the best chance (the share of the worlds where a move's number is above 0:
@@ -296,19 +298,62 @@ def _solve_worlds(task: WorldTask, out: list[WorldResult] | None = None) -> list
     rules = Rules.parse(rules_text)
     solver = shared_solver(rules, WORLD_TABLE_BITS, horizon)
     out = [] if out is None else out
+    known: dict[tuple[int, int], tuple[dict[int, Value | ExpectedMargin], int]] = {}
     for bpn in bpns:
         solver.engine.clear()
         e0 = solver.engine.network_evaluations
         world = Position(bpn)
-        a = solver.solve(world, every_move=True, pv=False, limit=limit, deadline=deadline)
-        if a.stopped == "budget":
-            continue
+        chance = _chance_values(solver.engine, world, limit, deadline, known)
+        values: dict[int, Value | ExpectedMargin]
+        if chance is None:
+            a = solver.solve(world, every_move=True, pv=False, limit=_dd_limit(limit, world), deadline=deadline)
+            if a.stopped == "budget":
+                continue
+            values, nodes = {int(m.move): m.value for m in a.moves}, a.nodes
+        else:
+            values, nodes = chance
         # (the inference's searches are not counted here: its work is by the moves it replays)
         ll = 0.0 if inference is None else log_likelihood(inference[0], world, inference[1])[0]
-        out.append(
-            ({int(m.move): m.value for m in a.moves}, a.nodes, solver.engine.network_evaluations - e0, ll)
-        )
+        out.append((values, nodes, solver.engine.network_evaluations - e0, ll))
     return out
+
+
+def _chance_values(
+    engine: Engine,
+    world: Position,
+    limit: Limit | None,
+    deadline: float | None,
+    known: dict[tuple[int, int], tuple[dict[int, Value | ExpectedMargin], int]],
+) -> tuple[dict[int, Value | ExpectedMargin], int] | None:
+    """A world's values with its draws by chance and the nodes searched, under a ``chance``
+    limit (None: not asked for, a game win at stake, or the deadline passed: the
+    double-dummy solve instead).  Worlds that differ only in the talon's order have the
+    same values: ``known`` keeps them by the hands, with the nodes they took, so that the
+    work counted does not depend on how the worlds were shared among workers; each search
+    starts from an empty table for the same reason."""
+    if limit is None or not limit.chance or not draws_are_chance(world):
+        return None
+    hands = (world.hands[0], world.hands[1])
+    if hands in known:
+        return known[hands]
+    if deadline is not None:
+        engine.set_limits(wall_seconds=max(deadline - time.perf_counter(), MIN_WORLD_SECONDS))
+    engine.chance_clear()
+    n0 = engine.nodes
+    try:
+        values = world_chance_values(engine, world)
+    finally:
+        engine.clear_limits()
+    if values is None:
+        return None
+    known[hands] = (dict(values), engine.nodes - n0)
+    return known[hands]
+
+
+def _dd_limit(limit: Limit | None, world: Position) -> Limit | None:
+    """The double-dummy solve's limit: a ``chance`` limit's worlds left to it get the quick
+    search (exact this late in the deal)."""
+    return quick_limit(world) if limit is not None and limit.chance else limit
 
 
 def solve_world(
@@ -470,7 +515,7 @@ class _Sampling:
         self.stopped: SampleStop = "enumerated" if self.enumerated else "worlds"
         self.drawn = 0  # the worlds drawn: those solved, and those an exact search left at the deadline
         self.checked = 0  # the separation rule looks at fixed counts of worlds: every ``batch``
-        self.numbers: list[dict[int, int]] = []  # the worlds' ranking numbers, for the separation rule
+        self.numbers: list[dict[int, float]] = []  # the worlds' ranking numbers, for the separation rule
         self.work = 0.0  # the work seconds of the worlds in results (solver.analysis.thinking)
         self.counted = 0  # the worlds of results whose work is in ``work``
         self.last_update = t0
@@ -702,7 +747,7 @@ def _share(flags: Sequence[bool], ws: Sequence[float] | None) -> float:
 
 
 def _separated(
-    nums: list[dict[int, int]], legal: list[int], z: float, ws: Sequence[float] | None = None
+    nums: list[dict[int, float]], legal: list[int], z: float, ws: Sequence[float] | None = None
 ) -> bool:
     """Whether the best move leads the runner-up by ``z`` standard errors of their paired
     difference, over the worlds' ranking numbers ``nums`` (weighted by ``ws``)."""
@@ -742,7 +787,7 @@ def _summarise(
         mean, se = _mean_se([w[m] for w in numbers], ws)
         kept = [i for i, v in enumerate(values) if not v.is_game_win]
         margin, margin_se = (
-            _mean_se([int(values[i]) for i in kept], None if ws is None else [ws[i] for i in kept])
+            _mean_se([float(values[i]) for i in kept], None if ws is None else [ws[i] for i in kept])
             if kept
             else (None, None)
         )

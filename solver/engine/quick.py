@@ -35,6 +35,10 @@ from solver.model.rules import Rules
 EXACT_TALON_TRICKS = 4
 DEFAULT_DEPTH = 4  # tricks of look-ahead before that, to the fitted linear evaluation
 LEARNED_DEPTH = 3  # with a network: tricks of look-ahead to it, the whole deal
+# world search "chance": worlds with at most this many talon tricks left get the exact
+# expectimax (a few ms a world at two; about a second at three: BENCHMARKS.md)
+CHANCE_TALON_TRICKS = 2
+MAX_CHANCE_TALON_TRICKS = 7  # the engine's exact expectimax takes at most 15 face-down cards
 
 
 def talon_tricks_left(p: Position) -> int:
@@ -117,7 +121,10 @@ class WorldSearch:
     * ``linear`` and ``linear:N``: the same with the fitted linear evaluation (``linear``
       was the quick search of every game before the network);
     * ``handmade:N``: N tricks to the hand-made heuristic without the game-win guard (the
-      world search before the fitted evaluation: ``handmade:3`` was the default).
+      world search before the fitted evaluation: ``handmade:3`` was the default);
+    * ``chance`` and ``chance:N``: with at most N talon tricks left (default
+      ``CHANCE_TALON_TRICKS``) each world's draws are chance events, its moves valued by the
+      exact expectimax (solver.analysis.chance_worlds); earlier, the quick search.
 
     >>> WorldSearch.parse("handmade:3"), str(WorldSearch.parse("quick"))
     (WorldSearch(kind='handmade', depth=3), 'quick')
@@ -138,17 +145,17 @@ class WorldSearch:
                 f"quick, exact, depth:N or handmade:N, not {type(text).__name__}"
             )
         kind, sep, arg = text.strip().lower().partition(":")
-        if kind in ("quick", "exact", "learned", "linear") and not sep:
+        if kind in ("quick", "exact", "learned", "linear", "chance") and not sep:
             return cls(kind)
         if (
-            kind in ("depth", "handmade", "learned", "linear")
+            kind in ("depth", "handmade", "learned", "linear", "chance")
             and re.fullmatch("[0-9]{1,2}", arg)
             and 1 <= int(arg) <= MAX_DEPTH
         ):
             return cls(kind, int(arg))
         raise ArgumentError(
             f"world search {short(text)}: expected quick, exact, depth:N, learned, learned:N, linear, "
-            f"linear:N or handmade:N (N from 1 to {MAX_DEPTH} tricks)"
+            f"linear:N, handmade:N, chance or chance:N (N from 1 to {MAX_DEPTH} tricks)"
         )
 
     def __str__(self) -> str:
@@ -161,7 +168,7 @@ class WorldSearch:
         >>> WorldSearch().horizon(Rules.parse("brisque")), WorldSearch().horizon(Rules.parse("petite(draw=yes)"))
         ('learned', 'linear')
         """
-        if self.kind == "quick":
+        if self.kind in ("quick", "chance"):
             return quick_horizon(rules)
         return self.kind if self.kind in HORIZONS else DEFAULT_HORIZON
 
@@ -169,6 +176,11 @@ class WorldSearch:
         """The limit of this search on ``p``."""
         if self.kind == "exact":
             return None
+        if self.kind == "chance":
+            most = CHANCE_TALON_TRICKS if self.depth is None else self.depth
+            if 2 <= talon_tricks_left(p) <= min(most, MAX_CHANCE_TALON_TRICKS) and p.talon_count >= 2:
+                return Limit(chance=True)
+            return quick_limit(p)
         if self.kind == "quick":
             return quick_limit(p)
         if self.kind in ("learned", "linear") and self.depth is None:
@@ -180,6 +192,8 @@ class WorldSearch:
         ``"exact"`` where the search is exact anyway (:func:`reaches_final_phase`: the worlds'
         values are then proven, and line analysis judges mistakes on them); else the depth,
         with the horizon named unless it is the default of solves (``DEFAULT_HORIZON``)."""
+        if limit is not None and limit.chance:
+            return "expectimax"
         if reaches_final_phase(p, limit):
             return "exact"
         text = quick_description(limit)
@@ -190,6 +204,7 @@ class WorldSearch:
 
 
 __all__ = [
+    "CHANCE_TALON_TRICKS",
     "DEFAULT_DEPTH",
     "EXACT_TALON_TRICKS",
     "LEARNED_DEPTH",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar
 
 from solver.errors import IllegalMoveError, Interrupted
@@ -50,6 +50,9 @@ class Limit:
     seconds: float | None = None
     depth: int | None = None
     guard: bool = True  # to a depth: prove game wins and losses beyond the horizon
+    # a sampled world's draws are chance events (solver.analysis.chance_worlds): its moves get
+    # the exact expectimax, the talon's order unknown, in place of the double dummy
+    chance: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         # a limit of nothing is a mistake, not a search (depth=0 gave trivial bounds), and

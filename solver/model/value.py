@@ -189,6 +189,41 @@ RAW_TRIVIAL = WIN_RAW + 5000
 """Beyond every raw value: the bound known before searching."""
 
 
+class ExpectedMargin(float):
+    """A world's value with the draws by chance: the expected final margin for the seat
+    ``pov`` over every order of the talon (the exact expectimax of the world), where no game
+    win is at stake.  It reads like a margin :class:`Value` (no winner), but is no whole
+    number: sampled analyses average it as they average margins.
+
+    >>> v = ExpectedMargin(-86.5, "b")
+    >>> v.is_game_win, v.won, v.win, v.for_seat("a")
+    (False, False, None, ExpectedMargin(86.5, pov='a'))
+    """
+
+    pov: int
+    winner: None = None
+    is_game_win = False
+    won = False
+    lost = False
+    win = None
+
+    def __new__(cls, margin: float, pov: Seat) -> ExpectedMargin:
+        self = super().__new__(cls, margin)
+        self.pov = seat_index(pov, "pov")
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (ExpectedMargin, (float(self), self.pov))
+
+    def for_seat(self, seat: Seat) -> ExpectedMargin:
+        """The same value from ``seat``'s point of view."""
+        seat = seat_index(seat)
+        return self if seat == self.pov else ExpectedMargin(-float(self), seat)
+
+    def __repr__(self) -> str:
+        return f"ExpectedMargin({float(self)}, pov={_SEATS[self.pov]!r})"
+
+
 def raw_game_win(mover_wins: bool) -> int:
     """The raw value of a game-winning event for the player to move."""
     return WIN_RAW if mover_wins else -WIN_RAW

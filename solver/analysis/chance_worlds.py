@@ -11,6 +11,7 @@ engine's ``WIN_RAW`` points, not by the analysis's ranking rule: such a world ke
 double-dummy values (:func:`world_chance_values` answers None).
 
 >>> from solver.engine.seam import new_engine
+>>> from solver.model.moves import move
 >>> from solver.model.position import Position
 >>> p = Position("brisque AJ.KQ.7.8/T87.A87.. JC QCAC7C KQ9.TJ9.ATKQJ98.TK9 - b 53:10 tricks=7:1")
 >>> values = world_chance_values(new_engine(p.rules), p)
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 from solver.engine.results import current_margin
 from solver.engine.seam import engine_root
-from solver.model.moves import move
 from solver.model.position import Position
 from solver.model.value import ExpectedMargin
 from solver.native.engine import Engine

@@ -306,7 +306,9 @@ def _solve_worlds(task: WorldTask, out: list[WorldResult] | None = None) -> list
         chance = _chance_values(solver.engine, world, limit, deadline, known)
         values: dict[int, Value | ExpectedMargin]
         if chance is None:
-            a = solver.solve(world, every_move=True, pv=False, limit=_dd_limit(limit, world), deadline=deadline)
+            a = solver.solve(
+                world, every_move=True, pv=False, limit=_dd_limit(limit, world), deadline=deadline
+            )
             if a.stopped == "budget":
                 continue
             values, nodes = {int(m.move): m.value for m in a.moves}, a.nodes

@@ -92,8 +92,10 @@ from solver.model.ranges import MAX_WIN_WORTH
     "early), depth:N (N tricks to the default horizon evaluation), learned or learned:N (exact "
     "late and four tricks before, or N tricks, with the learned network at the horizon), linear "
     "or linear:N (the same with the fitted linear evaluation: linear was the default before the "
-    "network), or handmade:N (N tricks to the hand-made heuristic, the default before that "
-    "being handmade:3).",
+    "network), handmade:N (N tricks to the hand-made heuristic, the default before that "
+    "being handmade:3), or chance or chance:N (with at most N talon tricks left, 2 by default, "
+    "each world's draws are chance events: its moves get the exact expectimax, the talon's "
+    "order unknown; earlier the quick search).",
 )
 @click.option(
     "--win-worth",

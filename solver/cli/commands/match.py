@@ -76,8 +76,10 @@ def match_cmd(
     the search each world gets: quick (the default: three tricks to the learned
     horizon network in Brisque and Briscan), exact, depth:N, learned[:N] (the
     network, exact late and four tricks before, or N tricks), linear[:N] (the
-    same with the fitted linear horizon: linear was the default before the network)
-    or handmade:N (the default before that was handmade:3).  PIMC takes +infer
+    same with the fitted linear horizon: linear was the default before the network),
+    handmade:N (the default before that was handmade:3) or chance[:N] (with at most N
+    talon tricks left, 2 by default, each world's draws are chance events: the exact
+    expectimax, no clairvoyance of the talon's order).  PIMC takes +infer
     at the end: its worlds weighed by the opponent's play so far.
 
     Reports, for FIRST, the mean margin per deal over the deal pairs without a

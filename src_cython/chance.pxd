@@ -52,6 +52,9 @@ ctypedef struct ChanceSearch:
     uint64_t mask
     uint16_t gen              # entries of another generation are empty
     int64_t fact[MAX_CHANCE_CARDS + 1]
+    int shifts                # 0: every ordered draw; else at most this many draws per card
+                              # (sampled chance nodes: sample_outcomes)
+    uint64_t seed             # of the sampled draws
     uint64_t chance_nodes     # chance nodes searched (the engine counts every node)
     uint64_t leaves           # double-dummy searches of positions with no chance left
 
@@ -170,11 +173,90 @@ cdef inline int64_t probe_outcome(Ctx* c, ChanceSearch* x, State* child, int me,
     return move_result(c, x, child, pw, mv, alpha, beta, 0)
 
 
+cdef inline int64_t floor_div(int64_t a, int64_t f) noexcept nogil:
+    return a // f if a >= 0 or a % f == 0 else a // f - 1
+
+
+cdef inline int64_t ceil_div(int64_t a, int64_t f) noexcept nogil:
+    return -floor_div(-a, f)
+
+
+cdef inline int draw_outcomes(ChanceSearch* x, int* cards, int n, int* pi, int* pj,
+                              int64_t* weight) noexcept nogil:
+    """The ordered draws a chance node searches, as pairs of indices into cards, and the
+    weight of each (its share of the n(n-1) draws, times the chance of one): every draw,
+    weight 1; or, sampled, k of the n - 1 rotations of a permutation of the cards (each
+    card drawn k times by the winner and k times by the loser: a balanced sample), k the
+    largest divisor of n - 1 not above ``x.shifts``, weight (n - 1) / k.  The sample
+    depends on the cards only, not on the moves that led there: every move meets the
+    same draws."""
+    cdef int i, j, k, t, count = 0
+    cdef int perm[MAX_TALON]
+    cdef int shift[MAX_TALON]
+    cdef uint64_t h = x.seed, bits = 0
+    if x.shifts <= 0 or x.shifts >= n - 1:
+        for i in range(n):
+            for j in range(n):
+                if i != j:
+                    pi[count] = i
+                    pj[count] = j
+                    count += 1
+        weight[0] = 1
+        return count
+    k = x.shifts
+    while (n - 1) % k:
+        k -= 1
+    for i in range(n):
+        bits |= (<uint64_t>1) << cards[i]
+    # the cards in the order of their values, then shuffled by a hash of the set (Fisher-Yates)
+    for i in range(n):
+        perm[i] = i
+    for i in range(1, n):
+        j = i
+        while j > 0 and cards[perm[j - 1]] > cards[perm[j]]:
+            t = perm[j]
+            perm[j] = perm[j - 1]
+            perm[j - 1] = t
+            j -= 1
+    h = mix64(bits ^ h)
+    for i in range(n - 1, 0, -1):
+        h = mix64(h + <uint64_t>i)
+        j = <int>(h % <uint64_t>(i + 1))
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+    for i in range(n - 1):
+        shift[i] = i + 1
+    for i in range(k):          # k distinct rotations of 1..n-1
+        h = mix64(h + 0x5A17 + <uint64_t>i)
+        j = i + <int>(h % <uint64_t>(n - 1 - i))
+        t = shift[i]
+        shift[i] = shift[j]
+        shift[j] = t
+    for t in range(k):
+        for i in range(n):
+            pi[count] = perm[i]
+            pj[count] = perm[(i + shift[t]) % n]
+            count += 1
+    weight[0] = (n - 1) // k
+    return count
+
+
+cdef inline int64_t weighed_result(Ctx* c, ChanceSearch* x, State* child, int me, int past,
+                                   int64_t alpha, int64_t beta, int64_t w) noexcept nogil:
+    """child_result times the draw's weight w, fail-soft in the window (alpha, beta) of the
+    weighed value."""
+    if w == 1:
+        return child_result(c, x, child, me, past, alpha, beta)
+    return w * child_result(c, x, child, me, past, floor_div(alpha, w), ceil_div(beta, w))
+
+
 cdef inline int64_t draw_value(Ctx* c, ChanceSearch* x, State* s, int past, int mv,
                                int64_t alpha, int64_t beta, int root) noexcept nogil:
     """Fail-soft value for the player to move at s of mv, a move that ends a trick and
     draws with n >= 2 face-down cards: the sum over the n(n-1) ordered draws (the value
-    times n!), with the cutoffs of Ballard's Star2: a probe of one move in each draw bounds
+    times n!), or over a sample of them weighed to the same scale (draw_outcomes), with
+    the cutoffs of Ballard's Star2: a probe of one move in each draw bounds
     it on one side, then Star1 searches the draws with the windows those bounds allow."""
     cdef int idx = s.talon_idx, n = face_down(c, s), i, j, k, d, me = s.turn
     cdef int cards[MAX_TALON]
@@ -182,20 +264,16 @@ cdef inline int64_t draw_value(Ctx* c, ChanceSearch* x, State* s, int past, int 
     cdef int pj[MAX_OUTCOMES]
     cdef int64_t olo[MAX_OUTCOMES]
     cdef int64_t ohi[MAX_OUTCOMES]
-    cdef int64_t sum_lo = 0, sum_hi = 0, done = 0, v, a, b, lo, hi, bound, result
-    cdef int outcomes = 0
+    cdef int64_t sum_lo = 0, sum_hi = 0, done = 0, v, a, b, lo, hi, bound, result, w
+    cdef int outcomes
     cdef State child
     for i in range(n):
         cards[i] = c.root.talon[idx + i]
-        for j in range(n):
-            if i != j:
-                pi[outcomes] = i
-                pj[outcomes] = j
-                outcomes += 1
-    # every outcome's result for me lies within [lo, hi] (on the children's scale)
+    outcomes = draw_outcomes(x, cards, n, pi, pj, &w)
+    # every outcome's weighed result for me lies within [lo, hi] (on the children's scale)
     bound = result_bound(c, s)
-    lo = (past - bound if bound < WIN_RAW else -WIN_RAW) * x.fact[n - 2]
-    hi = (past + bound if bound < WIN_RAW else WIN_RAW) * x.fact[n - 2]
+    lo = (past - bound if bound < WIN_RAW else -WIN_RAW) * x.fact[n - 2] * w
+    hi = (past + bound if bound < WIN_RAW else WIN_RAW) * x.fact[n - 2] * w
     for k in range(outcomes):
         olo[k] = lo
         ohi[k] = hi
@@ -207,7 +285,7 @@ cdef inline int64_t draw_value(Ctx* c, ChanceSearch* x, State* s, int past, int 
         for k in range(outcomes):
             d = deal_outcome(c, s, mv, cards, n, pi[k], pj[k], root, &child)
             if child.win >= 0 or child.ended:
-                v = child_result(c, x, &child, me, past + d, lo - 1, hi + 1)
+                v = weighed_result(c, x, &child, me, past + d, lo - 1, hi + 1, w)
                 sum_lo += v - olo[k]
                 sum_hi += v - ohi[k]
                 olo[k] = v
@@ -215,7 +293,8 @@ cdef inline int64_t draw_value(Ctx* c, ChanceSearch* x, State* s, int past, int 
                 continue
             if child.turn == me:
                 b = beta - (sum_lo - olo[k])
-                v = probe_outcome(c, x, &child, me, past + d, olo[k] - 1, b if b < hi + 1 else hi + 1)
+                v = w * probe_outcome(c, x, &child, me, past + d, floor_div(olo[k] - 1, w),
+                                      ceil_div(b if b < hi + 1 else hi + 1, w))
                 if c.budget.aborted:
                     result = 0
                     break
@@ -227,8 +306,8 @@ cdef inline int64_t draw_value(Ctx* c, ChanceSearch* x, State* s, int past, int 
                     olo[k] = v
             else:
                 a = alpha - (sum_hi - ohi[k])
-                v = -probe_outcome(c, x, &child, me, past + d, -(ohi[k] + 1),
-                                   -(a if a > lo - 1 else lo - 1))
+                v = -w * probe_outcome(c, x, &child, me, past + d, floor_div(-(ohi[k] + 1), w),
+                                       ceil_div(-(a if a > lo - 1 else lo - 1), w))
                 if c.budget.aborted:
                     result = 0
                     break
@@ -253,8 +332,8 @@ cdef inline int64_t draw_value(Ctx* c, ChanceSearch* x, State* s, int past, int 
             d = deal_outcome(c, s, mv, cards, n, pi[k], pj[k], root, &child)
             a = alpha - done - sum_hi
             b = beta - done - sum_lo
-            v = child_result(c, x, &child, me, past + d, a if a > olo[k] - 1 else olo[k] - 1,
-                             b if b < ohi[k] + 1 else ohi[k] + 1)
+            v = weighed_result(c, x, &child, me, past + d, a if a > olo[k] - 1 else olo[k] - 1,
+                               b if b < ohi[k] + 1 else ohi[k] + 1, w)
             if c.budget.aborted:
                 result = 0
                 break

@@ -234,6 +234,8 @@ cdef class Engine:
         self.x.gen = 1
         self.x.chance_nodes = 0
         self.x.leaves = 0
+        self.x.shifts = 0
+        self.x.seed = 0
         self.x.fact[0] = 1
         for i in range(1, MAX_CHANCE_CARDS + 1):
             self.x.fact[i] = self.x.fact[i - 1] * i
@@ -605,6 +607,19 @@ cdef class Engine:
         chance search then weighs a game won at WIN_RAW points)."""
         self._check()
         return result_bound(&self.c, &self.root) >= WIN_RAW
+
+    def set_chance_sampling(self, int shifts=0, uint64_t seed=0):
+        """Sampled chance nodes for roots too deep to search every draw: at each draw, ``k``
+        rotations of a permutation of the face-down cards (each card drawn k times by the
+        trick's winner and k times by the loser), k the largest divisor of n - 1 not above
+        ``shifts``, weighed to the whole; 0 (the default): every ordered draw, the exact
+        value.  The sample depends on the cards and ``seed`` only, so every move meets the
+        same draws.  Empties the chance table (its values were of the other kind)."""
+        if shifts < 0:
+            raise ArgumentError(f"shifts={shifts}: expected 0 (every draw) or more")
+        self.x.shifts = shifts
+        self.x.seed = seed
+        self.chance_clear()
 
     def chance_clear(self):
         """Empty the chance search's table (a new generation)."""

@@ -13,6 +13,14 @@ def test_the_worked_example_of_the_docs_is_judged_as_they_say() -> None:
     row = judge(p)
     assert row["double_dummy_best"] is False and abs(row["double_dummy_lost"] - 38 / 3) < 1e-9
     assert row["averaged_best"] is True and row["averaged_lost"] == 0.0
+    # the chance world search has one hand to sample here (both open): the expectimax itself
+    assert row["world_search_best"] is True and row["world_search_lost"] == 0.0
+
+
+def test_sampled_chance_nodes_are_scored_beside_the_others() -> None:
+    p = positions_with_talon_left(3, 1, "brisque", first_seed=2)[0]
+    row = judge(p, sampled=1)
+    assert isinstance(row["sampled_best"], bool) and (row["sampled_lost"] is None or row["sampled_lost"] >= 0)
 
 
 def test_averaging_over_every_order_of_a_fixed_talon_is_its_own_mean() -> None:

@@ -29,6 +29,8 @@ if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports 
     from solver.analysis import AnalyseOptions, SampledAnalysis, analyse, analyse_line, solution_tree
     from solver.engine import (
         Analysis,
+        ChanceAnalysis,
+        ChanceInterrupted,
         Limit,
         MoveValue,
         SolveInterrupted,
@@ -36,6 +38,7 @@ if TYPE_CHECKING:  # (for type checkers: at run time, __getattr__ below imports 
         can_reach,
         solve,
         solve_batch,
+        solve_chance,
     )
     from solver.errors import (
         ArgumentError,
@@ -88,6 +91,8 @@ __all__ = [
     "BPNError",
     "BoardError",
     "BrisqueError",
+    "ChanceAnalysis",
+    "ChanceInterrupted",
     "DealRecord",
     "EXCHANGE",
     "EngineError",
@@ -135,6 +140,7 @@ __all__ = [
     "solution_tree",
     "solve",
     "solve_batch",
+    "solve_chance",
 ]
 
 # Where each public name comes from.  The names are imported on first use (PEP 562), so
@@ -148,6 +154,8 @@ _SOURCES: dict[str, str] = {
     "analyse_line": "solver.analysis",
     "solution_tree": "solver.analysis",
     "Analysis": "solver.engine",
+    "ChanceAnalysis": "solver.engine",
+    "ChanceInterrupted": "solver.engine",
     "Limit": "solver.engine",
     "MoveValue": "solver.engine",
     "SolveInterrupted": "solver.engine",
@@ -155,6 +163,7 @@ _SOURCES: dict[str, str] = {
     "can_reach": "solver.engine",
     "solve": "solver.engine",
     "solve_batch": "solver.engine",
+    "solve_chance": "solver.engine",
     "ArgumentError": "solver.errors",
     "ArgumentTypeError": "solver.errors",
     "BPNError": "solver.errors",

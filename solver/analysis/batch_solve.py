@@ -19,9 +19,16 @@ from typing import Any, TypedDict
 
 from solver.analysis.executors import as_executor, executor_width
 from solver.engine.batchline import fast_answer
+from solver.engine.chance_solving import solve_chance, talon_face_down
 from solver.engine.seam import DEFAULT_TABLE_BITS
 from solver.engine.solving import solve
-from solver.errors import BrisqueError, HiddenInformationError, ImpossiblePositionError, NotationError
+from solver.errors import (
+    ArgumentError,
+    BrisqueError,
+    HiddenInformationError,
+    ImpossiblePositionError,
+    NotationError,
+)
 from solver.model.position import Position
 from solver.model.ranges import short
 
@@ -65,6 +72,8 @@ def solve_line(
             if probs:
                 return _impossible(line, probs), False
         try:  # (the solver checks the position once: an impossible one is refused first)
+            if talon_face_down(p):  # (the expectimax: every draw a chance event)
+                return solve_chance(p, table_bits=table_bits, **chance_budget(budget)).to_json(), True
             return solve(p, table_bits=table_bits, **(budget or {})).to_json(), True
         except ImpossiblePositionError as exc:
             return _impossible(line, exc.problems), False
@@ -79,6 +88,30 @@ def solve_line(
         return json.dumps(
             {"bpn": line, "error": f"internal error on {short(line)}: {type(exc).__name__}: {exc}"}
         ), False
+
+
+class ChanceBudget(TypedDict):
+    """A budget of the expectimax of a face-down talon (:func:`solver.engine.solve_chance`'s keywords)."""
+
+    nodes: int | None
+    seconds: float | None
+
+
+def chance_budget(budget: Budget | None) -> ChanceBudget:
+    """The part of ``budget`` the expectimax of a face-down talon takes: nodes and seconds
+    (a depth and the quick search need the talon's order: refused).
+
+    >>> chance_budget({"nodes": 1000, "seconds": None, "depth": None, "quick": False})
+    {'nodes': 1000, 'seconds': None}
+    """
+    b = budget or {}
+    if b.get("depth") is not None or b.get("quick"):
+        raise ArgumentError(
+            "a talon given by its count is solved as chance, every draw a chance event, to the "
+            "end of the deal: a depth or the quick search needs the talon's order; give a budget "
+            "of nodes or seconds, or the talon's order"
+        )
+    return {"nodes": b.get("nodes"), "seconds": b.get("seconds")}
 
 
 def _exact(budget: Budget | None) -> bool:
@@ -222,4 +255,13 @@ def _next_answers(
     return answers
 
 
-__all__ = ["CHUNK_LINES", "Budget", "solve_chunk", "solve_line", "solve_lines", "solve_part"]
+__all__ = [
+    "CHUNK_LINES",
+    "Budget",
+    "ChanceBudget",
+    "chance_budget",
+    "solve_chunk",
+    "solve_line",
+    "solve_lines",
+    "solve_part",
+]

@@ -7,15 +7,19 @@ Value for a: -4 (exact)
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from solver.analysis.equilibrium import EquilibriumAnalysis
 from solver.analysis.sampling import SampledAnalysis
+from solver.engine.chance_solving import ChanceAnalysis
 from solver.engine.results import Analysis, Bound, MoveValue
 from solver.errors import HiddenInformationError
-from solver.formats.words import percent, plural
+from solver.formats.words import mixed_number, percent, plural
 from solver.model.moves import Move
+from solver.model.outright import game_win_possible
 from solver.model.position import SEATS, Position
 from solver.model.rules import GAME_NAMES
-from solver.native.constants import WIN_VALUE
+from solver.native.constants import WIN_RAW, WIN_VALUE
 
 
 def _signed(v: int | None) -> str:
@@ -120,7 +124,7 @@ def pv_by_trick(start: Position, line: list[Move]) -> list[str]:
     return rows
 
 
-def _header(a: Analysis | SampledAnalysis, p: Position, note: str) -> tuple[list[str], str]:
+def _header(a: Analysis | SampledAnalysis | ChanceAnalysis, p: Position, note: str) -> tuple[list[str], str]:
     """The first report line (game, trick, who moves, score) and the unit of the values."""
     r = p.rules
     unit = "tricks" if r.objective == "tricks" else "points"
@@ -171,6 +175,83 @@ def format_analysis(a: Analysis, position: Position | None = None) -> str:
     if a.pv:
         lines.append("Principal variation:")
         lines.extend(pv_by_trick(p, a.pv))
+    lines.append(f"{plural(a.nodes, 'node')}, {a.seconds * 1000:.1f} ms")
+    return "\n".join(lines)
+
+
+CHANCE_METHOD = "expectimax: the talon's order unknown to both players; every draw a chance event"
+"""How the report of a face-down talon says what its values are."""
+
+
+def chance_value_words(v: Fraction | None) -> str:
+    """An expectimax value in words: exact, with its decimals when it is not whole.
+
+    >>> chance_value_words(Fraction(-260, 3)), chance_value_words(Fraction(-74)), chance_value_words(None)
+    ('-86 2/3 (-86.667)', '-74', 'not searched')
+    """
+    if v is None:
+        return "not searched"
+    return mixed_number(v) if v.denominator == 1 else f"{mixed_number(v)} ({float(v):+.3f})"
+
+
+def _chance_rows(a: ChanceAnalysis) -> list[str]:
+    """The moves valued, best first, in two columns (the exact value, and its decimals when
+    it is not whole), then those not searched."""
+    best = {int(m) for m in a.best}
+    valued = [(mv, mv.value) for mv in a.moves if mv.value is not None]
+    exact = {int(mv.move): mixed_number(v) for mv, v in valued}
+    decimals = {int(mv.move): "" if v.denominator == 1 else f"({float(v):+.3f})" for mv, v in valued}
+    wide = max([len(t) for t in exact.values()] + [7])
+    deci = max([len(t) for t in decimals.values()] + [0])
+    rows = []
+    for mv, _ in sorted(valued, key=lambda r: -r[1]):
+        m = int(mv.move)
+        mark = "  best" if m in best else ""
+        rows.append(
+            f"  {str(mv.move):<6}{exact[m]:>{wide}}{'  ' if deci else ''}{decimals[m]:<{deci}}{mark}".rstrip()
+        )
+    rest = [str(mv.move) for mv in a.moves if mv.value is None]
+    if rest:
+        rows.append(f"  not searched: {' '.join(rest)}")
+    return rows
+
+
+def format_chance_analysis(a: ChanceAnalysis, position: Position | None = None) -> str:
+    """The report of a face-down talon's expectimax: the method, every move with its exact
+    value best first, and the principal variation up to the next draw.
+
+    >>> from solver.engine.chance_solving import solve_chance
+    >>> text = format_chance_analysis(solve_chance("brisque AJ.KQ.7.8/T87.A87.. JC 3 KQ9.TJ9.ATKQJ98.TK9 - b 53:10 tricks=7:1"))
+    >>> print(text.splitlines()[2])
+    Value for b: -74 (exact; the expected final margin)
+    """
+    p = position or Position(a.bpn)
+    lines, unit = _header(a, p, "")
+    lines.append(f"Method: {CHANCE_METHOD} ({plural(a.face_down, 'face-down card')})")
+    if a.exact:
+        what = f"{a.win} wins the game outright whatever the draws" if a.win else "the expected final margin"
+        lines.append(f"Value for {a.turn}: {chance_value_words(a.value)} (exact; {what})")
+    else:
+        why = "interrupted" if a.stopped == "interrupted" else "budget spent"
+        if a.value is None:
+            lines.append(f"Value for {a.turn}: unknown ({why} before any move was valued)")
+        else:
+            words = chance_value_words(a.value)
+            lines.append(f"Value for {a.turn}: at least {words} ({why}: the best of the moves valued)")
+    if any(game_win_possible(p, seat) for seat in (0, 1)):
+        lines.append(f"(a game won outright counts +-{WIN_RAW} in these expectations)")
+    if a.moves:
+        lines.append(f"Moves, best first (expected final {unit} margin for {a.turn}):")
+        lines.extend(_chance_rows(a))
+    elif a.best:
+        lines.append(f"Best move: {a.best[0]}")
+    if a.pv:
+        lines.append(
+            "Principal variation, up to the next draw:" if a.pv_ends == "draw" else "Principal variation:"
+        )
+        lines.extend(pv_by_trick(p, a.pv))
+        if a.pv_ends == "draw":
+            lines.append("  then a draw of the face-down cards: the line goes on as they fall")
     lines.append(f"{plural(a.nodes, 'node')}, {a.seconds * 1000:.1f} ms")
     return "\n".join(lines)
 
@@ -316,7 +397,10 @@ def _worth_words(ranking: str) -> str:
 
 
 __all__ = [
+    "CHANCE_METHOD",
+    "chance_value_words",
     "format_analysis",
+    "format_chance_analysis",
     "format_equilibrium",
     "format_sampled",
     "pv_by_trick",

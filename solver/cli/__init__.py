@@ -27,7 +27,7 @@ COMMANDS = {
     ),
     "deal": Subcommand("solver.cli.commands.deal:deal_cmd", "Print the BPN of a position dealt from SEED."),
     "solve": Subcommand(
-        "solver.cli.commands.solve:solve_cmd", "Solve a perfect-information position exactly."
+        "solver.cli.commands.solve:solve_cmd", "Solve a position with both hands known exactly."
     ),
     "analyse": Subcommand(
         "solver.cli.commands.analyse:analyse_cmd",

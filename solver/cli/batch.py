@@ -18,6 +18,7 @@ from solver.analysis import batch_solve as analysis_batch
 from solver.analysis.batch_solve import Budget
 from solver.cli.exits import FAILED, BrisqueCommandError, option_words
 from solver.cli.inputs import stdin_lines
+from solver.engine.chance_solving import ChanceInterrupted
 from solver.engine.results import SolveInterrupted
 from solver.errors import BrisqueError
 from solver.model.ranges import short
@@ -143,7 +144,7 @@ def solve_batch(table_bits: int, limit: Budget, executor: Executor | None, worke
             failed += not ok
             write(answer)
         flush_errors()
-    except SolveInterrupted as stop:
+    except (SolveInterrupted, ChanceInterrupted) as stop:
         # Ctrl-C in a line solved here: what it proved goes out in its place, as `solve BPN`
         # prints it (the lines of worker processes are lost with their workers)
         flush_errors()

@@ -58,7 +58,7 @@ Progress = Callable[[int, int, int], object]
 PROGRESS_SECONDS = 1.0  # how often progress hears of a root move still being searched
 
 
-class _Ticker:
+class ProgressTicker:
     """Calls ``progress`` as each root move is solved and, from a helper thread, every
     ``PROGRESS_SECONDS`` while one is searched (the search releases the GIL; a whole deal's
     first move alone can take minutes), one call at a time, with the nodes so far."""
@@ -84,7 +84,7 @@ class _Ticker:
                 except Exception:  # (a failing callback stops the ticks, not the solve)
                     return
 
-    def __enter__(self) -> _Ticker:
+    def __enter__(self) -> ProgressTicker:
         self.report(0)
         self.thread.start()
         return self
@@ -99,6 +99,12 @@ def require_solvable(p: Position, over_ok: bool = False) -> None:
     with ``over_ok``, a finished deal, whose result no hidden card changes: a view of a
     deal ended by four kings or queens)."""
     if p.has_hidden and not (over_ok and p.is_over()):
+        if not any(p.unknown):  # (both hands known: the talon alone is face down)
+            raise HiddenInformationError(
+                f"position {p.bpn()!r} has its talon face down; the exact solver needs the talon "
+                f"order: solve_chance (brisque solve) values a face-down talon with every draw a "
+                f"chance event, and the sampling analysis (brisque analyse) takes any hidden cards"
+            )
         raise HiddenInformationError(
             f"position {p.bpn()!r} has hidden cards; the exact solver needs both hands and the talon "
             f"order: use the sampling analysis (brisque analyse) for hidden cards"
@@ -267,7 +273,7 @@ class Solver:
     def _solve_root_moves(self, solved: _RootMoves, progress: Progress | None, n0: int) -> None:
         """Value every root move exactly, one at a time, into ``solved``."""
         roots = self.engine.root_moves()
-        ticker = _Ticker(progress, len(roots), lambda: self.engine.nodes - n0) if progress else None
+        ticker = ProgressTicker(progress, len(roots), lambda: self.engine.nodes - n0) if progress else None
         with ticker or nullcontext():
             for solved.current in roots:
                 solved.raw[solved.current] = self.engine.move_value(solved.current)
@@ -669,8 +675,10 @@ def _reference_pv(p: Position) -> list[Move]:
 
 
 __all__ = [
+    "BOUNDED_TABLE_BITS",
     "Backend",
     "Progress",
+    "ProgressTicker",
     "Solver",
     "can_reach",
     "forget_shared_solvers",

@@ -7,9 +7,13 @@ that never round to "all" or "none" when they are not.
 ('25%', '<1%', '>99%', '100%', '0%')
 >>> proportion(0.9996), proportion(0.5)
 ('>0.999', '0.500')
+>>> mixed_number(Fraction(-260, 3)), mixed_number(Fraction(-74))
+('-86 2/3', '-74')
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 
 def plural(n: int, noun: str, nouns: str | None = None) -> str:
@@ -40,4 +44,19 @@ def proportion(share: float, decimals: int = 3) -> str:
     return _share(share, decimals, 1, "")
 
 
-__all__ = ["percent", "plural", "proportion"]
+def mixed_number(x: Fraction) -> str:
+    """An exact value, signed as the reports' values: its whole part and the proper fraction
+    left, ``'+3 1/2'``, ``'-86 2/3'``, ``'-2/3'``, ``'+12'``.
+
+    >>> mixed_number(Fraction(7, 2)), mixed_number(Fraction(-2, 3)), mixed_number(Fraction(0))
+    ('+3 1/2', '-2/3', '+0')
+    """
+    sign = "-" if x < 0 else "+"
+    whole, rest = divmod(abs(x.numerator), x.denominator)
+    if not rest:
+        return f"{sign}{whole}"
+    part = f"{rest}/{x.denominator}"
+    return f"{sign}{whole} {part}" if whole else f"{sign}{part}"
+
+
+__all__ = ["mixed_number", "percent", "plural", "proportion"]

@@ -294,3 +294,78 @@ def test_solve_says_an_impossible_position_in_its_words(invoke, bpn: str):
     res = invoke("solve", bpn)
     assert res.exit_code == 2
     assert f"Error: impossible position {bpn!r}: " in res.stderr
+
+
+# ----------------------------------------------------------------------------- a face-down talon
+# docs/solver.md, "The talon as chance": three face-down cards, b's heart best at -74
+CHANCE = "brisque AJ.KQ.7.8/T87.A87.. JC 3 KQ9.TJ9.ATKQJ98.TK9 - b 53:10 tricks=7:1"
+CHANCE_VIEW = "brisque AJ.KQ.7.8/?6 JC 3 KQ9.TJ9.ATKQJ98.TK9 - b 53:10 tricks=7:1"  # (b's hand hidden)
+CHANCE_KEYS = {
+    "bpn", "turn", "method", "value", "value_exact", "best", "moves", "pv", "pv_ends",
+    "win", "face_down", "exact", "stopped", "nodes", "seconds",
+}  # fmt: skip
+
+
+def test_solve_answers_a_face_down_talon_as_chance(invoke):
+    res = invoke("solve", CHANCE)
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[1].startswith("Method: expectimax: the talon's order unknown to both players; every draw")
+    assert "Value for b: -74 (exact" in res.stdout
+    rows = lines[lines.index("Moves, best first (expected final points margin for b):") + 1 :][:6]
+    assert [row.split()[0] for row in rows] == ["7H", "8H", "7S", "8S", "TS", "AH"]
+    assert rows[0].endswith("best") and rows[1].endswith("best") and not rows[2].endswith("best")
+    assert rows[2].split()[1:] == ["-86", "2/3", "(-86.667)"] and rows[5].split()[1:] == ["-102"]
+    assert "Principal variation, up to the next draw:" in res.stdout
+    assert "  9: b 7H, " in res.stdout and "then a draw of the face-down cards" in res.stdout
+
+
+def test_solve_json_of_a_face_down_talon(invoke):
+    res = invoke("solve", "--json", CHANCE)
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert set(d) == CHANCE_KEYS and d["bpn"] == CHANCE and d["method"] == "expectimax"
+    assert d["value"] == -74 and d["value_exact"] == "-74" and d["best"] == ["7H", "8H"]
+    values = {m["move"]: (m["value"], m["value_exact"]) for m in d["moves"]}
+    assert values["TS"] == (-86.667, "-260/3") and values["AH"] == (-102, "-102")
+    assert d["pv"][0] == "7H" and d["pv_ends"] == "draw" and d["exact"] and d["stopped"] == "solved"
+
+
+def test_solve_stdin_takes_a_face_down_talon_beside_a_known_one(invoke):
+    res = invoke("solve", "-", input=f"{CHANCE}\n{NOTATION_FP}\n")
+    assert res.exit_code == 0, res.output
+    first, second = (json.loads(line) for line in res.stdout.strip().splitlines())
+    assert first["method"] == "expectimax" and first["value_exact"] == "-74" and first["pv_ends"] == "draw"
+    assert set(second) == NOTATION_KEYS and second["value"] == 44  # (the double-dummy answer as before)
+
+
+def test_solve_a_face_down_talon_with_a_budget(invoke):
+    res = invoke("solve", "--json", "--nodes", "1", CHANCE)
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert d["stopped"] == "budget" and d["exact"] is False and d["value"] is None
+    assert all(m["value"] is None for m in d["moves"])
+
+
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        ([CHANCE_VIEW], "brisque analyse"),
+        ([CHANCE, "--depth", "2"], "--depth and --quick need the talon's order"),
+        ([CHANCE, "--quick"], "--depth and --quick need the talon's order"),
+        ([CHANCE, "--workers", "2"], "on one thread"),
+    ],
+)
+def test_solve_a_face_down_talon_refuses_clearly(invoke, args, words):
+    res = invoke("solve", *args)
+    assert res.exit_code == 2 and res.stdout == ""
+    assert words in res.stderr and "Traceback" not in res.stderr
+    assert isinstance(res.exception, SystemExit)
+
+
+def test_solve_stdin_refuses_a_hidden_hand_beside_a_face_down_talon(invoke):
+    res = invoke("solve", "-", input=f"{CHANCE_VIEW}\n{CHANCE}\n")
+    assert res.exit_code == 1
+    bad, good = (json.loads(line) for line in res.stdout.strip().splitlines())
+    assert set(bad) == {"bpn", "error"} and "brisque analyse" in bad["error"]
+    assert good["method"] == "expectimax"

@@ -401,3 +401,23 @@ def test_the_json_example_of_the_notation_is_the_engine_answer():
     real = json.loads(r.stdout)
     assert real.pop("seconds") >= 0 and documented.pop("seconds") >= 0  # (times vary)
     assert real == documented
+
+
+CHANCE = "brisque AJ.KQ.7.8/T87.A87.. JC 3 KQ9.TJ9.ATKQJ98.TK9 - b 53:10 tricks=7:1"  # a talon face down
+
+
+def test_the_expectimax_json_example_of_the_notation_is_the_engine_answer():
+    text = (ROOT / "docs" / "notation.md").read_text(encoding="utf-8")
+    block = re.search(r"The talon as chance \(`\"expectimax\"`\).*?```json\n(.*?)```", text, re.S)
+    assert block
+    documented = json.loads(block.group(1))
+    r = subprocess.run(  # (a fresh process: the node count of cold tables)
+        [sys.executable, "-m", "solver.cli", "solve", CHANCE, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=OUTSIDE,
+    )
+    real = json.loads(r.stdout)
+    assert real.pop("seconds") >= 0 and documented.pop("seconds") >= 0  # (times vary)
+    assert real == documented

@@ -32,6 +32,7 @@ def test_every_public_name_exists():
         "Value",
         "solve",
         "solve_batch",
+        "solve_chance",
         "can_reach",
         "Solver",
         "Limit",

@@ -38,7 +38,7 @@ LEARNED_DEPTH = 3  # with a network: tricks of look-ahead to it, the whole deal
 # world search "chance": worlds with at most this many talon tricks left get the exact
 # expectimax (a few ms a world at two; about a second at three: BENCHMARKS.md)
 CHANCE_TALON_TRICKS = 2
-MAX_CHANCE_TALON_TRICKS = 7  # the engine's exact expectimax takes at most 15 face-down cards
+MAX_CHANCE_TALON_TRICKS = 8  # the engine's exact expectimax takes at most 15 face-down cards
 
 
 def talon_tricks_left(p: Position) -> int:

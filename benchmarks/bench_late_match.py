@@ -27,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness import matches
+from benchmarks.harness import matches, result_files
 from benchmarks.harness.records import read_records
 from benchmarks.harness.result_files import RESULTS
 from solver.engine.quick import talon_tricks_left
@@ -91,17 +91,20 @@ def play_pair(task: tuple[str, str, str, int, int, int]) -> list[dict[str, Any]]
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    """Play the pairs not yet in the records file, then summarise every pair in it."""
+    """Play the pairs not yet in the records file (none with ``--from-records``), then
+    summarise every pair in it."""
     first, second = args.first.format(think=args.think), args.second.format(think=args.think)
     path = Path(args.records or RESULTS / f"late-match-{args.game}-{args.think}.jsonl")
     done = {r["pair"] for r in read_records(path, warn=True)} if path.exists() else set()
+    if args.from_records:
+        done = set(range(args.pairs))
     tasks = [
         (first, second, args.game, deal_seed(args.seed, i), i, args.tricks)
         for i in range(args.pairs)
         if i not in done
     ]
     t0, played = time.perf_counter(), 0
-    with ProcessPoolExecutor(args.workers) as pool, path.open("a") as out:
+    with ProcessPoolExecutor(max(1, args.workers)) as pool, path.open("a") as out:
         for records in pool.map(play_pair, tasks, chunksize=4):
             for r in records:
                 out.write(json.dumps(r) + "\n")
@@ -125,10 +128,16 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--records", help="JSON Lines file of the records (default under benchmarks/results)")
+    ap.add_argument(
+        "--from-records", action="store_true", help="summarise the records file only, play nothing"
+    )
     args = ap.parse_args()
     summary = run(args)
-    out = RESULTS / f"late-match-{args.game}-{args.think}.json"
-    out.write_text(json.dumps(summary, indent=1) + "\n")
+    command = (
+        f"python -m benchmarks.bench_late_match --game {args.game} --pairs {args.pairs} --think {args.think}"
+        f" --tricks {args.tricks} --workers {args.workers}"
+    )
+    result_files.write(f"late-match-{args.game}-{args.think}.json", {"command": command, **summary})
     print(json.dumps(summary, indent=1))
 
 

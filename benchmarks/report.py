@@ -469,14 +469,16 @@ class Report(Sections):
         self.add("## Judgement against the expectimax", "")
         self.add(
             "Seeded positions reached by random play, both hands open and the talon face down, solved by the "
-            'reference expectimax, where every draw is a chance event (docs/solver.md, "The talon as chance"). '
-            "Two clairvoyant choices are scored against it: a best move of the double-dummy solve with the "
-            "talon's true order, and a best move of the double-dummy values averaged over every order of the "
-            "talon (what averaging over worlds gives). Best: the share of positions where the choice is an "
-            "expectimax-best move (every move it ties is one); lost: the mean points a decision it gives up "
-            "against the expectimax best (ties scored at their worst), over the positions where no move wins "
-            "or loses the game outright with a chance above 0 (those are counted apart: a game won is worth "
-            "far more than points).",
+            'expectimax, where every draw is a chance event (docs/solver.md, "The talon as chance"). The '
+            "choices scored against it: a best move of the double-dummy solve with the talon's true order; a "
+            "best move of the double-dummy values averaged over every order of the talon (what averaging over "
+            "worlds gives); the move of the chance world search (`pimc:0.1s@chance` on the position with the "
+            "talon face down: the expectimax with at most two talon tricks left, the quick search before); "
+            "and, where given, the expectimax with sampled chance nodes (one rotation of the face-down cards "
+            "at each draw). Best: the share of positions where the choice is an expectimax-best move (every "
+            "move it ties is one); lost: the mean points a decision it gives up against the expectimax best "
+            "(ties scored at their worst), over the positions where no game can be won outright (those are "
+            "counted apart: a game won is worth far more than points).",
             "",
         )
         rows = []
@@ -484,18 +486,11 @@ class Report(Sections):
             d = self.load(name)
             self.source(d["machine"], d["date"], d["command"], name)
             for r in d["rows"]:
-                rows.append(
-                    [
-                        r["game"],
-                        r["talon_tricks_left"],
-                        r["positions"],
-                        r["game_win_at_stake"],
-                        f"{r['double_dummy_best']:.1f}%",
-                        f"{r['double_dummy_lost']:.2f}",
-                        f"{r['averaged_best']:.1f}%",
-                        f"{r['averaged_lost']:.2f}",
-                    ]
-                )
+                row = [r["game"], r["talon_tricks_left"], r["positions"], r["game_win_at_stake"]]
+                for choice in ("double_dummy", "averaged", "world_search", "sampled"):
+                    best, lost = r.get(f"{choice}_best"), r.get(f"{choice}_lost")
+                    row += ["—", "—"] if best is None else [f"{best:.1f}%", f"{lost:.2f}"]
+                rows.append(row)
         self.table(
             [
                 "game",
@@ -506,8 +501,66 @@ class Report(Sections):
                 "lost",
                 "averaged: best",
                 "lost",
+                "chance world search: best",
+                "lost",
+                "sampled expectimax: best",
+                "lost",
             ],
             rows,
+            left=1,
+        )
+
+    def late_matches(self) -> None:
+        names = self.names("late-match-*.json")
+        if not names:
+            return
+        self.add("## The chance world search in matches", "")
+        self.add(
+            "The chance world search (`pimc:T@chance`: each world's moves valued by the exact expectimax with "
+            "at most two talon tricks left, docs/solver.md) against today's default (`pimc:T`), at equal "
+            "thinking time a decision (T of work). The two players make the same decisions until two talon "
+            "tricks are left, so each deal pair starts there: at the first trick with two talon tricks left "
+            "of a seeded deal played by the greedy player with a quarter of random moves, then played to "
+            "its end twice, seats swapped (`python -m benchmarks.bench_late_match`). Mean margin a deal for "
+            "the chance search over the pairs without a game-winning event, with its 95% interval; the "
+            "events apart; the combined figure (a game won counted for what it is worth, `win_worth` "
+            "match) over every pair.",
+            "",
+        )
+        rows = []
+        for name in names:
+            s = self.load(name)
+            self.source(s["machine"], s["date"], s["command"], name)
+            c = s["combined"]
+            rows.append(
+                [
+                    s["rules"],
+                    s["think"],
+                    f"`{s['first']}`",
+                    s["pairs"],
+                    s["pairs_without_events"],
+                    f"{s['mean_margin']:+.2f}",
+                    "n/a" if s["ci95"][0] is None else f"[{s['ci95'][0]:+.2f}, {s['ci95'][1]:+.2f}]",
+                    f"{s['game_wins_first']}/{s['game_wins_second']}",
+                    f"{c['mean']:+.2f}",
+                    "n/a" if c["ci95"][0] is None else f"[{c['ci95'][0]:+.2f}, {c['ci95'][1]:+.2f}]",
+                ]
+            )
+        self.table(
+            [
+                "game",
+                "thinking",
+                "first",
+                "deal pairs",
+                "without events",
+                "mean margin",
+                "95% CI",
+                "game wins first/second",
+                "combined",
+                "95% CI",
+            ],
+            rows,
+            left=3,
         )
 
     def thinking(self) -> None:
@@ -941,6 +994,7 @@ def build(results: Path | str = RESULTS, written: str | None = None) -> str:
     r.sampling(run["sampling"], machine, run_date, (run.get("notes") or {}).get("sampling", ""))
     r.world_search()
     r.chance_judgement()
+    r.late_matches()
     r.thinking()
     r.equal_time()
     r.strength(run["matches"])

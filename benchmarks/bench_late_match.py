@@ -33,9 +33,9 @@ from benchmarks.harness.result_files import RESULTS
 from solver.engine.quick import talon_tricks_left
 from solver.model.position import Position
 from solver.model.rules import Rules
-from solver.play.dealing import deal, play_deal
-from solver.play.match import deal_seed
-from solver.play.players import GreedyPlayer, make_player
+from solver.play.dealing import deal
+from solver.play.match import deal_seed, play_pair_from
+from solver.play.players import GreedyPlayer
 
 RANDOM_SHARE = 0.25  # of the prefix's moves, the rest greedy
 
@@ -66,28 +66,7 @@ def play_pair(task: tuple[str, str, str, int, int, int]) -> list[dict[str, Any]]
     start = late_start(seed, Rules.parse(rules_text), tricks)
     if start is None:
         return []
-    out = []
-    for swap in (False, True):
-        a, b = make_player(first, seed=seed * 2 + 1), make_player(second, seed=seed * 2 + 2)
-        seats = [b, a] if swap else [a, b]
-        record = play_deal(start, seats)
-        final = record.final()
-        at = 1 if swap else 0
-        out.append(
-            {
-                "pair": pair,
-                "deal_seed": seed,
-                "first_at": "ab"[at],
-                "players": [second, first] if swap else [first, second],
-                "start": record.start,
-                "moves": record.moves,
-                "score": list(final.score),
-                "tricks": list(final.tricks),
-                "win": None if final.win < 0 else "ab"[final.win],
-                "margin_first": final.value(at),
-            }
-        )
-    return out
+    return [dict(record) for record, _ in play_pair_from(start, first, second, seed, pair)]
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

@@ -38,8 +38,8 @@ from solver.analysis.public import (
 )
 from solver.analysis.ranking import RankingRule, WinWorth
 from solver.errors import ArgumentError, ArgumentTypeError, PositionError
-from solver.formats.numbers import json_number, json_share
 from solver.model.moves import Move, move
+from solver.model.numbers import json_number, json_share
 from solver.model.position import SEATS, Position, as_position
 from solver.model.ranges import flag_argument, short_value
 

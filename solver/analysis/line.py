@@ -25,9 +25,9 @@ from solver.errors import (
     Interrupted,
     PositionError,
 )
-from solver.formats.numbers import json_number
 from solver.formats.words import plural
 from solver.model.moves import Move, parse_move, parse_moves
+from solver.model.numbers import json_number
 from solver.model.position import SEATS, Position, as_position
 from solver.model.ranges import MIN_OWN_WORLDS, short_value
 from solver.model.rules import as_rules

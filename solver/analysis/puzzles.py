@@ -33,8 +33,8 @@ from solver.engine.results import Analysis
 from solver.engine.solving import shared_solver, solve
 from solver.errors import PositionError, PuzzleError
 from solver.formats.bpd import Record
-from solver.formats.numbers import json_number
 from solver.model.moves import Move
+from solver.model.numbers import json_number
 from solver.model.position import SEATS, Position
 from solver.model.value import Value
 

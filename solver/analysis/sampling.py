@@ -33,9 +33,9 @@ from solver.engine.quick import WorldSearch, quick_limit, quick_summary
 from solver.engine.results import Analysis, Limit, lookup_move_value
 from solver.engine.solving import shared_solver, solve
 from solver.errors import ArgumentError, ImpossiblePositionError, PositionError
-from solver.formats.numbers import json_number, json_share
 from solver.formats.words import percent
 from solver.model.moves import Move, move, parse_move
+from solver.model.numbers import json_number, json_share
 from solver.model.position import SEATS, Position, as_position
 from solver.model.rules import Rules
 from solver.model.value import ExpectedMargin, Value

@@ -176,8 +176,16 @@ def _play_pair(task: _PairTask) -> list[tuple[MatchRecord, list[float]]]:
     with the CPU seconds its players at a and b spent choosing (kept apart: the records of
     a seed are the same at every run, the times are not)."""
     spec_a, spec_b, rules_text, seed, pair_index = task
-    rules = Rules.parse(rules_text)
-    start = deal(seed, rules)
+    return play_pair_from(deal(seed, Rules.parse(rules_text)), spec_a, spec_b, seed, pair_index)
+
+
+def play_pair_from(
+    start: Position, spec_a: str, spec_b: str, seed: int, pair_index: int
+) -> list[tuple[MatchRecord, list[float]]]:
+    """``start`` played to its end twice, seats swapped, by the players ``spec_a`` (the
+    match's first) and ``spec_b``, seeded by the deal's ``seed``: the two records, each with
+    the CPU seconds its players at a and b spent choosing.  A match plays its deals from
+    their start; the lab's late-deal matches (benchmarks/bench_late_match.py) from later."""
     out: list[tuple[MatchRecord, list[float]]] = []
     for swap in (False, True):
         first = _Timed(make_player(spec_a, seed=seed * 2 + 1))

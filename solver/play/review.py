@@ -23,9 +23,9 @@ from typing import Any
 
 from solver.analysis.line import analyse_line
 from solver.errors import ArgumentError, RecordError
-from solver.formats.numbers import json_number
 from solver.formats.records import DealRecord
 from solver.model.moves import parse_move
+from solver.model.numbers import json_number
 from solver.model.position import SEATS, Position
 from solver.model.ranges import MIN_OWN_WORLDS, short_value
 

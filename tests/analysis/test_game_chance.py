@@ -14,8 +14,8 @@ from solver.analysis.game_chance import DealOutcomes, GameChance, final_scores
 from solver.analysis.line import analyse_line
 from solver.engine.evaluation import deal_outcomes as deal_outcomes_of_package
 from solver.errors import ArgumentError, RecordError
-from solver.formats.numbers import json_number
 from solver.formats.records import DealRecord
+from solver.model.numbers import json_number
 from solver.model.position import Position
 from solver.model.rules import as_rules
 from solver.model.value import Value

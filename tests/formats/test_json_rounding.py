@@ -6,7 +6,7 @@ import re
 
 from helpers import POSITIONS
 
-from solver.formats.numbers import JSON_DIGITS, json_number
+from solver.model.numbers import JSON_DIGITS, json_number
 from solver.play.match import run_match
 
 V = "brisque AK.T9.J.8/?6 9C 13 JT..Q8.AK - a 18:12 tricks=2:1"

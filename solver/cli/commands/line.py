@@ -33,9 +33,9 @@ from solver.cli.options import (
 from solver.cli.output import StatusLine, on_terminal
 from solver.engine.results import Limit
 from solver.errors import ArgumentError, NotationError, PositionError, RecordError
-from solver.formats.numbers import json_number
 from solver.formats.records import DealRecord
 from solver.formats.words import plural
+from solver.model.numbers import json_number
 from solver.model.position import Position
 from solver.model.ranges import MAX_WORLDS, MIN_OWN_WORLDS
 from solver.model.value import Value

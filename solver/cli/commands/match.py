@@ -21,9 +21,9 @@ from solver.cli.options import (
 )
 from solver.cli.output import StatusLine, on_terminal, writable_file
 from solver.errors import NotationError
-from solver.formats.numbers import json_number, json_share
 from solver.formats.records import MatchRecord
 from solver.formats.words import plural, proportion
+from solver.model.numbers import json_number, json_share
 from solver.model.rules import Rules
 from solver.play.match import MatchResult, run_match
 from solver.play.players import make_player

@@ -38,7 +38,11 @@ def world_chance_values(engine: Engine, world: Position) -> dict[int, ExpectedMa
     """Every legal move of ``world`` (every card known, the talon in any order) with its
     exact expectimax value for the player to move; None when a game may still be won
     outright (see the module), or when the engine's budget stopped the search."""
-    engine.load(engine_root(world))
+    # the talon in a fixed order: the values do not depend on it, but the search's order of
+    # the draws, and so its node count (the work an analysis counts), would
+    canonical = world.copy()
+    canonical.talon = sorted(world.talon or ())
+    engine.load(engine_root(canonical))
     if engine.chance_game_win_possible:
         return None
     past, scale = current_margin(world), engine.chance_scale

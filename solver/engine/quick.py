@@ -1,8 +1,9 @@
 """The quick search: what each sampled world, the clairvoyant player and line analysis get.
 
-It depends on the game.  Where a learned horizon network is shipped (Brisque and Briscan,
-scored by margin), a search of ``LEARNED_DEPTH`` tricks to the network, the whole deal
-long: it was proven the stronger player at equal thinking time (BENCHMARKS.md, duplicate
+It depends on the game.  In Briscan, with two talon tricks left, each world's draws are
+chance events: the exact expectimax (``CHANCE_GAMES``).  Where a learned horizon network is
+shipped (Brisque and Briscan, scored by margin), a search of ``LEARNED_DEPTH`` tricks to the
+network, the whole deal long: it was proven the stronger player at equal thinking time (BENCHMARKS.md, duplicate
 matches at equal thinking time).  Elsewhere (Petite Brisque, other objectives), exact while
 that is affordable (at most ``EXACT_TALON_TRICKS`` talon tricks left: 100 worlds in about a
 second on the machine of BENCHMARKS.md), and earlier a search of ``DEFAULT_DEPTH`` tricks
@@ -38,6 +39,11 @@ LEARNED_DEPTH = 3  # with a network: tricks of look-ahead to it, the whole deal
 # world search "chance": worlds with at most this many talon tricks left get the exact
 # expectimax (a few ms a world at two; about a second at three: BENCHMARKS.md)
 CHANCE_TALON_TRICKS = 2
+# the games where the quick search is that expectimax late in the deal: duplicate matches at
+# equal time proved it there (Briscan, 0.1 s: +0.97 [+0.26, +1.69] a deal over 2,000 pairs);
+# in Brisque they did not (+0.20 [-0.14, +0.54] at 0.1 s, +0.06 [-0.65, +0.76] at 1 s): it
+# sees a sixth of the worlds at equal time (BENCHMARKS.md, "The chance world search in matches")
+CHANCE_GAMES = ("briscan",)
 MAX_CHANCE_TALON_TRICKS = 8  # the engine's exact expectimax takes at most 15 face-down cards
 
 
@@ -49,8 +55,13 @@ def talon_tricks_left(p: Position) -> int:
 
 
 def quick_limit(p: Position) -> Limit | None:
-    """The quick search of ``p``: ``LEARNED_DEPTH`` tricks where the game has a network,
+    """The quick search of ``p``: the expectimax late in the deal where the matches proved
+    it (:func:`chance_limit`); else ``LEARNED_DEPTH`` tricks where the game has a network,
     else :func:`exact_late_limit`."""
+    if p.rules.game in CHANCE_GAMES:
+        chance = chance_limit(p, CHANCE_TALON_TRICKS)
+        if chance is not None:
+            return chance
     if has_network(p.rules):
         # (the whole deal: with at most three talon tricks left the search reaches the
         # final phase and its values are exact; an exact solve there gives the same values
@@ -58,6 +69,22 @@ def quick_limit(p: Position) -> Limit | None:
         # budget of thinking otherwise than the player proven by the matches)
         return Limit(depth=LEARNED_DEPTH)
     return exact_late_limit(p)
+
+
+def chance_limit(p: Position, most: int) -> Limit | None:
+    """``Limit(chance=True)`` (each world's draws by chance, the exact expectimax) where a
+    draw with a choice of cards is still to come and at most ``most`` talon tricks are
+    left (and the engine's expectimax takes the cards face down), else None.
+
+    >>> from solver.play.dealing import positions_with_talon_left
+    >>> chance_limit(positions_with_talon_left(2, 1, "briscan")[0], 2)
+    Limit(nodes=None, seconds=None, depth=None, guard=True)
+    >>> chance_limit(positions_with_talon_left(3, 1, "briscan")[0], 2) is None
+    True
+    """
+    if 2 <= talon_tricks_left(p) <= min(most, MAX_CHANCE_TALON_TRICKS) and p.talon_count >= 2:
+        return Limit(chance=True)
+    return None
 
 
 def exact_late_limit(p: Position) -> Limit | None:
@@ -178,9 +205,7 @@ class WorldSearch:
             return None
         if self.kind == "chance":
             most = CHANCE_TALON_TRICKS if self.depth is None else self.depth
-            if 2 <= talon_tricks_left(p) <= min(most, MAX_CHANCE_TALON_TRICKS) and p.talon_count >= 2:
-                return Limit(chance=True)
-            return quick_limit(p)
+            return chance_limit(p, most) or quick_limit(p)
         if self.kind == "quick":
             return quick_limit(p)
         if self.kind in ("learned", "linear") and self.depth is None:
@@ -204,7 +229,9 @@ class WorldSearch:
 
 
 __all__ = [
+    "CHANCE_GAMES",
     "CHANCE_TALON_TRICKS",
+    "chance_limit",
     "DEFAULT_DEPTH",
     "EXACT_TALON_TRICKS",
     "LEARNED_DEPTH",

@@ -87,7 +87,8 @@ from solver.model.ranges import MAX_WIN_WORTH
     default="quick",
     show_default=True,
     help="The search each world gets: quick (the default: three tricks to the learned horizon "
-    "network in Brisque and Briscan; in Petite Brisque exact in the last four talon tricks and "
+    "network in Brisque and Briscan, in Briscan the draws by chance with two talon tricks left; "
+    "in Petite Brisque exact in the last four talon tricks and "
     "four tricks to the linear evaluation before), exact (every world solved exactly: slow "
     "early), depth:N (N tricks to the default horizon evaluation), learned or learned:N (exact "
     "late and four tricks before, or N tricks, with the learned network at the horizon), linear "

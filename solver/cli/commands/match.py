@@ -76,11 +76,9 @@ def match_cmd(
     the search each world gets: quick (the default: three tricks to the learned
     horizon network in Brisque and Briscan), exact, depth:N, learned[:N] (the
     network, exact late and four tricks before, or N tricks), linear[:N] (the
-    same with the fitted linear horizon: linear was the default before the network),
-    handmade:N (the default before that was handmade:3) or chance[:N] (with at most N
-    talon tricks left, 2 by default, each world's draws are chance events: the exact
-    expectimax, no clairvoyance of the talon's order).  PIMC takes +infer
-    at the end: its worlds weighed by the opponent's play so far.
+    same with the fitted linear horizon), handmade:N or chance[:N] (the draws by chance:
+    the exact expectimax with at most N talon tricks left; the quick search in Briscan
+    there).  PIMC takes +infer at the end: its worlds weighed by the opponent's play.
 
     Reports, for FIRST, the mean margin per deal over the deal pairs without a
     game-winning event with its 95% confidence interval (Student's t from the pair means), the

@@ -25,10 +25,11 @@ from solver.bench.machine import machine
 from solver.errors import ArgumentError
 from solver.model.ranges import short_value
 
-SUITES = ("final-phase", "deep", "sampling", "batch")
+SUITES = ("final-phase", "deep", "sampling", "batch", "chance")
 SIGNED = ("final-phase", "deep")  # the suites whose nodes make the signature
 TABLE_BITS = 20  # every exact solve of the suites: the same table on every machine
 DEEP_LEVELS = (2, 3, 4, 5)  # talon tricks left
+CHANCE_LEVELS = (2, 3)  # talon tricks left: positions/chance-k2.txt, chance-k3.txt
 
 
 def positions(name: str) -> list[str]:
@@ -136,7 +137,95 @@ def batch(quick: bool) -> dict[str, Any]:
     }
 
 
-RUNNERS = {"final-phase": final_phase, "deep": deep, "sampling": sampling, "batch": batch}
+def _every_move(position: str, engine: Any) -> tuple[float, int, float, int]:
+    """Every root move of ``position`` valued twice by ``engine``, each time from cleared
+    tables: double dummy (its talon's order known), then by expectimax (the talon a set,
+    every draw by chance).  The seconds and nodes of each."""
+    from solver.engine.results import current_margin
+    from solver.engine.seam import engine_root
+    from solver.model.position import Position
+
+    p = Position(position)
+    past = current_margin(p)
+
+    def every_move(value: Any) -> tuple[float, int]:
+        engine.clear()
+        engine.chance_clear()
+        engine.load(engine_root(p))
+        n0, t0 = engine.nodes, time.perf_counter()
+        for m in engine.root_moves():
+            value(m)
+        return time.perf_counter() - t0, engine.nodes - n0
+
+    dd = every_move(engine.move_value)
+    ev = every_move(lambda m: engine.chance_move(m, past))
+    return dd[0], dd[1], ev[0], ev[1]
+
+
+def chance(quick: bool) -> dict[str, Any]:
+    """Every move of Brisque and Briscan positions with 2 and 3 talon tricks left, both hands
+    open, valued side by side: the double-dummy search with the talon's order known, and the
+    expectimax with every draw a chance event; fresh tables each, and the ratio of their
+    times by game and level.  Not signed: its double-dummy half is the deep suite's search."""
+    from solver.engine.seam import new_engine
+    from solver.model.position import Position
+
+    engines: dict[str, Any] = {}
+    sides: list[dict[str, Any]] = []
+    dd_total = ev_total = 0.0
+    for k in CHANCE_LEVELS:
+        by_game: dict[str, list[str]] = {}
+        for bpn in positions(f"chance-k{k}"):
+            by_game.setdefault(bpn.split(" ", 1)[0], []).append(bpn)
+        for game, bpns in by_game.items():
+            if game not in engines:
+                engines[game] = new_engine(Position(bpns[0]).rules, TABLE_BITS)
+            runs = [_every_move(b, engines[game]) for b in bpns[: (10 if k == 2 else 2) if quick else None]]
+            dd, ev = sum(r[0] for r in runs), sum(r[2] for r in runs)
+            dd_total, ev_total = dd_total + dd, ev_total + ev
+            sides.append(
+                {
+                    "game": game,
+                    "talon_tricks_left": k,
+                    "positions": len(runs),
+                    "double_dummy_ms": round(dd / len(runs) * 1e3, 2),
+                    "expectimax_ms": round(ev / len(runs) * 1e3, 2),
+                    "ratio": round(ev / dd, 1),
+                    "double_dummy_nodes": sum(r[1] for r in runs),
+                    "expectimax_nodes": sum(r[3] for r in runs),
+                }
+            )
+    return {
+        "name": "chance",
+        "positions": sum(r["positions"] for r in sides),
+        "double_dummy_s": round(dd_total, 4),
+        "expectimax_s": round(ev_total, 4),
+        "ratio": round(ev_total / dd_total, 1),
+        "nodes": sum(r["expectimax_nodes"] for r in sides),
+        "seconds": round(dd_total + ev_total, 4),
+        "sides": sides,
+    }
+
+
+def side_label(side: dict[str, Any]) -> str:
+    """The game and level of a row of the chance suite's ``sides``."""
+    return f"{side['game']}, {side['talon_tricks_left']} talon tricks left"
+
+
+def side_figures(side: dict[str, Any]) -> str:
+    """A row of the chance suite's ``sides`` in words: both searches side by side.
+
+    >>> side_figures({"game": "brisque", "talon_tricks_left": 2, "positions": 40, "double_dummy_ms": 1.5,
+    ...               "expectimax_ms": 30.0, "ratio": 20.0, "double_dummy_nodes": 9, "expectimax_nodes": 99})
+    'every move, mean ms a position: double dummy 1.5, expectimax 30.0 (20.0x); nodes 9 and 99'
+    """
+    return (
+        f"every move, mean ms a position: double dummy {side['double_dummy_ms']}, expectimax "
+        f"{side['expectimax_ms']} ({side['ratio']}x); nodes {side['double_dummy_nodes']} and {side['expectimax_nodes']}"
+    )
+
+
+RUNNERS = {"final-phase": final_phase, "deep": deep, "sampling": sampling, "batch": batch, "chance": chance}
 
 
 def run(names: list[str] | None = None, *, quick: bool = False) -> dict[str, Any]:
@@ -287,6 +376,8 @@ def markdown(result: dict[str, Any]) -> str:
                 f"| {r['name']}, {k} talon tricks left | {level['positions']} | "
                 f"median_ms {level['median_ms']}, nodes {level['nodes']} |"
             )
+        for side in r.get("sides", []):
+            lines.append(f"| {r['name']}, {side_label(side)} | {side['positions']} | {side_figures(side)} |")
     if result.get("signature") is not None:
         lines += ["", f"Signature: {result['signature']}."]
     return "\n".join(lines)
@@ -304,4 +395,6 @@ __all__ = [
     "not_compared",
     "positions",
     "run",
+    "side_figures",
+    "side_label",
 ]

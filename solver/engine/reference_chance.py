@@ -10,9 +10,10 @@ nothing with the compiled engine but the rules model: it is the oracle of the co
 expectimax.
 
 Once no chance is left (one talon card at most), a position is a double-dummy one: with
-``leaves="engine"`` (the default) the compiled engine solves it, itself checked against the
-reference solver on thousands of positions; ``leaves="reference"`` keeps the whole search in
-plain Python (minutes a position with two talon tricks left).
+``leaves="engine"`` (the default) the compiled engine's exact double-dummy search solves it
+(its plain value, nothing of its chance search), itself checked against the reference solver
+on thousands of positions; ``leaves="reference"`` keeps the whole search in plain Python
+(minutes a position with two talon tricks left).
 
 Values are exact, and are the deal's final result for the player to move: the margin at
 the deal's end, or exactly ``WIN_RAW`` for a game won outright (``-WIN_RAW`` lost), with no
@@ -37,13 +38,18 @@ from itertools import permutations
 
 from solver.engine.reference import state_key
 from solver.engine.results import current_margin
-from solver.engine.solving import solve
+from solver.engine.seam import engine_root, new_engine
 from solver.errors import ArgumentError, HiddenInformationError
 from solver.model.moves import Move
 from solver.model.position import Position
-from solver.native.constants import WIN_RAW
+from solver.model.rules import Rules
+from solver.native.constants import WIN_RAW, WIN_THRESHOLD
+from solver.native.engine import Engine
 
 ZERO = Fraction(0)
+LEAF_TABLE_BITS = 16
+"""The leaves' table (2**16 entries): their searches are small, and a search of two talon
+tricks takes a few milliseconds, less than allocating the default table."""
 
 
 @dataclass(frozen=True)
@@ -84,19 +90,21 @@ class _Expectimax:
     """The search: a memo of values keyed by the state with the talon as a set, and the
     current margin."""
 
-    def __init__(self, fixed_order: bool, leaves: str) -> None:
+    def __init__(self, rules: Rules, fixed_order: bool, leaves: str) -> None:
         # fixed_order: the talon's given order is the only one (no chance): the double-dummy
         # value, computed by this search's arithmetic, which the tests hold to the reference's
         self.fixed_order = fixed_order
-        self.engine_leaves = leaves == "engine"
+        # one engine for every leaf of the search: a leaf is a load and an exact value, where
+        # a solve() each cost its checks and its answer many times the search
+        self.engine = new_engine(rules, LEAF_TABLE_BITS) if leaves == "engine" else None
         self.memo: dict[tuple[object, ...], Chance] = {}
 
     def value(self, p: Position) -> Chance:
         """The value of ``p`` for its player to move, best play by both, draws by chance."""
         key = (*state_key(p, talon_as_set=not self.fixed_order), current_margin(p))
         if key not in self.memo:
-            if self.engine_leaves and p.talon_count <= 1:
-                self.memo[key] = _double_dummy(p)
+            if self.engine is not None and p.talon_count <= 1:
+                self.memo[key] = _double_dummy(self.engine, p)
             else:
                 self.memo[key] = max((self.move(p, m) for m in p.legal_moves()), key=lambda c: c.raw)
         return self.memo[key]
@@ -133,12 +141,19 @@ class _Expectimax:
             p.pop()
 
 
-def _double_dummy(p: Position) -> Chance:
-    """The value of a position with no chance left, by the compiled engine."""
-    v = solve(p, every_move=False, pv=False).value
-    if v.is_game_win:
-        return Chance(win=Fraction(v.won), loss=Fraction(v.lost))
-    return Chance(margin=Fraction(int(v)))
+def _double_dummy(engine: Engine, p: Position) -> Chance:
+    """The value of a position with no chance left (not over), by the compiled engine's
+    exact double-dummy search.
+
+    >>> p = Position("brisque AK9.97..9/7..Q9.A7 D 0 TQJ8.ATKQJ8.ATJ87.TKQJ8 KD a 52:35")
+    >>> _double_dummy(new_engine(p.rules, LEAF_TABLE_BITS), p).margin  # (a, 17 points ahead now, ends 4 behind)
+    Fraction(-4, 1)
+    """
+    engine.load(engine_root(p))
+    v = engine.value()  # (the future's raw value for the player to move; a game win beyond the threshold)
+    if abs(v) >= WIN_THRESHOLD:
+        return Chance(win=Fraction(v > 0), loss=Fraction(v < 0))
+    return Chance(margin=Fraction(current_margin(p) + v))
 
 
 def _open_hands(p: Position) -> Position:
@@ -167,7 +182,7 @@ def expectimax_chances(p: Position, fixed_order: bool = False, leaves: str = "en
     if leaves not in LEAVES:
         raise ArgumentError(f"leaves={leaves!r}: expected one of {', '.join(LEAVES)}")
     q = _open_hands(p)
-    search = _Expectimax(fixed_order and q.talon is not None, leaves)
+    search = _Expectimax(q.rules, fixed_order and q.talon is not None, leaves)
     return {str(m): search.move(q, m) for m in q.legal_moves()}
 
 

@@ -10,8 +10,9 @@ import sys
 import pytest
 from helpers import run_brisque
 
-from solver.bench.suites import SUITES, positions, run
+from solver.bench.suites import SUITES, markdown, positions, run
 from solver.errors import ArgumentError
+from solver.model.position import Position
 
 # The total node count of the final-phase and deep suites with the default build.  It
 # changes exactly when the search changes: then check the change, and write the new one.
@@ -29,6 +30,10 @@ def test_the_signature_of_the_default_build():
 def test_the_positions_ship_with_the_package():
     assert len(positions("final-phase")) == 1000
     assert all(len(positions(f"deep-k{k}")) == 10 for k in (2, 3, 4, 5))
+    for k, each in ((2, 40), (3, 10)):  # (a game each half, the talon's order written out)
+        chance = [Position(b) for b in positions(f"chance-k{k}")]
+        assert [p.rules.game for p in chance] == ["brisque"] * each + ["briscan"] * each
+        assert all(p.talon is not None and len(p.talon) == 2 * k - 1 and not any(p.unknown) for p in chance)
     assert run(["final-phase"])["signature"] is None  # (a part of the signed suite signs nothing)
 
 
@@ -57,6 +62,30 @@ def test_the_command_runs_compares_and_refuses(tmp_path):
     (tmp_path / "whole.json").write_text(json.dumps(whole))
     res = subprocess.run([*cmd, "--compare", str(tmp_path / "whole.json")], capture_output=True, cwd=tmp_path)
     assert res.returncode == 2 and b"do not compare" in res.stderr
+
+
+def test_the_chance_suite_sets_both_searches_side_by_side(invoke):
+    r = invoke("bench", "--suite", "chance", "--quick", "--json")
+    assert r.exit_code == 0, r.stderr
+    result = json.loads(r.stdout)
+    (suite,) = result["suites"]
+    assert suite["name"] == "chance" and result["signature"] is None  # (not signed)
+    assert suite["double_dummy_s"] > 0 and suite["expectimax_s"] > 0 and suite["ratio"] > 0
+    assert suite["nodes"] > 0 and suite["positions"] == sum(s["positions"] for s in suite["sides"]) > 0
+    assert [(s["game"], s["talon_tricks_left"]) for s in suite["sides"]] == [
+        ("brisque", 2),
+        ("briscan", 2),
+        ("brisque", 3),
+        ("briscan", 3),
+    ]
+    for s in suite["sides"]:
+        assert s["double_dummy_ms"] > 0 and s["expectimax_ms"] > 0 and s["ratio"] > 0
+        assert s["double_dummy_nodes"] > 0 and s["expectimax_nodes"] > 0
+    from solver.cli.commands.bench import _text
+
+    text = "\n".join(_text(result, None, True, None, ""))
+    assert "briscan, 3 talon tricks left: 2 positions, every move, mean ms a position: double dummy" in text
+    assert "| chance, brisque, 2 talon tricks left | 10 | every move" in markdown(result)
 
 
 @pytest.mark.parametrize("name", ["nothing", ""])

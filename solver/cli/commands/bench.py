@@ -7,7 +7,16 @@ from typing import Any
 
 import click
 
-from solver.bench.suites import check_comparable, check_saved, compare, figures, not_compared, run
+from solver.bench.suites import (
+    check_comparable,
+    check_saved,
+    compare,
+    figures,
+    not_compared,
+    run,
+    side_figures,
+    side_label,
+)
 from solver.cli.exits import BrisqueCommandError
 from solver.cli.options import json_option, quiet_option
 from solver.errors import ArgumentError
@@ -43,8 +52,8 @@ class SuiteChoice(click.Choice):  # type: ignore[type-arg]  # (generic in click 
     "suites",
     multiple=True,
     # (the names of solver.bench.suites.SUITES: tests/cli/test_bench.py checks them)
-    type=SuiteChoice(["final-phase", "deep", "sampling", "batch"]),
-    help="A suite to run (repeatable; default the four standard ones).",
+    type=SuiteChoice(["final-phase", "deep", "sampling", "batch", "chance"]),
+    help="A suite to run (repeatable; default the five standard ones).",
 )
 @click.option(
     "--quick", is_flag=True, help="A few positions of each suite: a quick check, not figures to publish."
@@ -67,8 +76,10 @@ def bench_cmd(
     The standard suites, run by default (about a minute): final-phase (every
     move's value of 1000 positions at the start of Brisque's final phase, one
     batch), deep (exact values with 2 to 5 talon tricks left), sampling (PIMC
-    analyses of six views), batch (the solve - path in this process).  Their
-    positions ship with the package.  The run ends with a signature: the total
+    analyses of six views), batch (the solve - path in this process), chance
+    (every move with 2 and 3 talon tricks left, double dummy beside the
+    expectimax over the draws, and their ratio).  Their positions ship with the
+    package.  The run ends with a signature: the total
     node count of the final-phase and deep suites.  The search is deterministic,
     so the signature changes exactly when the search does, on any machine.
 
@@ -146,6 +157,8 @@ def _text(
             out.append(
                 f"    {k} talon tricks left: {level['positions']} positions, median {level['median_ms']} ms, {level['nodes']} nodes"
             )
+        for side in r.get("sides", []):
+            out.append(f"    {side_label(side)}: {side['positions']} positions, {side_figures(side)}")
     for row in result.get("compare", []):
         out.append(
             f"  vs saved: {row['suite']} {row['figure']}: {row['new']} / {row['old']} = {row['ratio']}"

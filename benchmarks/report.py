@@ -25,6 +25,7 @@ from typing import Any
 
 from benchmarks.harness.result_files import RESULTS, read
 from benchmarks.harness.sections import Sections
+from solver.bench.suites import side_figures, side_label
 
 RAW_ROWS = (
     "The raw rows behind some tables are not kept in git, only the summaries the tables are written "
@@ -147,8 +148,10 @@ class Report(Sections):
         )
         rows = []
         for r in b["suites"]:
-            figs = {k: v for k, v in r.items() if k not in ("name", "positions", "levels")}
+            figs = {k: v for k, v in r.items() if k not in ("name", "positions", "levels", "sides")}
             rows.append([r["name"], r.get("positions", ""), ", ".join(f"{k} {v}" for k, v in figs.items())])
+            for side in r.get("sides", []):  # (the chance suite: a game at a level)
+                rows.append([f"{r['name']}, {side_label(side)}", side["positions"], side_figures(side)])
             for k, lv in r.get("levels", {}).items():
                 rows.append(
                     [
@@ -562,6 +565,62 @@ class Report(Sections):
             rows,
             left=3,
         )
+
+    def check_expectimax(self) -> None:
+        names = self.names("check-expectimax-*.json")
+        if not names:
+            return
+        self.add("## The compiled expectimax against the reference", "")
+        self.add(
+            "Every legal move's exact value with the draws by chance, by the compiled engine "
+            "(`Engine.chance_move`, from cleared tables) and by the plain Python reference "
+            "(`solver.engine.reference_chance`), on seeded positions reached by random play, both hands open. "
+            "A disagreement is an engine bug; each is listed with its position. Seconds: each side's wall time "
+            "over the positions, timed one position at a time in the same process (two positions at once with "
+            "two workers, on a shared machine: compare the two sides, not the runs); with three talon tricks "
+            "left, the positions that fitted in the minutes given.",
+            "",
+        )
+        rows, wrong = [], []
+        runs = sorted(
+            ((self.load(n), n) for n in names),
+            key=lambda r: (r[0]["talon_tricks_left"], r[0]["game"] != "brisque"),
+        )
+        for d, name in runs:
+            self.source(d["machine"], d["date"], d["command"], name)
+            rows.append(
+                [
+                    d["game"],
+                    d["talon_tricks_left"],
+                    f"{d['positions']:,}",
+                    f"{d['moves']:,}",
+                    d["game_win_at_stake"],
+                    len(d["disagreements"]),
+                    f"{1000 * d['compiled_s'] / max(1, d['positions']):.1f}",
+                    f"{1000 * d['reference_s'] / max(1, d['positions']):.1f}",
+                    f"{d['reference_over_compiled']:.1f}x" if d["reference_over_compiled"] else "-",
+                ]
+            )
+            wrong += [
+                f"- `{w['bpn']}`, {w['move']}: compiled {w['compiled']}, reference {w['reference']}"
+                for w in d["disagreements"]
+            ]
+        self.table(
+            [
+                "game",
+                "talon tricks left",
+                "positions",
+                "moves",
+                "a game win at stake",
+                "disagreements",
+                "compiled ms a position",
+                "reference ms a position",
+                "reference / compiled",
+            ],
+            rows,
+        )
+        if wrong:
+            self.add("Disagreements:", "", *wrong, "")
 
     def thinking(self) -> None:
         if not self.exists("thinking.json"):
@@ -994,6 +1053,7 @@ def build(results: Path | str = RESULTS, written: str | None = None) -> str:
     r.sampling(run["sampling"], machine, run_date, (run.get("notes") or {}).get("sampling", ""))
     r.world_search()
     r.chance_judgement()
+    r.check_expectimax()
     r.late_matches()
     r.thinking()
     r.equal_time()

@@ -97,30 +97,3 @@ def test_a_chance_player_plays_a_legal_move_and_says_its_search():
     assert player.name == "pimc:20@chance"
     p = positions_with_talon_left(2, 1, "brisque")[0]
     assert player.choose(p) in p.legal_moves()
-
-
-def test_sampled_chance_nodes_are_the_same_draws_whatever_the_talons_order():
-    from solver.engine.results import current_margin
-    from solver.engine.seam import engine_root
-
-    p = positions_with_talon_left(3, 1, "brisque", first_seed=5)[0]
-    engine = new_engine(p.rules)
-
-    def values(q: Position, shifts: int) -> list[int]:
-        engine.set_chance_sampling(shifts, seed=7)
-        engine.load(engine_root(q))
-        return [engine.chance_move(m, current_margin(q)) for m in sorted(engine.root_moves())]
-
-    exact, sampled = values(p, 0), values(p, 1)
-    assert values(p, 4) == exact  # (four rotations of five cards: every draw)
-    assert sampled != exact
-    q = p.copy()
-    assert q.talon is not None
-    random.Random(1).shuffle(q.talon)
-    assert values(q, 1) == sampled
-    # one rotation of five cards: five draws of twenty, each weighing four; the values stay
-    # on the exact scale (5!) and near the exact ones
-    scale = 120
-    assert max(abs(a - b) for a, b in zip(exact, sampled, strict=True)) / scale < 15
-    with pytest.raises(ArgumentError, match="shifts=-1"):
-        engine.set_chance_sampling(-1)

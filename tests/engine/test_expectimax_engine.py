@@ -189,3 +189,27 @@ def test_ctrl_c_stops_the_search_and_the_engine_answers_after():
     (p,) = positions_with_talon_left(2, 1, "brisque", first_seed=SEED)
     e.load(engine_root(p))
     assert _compiled(e, p) == _compiled(_engine(p), p) == expectimax_values(p)
+
+
+def test_sampled_chance_nodes_are_the_same_draws_whatever_the_talons_order():
+    p = positions_with_talon_left(3, 1, "brisque", first_seed=5)[0]
+    engine = new_engine(p.rules)
+
+    def values(q: Position, shifts: int) -> list[int]:
+        engine.set_chance_sampling(shifts, seed=7)
+        engine.load(engine_root(q))
+        return [engine.chance_move(m, current_margin(q)) for m in sorted(engine.root_moves())]
+
+    exact, sampled = values(p, 0), values(p, 1)
+    assert values(p, 4) == exact  # (four rotations of five cards: every draw)
+    assert sampled != exact
+    q = p.copy()
+    assert q.talon is not None
+    random.Random(1).shuffle(q.talon)
+    assert values(q, 1) == sampled
+    # one rotation of five cards: five draws of twenty, each weighing four; the values stay
+    # on the exact scale (5!) and near the exact ones
+    scale = 120
+    assert max(abs(a - b) for a, b in zip(exact, sampled, strict=True)) / scale < 15
+    with pytest.raises(ArgumentError, match="shifts=-1"):
+        engine.set_chance_sampling(-1)

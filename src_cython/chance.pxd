@@ -14,14 +14,14 @@
 # keeps: under chance the points scored before weigh against a chance of a game won, so
 # the chance search carries the current margin (``past``) and its table keys hold it.
 # int64 holds n! * WIN_RAW up to n = MAX_CHANCE_CARDS.
-from libc.stdint cimport int16_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
 
 from bounds cimport decl_bound, sure_points
 from cards cimport __builtin_popcount, points_of
 from constants cimport G_BRISCAN, WIN_RAW
 from context cimport INF, MAXMOVES, MAX_TALON, Ctx, State
 from moves cimport apply_move, gen_moves
-from search cimport child_alpha, child_beta, out_of_budget, same_mover, search
+from search cimport guessed_mtdf, out_of_budget, same_mover
 from tables cimport make_key, mix64
 
 
@@ -46,9 +46,18 @@ ctypedef struct ChanceEntry:
     uint16_t gen
 
 
+ctypedef struct LeafEntry:
+    # a position with no chance left and its exact double-dummy future (raw) value
+    uint64_t k1
+    uint64_t k2
+    int32_t value
+    uint32_t gen
+
+
 ctypedef struct ChanceSearch:
     # the chance search's state beside the engine's context
     ChanceEntry* table        # 2**CHANCE_TABLE_BITS entries, one a slot (always replaced)
+    LeafEntry* leaves_table   # the same number: leaves' exact values (leaf_value)
     uint64_t mask
     uint16_t gen              # entries of another generation are empty
     int64_t fact[MAX_CHANCE_CARDS + 1]
@@ -102,16 +111,28 @@ cdef inline int64_t result_bound(Ctx* c, State* s) noexcept nogil:
     return total + dm + do
 
 
-cdef inline int64_t leaf_value(Ctx* c, State* s, int me, int past, int64_t alpha,
-                               int64_t beta) noexcept nogil:
-    """Fail-soft value for ``me`` (margin ``past``) of a position with no chance left, by the
-    double-dummy search: its final result, or +-WIN_RAW for a game won."""
-    cdef int t = s.turn, p = past if t == me else -past, f, v, a, b
-    cdef int64_t lo = alpha if t == me else -beta, hi = beta if t == me else -alpha
-    # the window in the mover's terms, inside the double-dummy search's range
-    a = <int>(-INF if lo < -INF else (INF if lo > INF else lo))
-    b = <int>(-INF if hi < -INF else (INF if hi > INF else hi))
-    f = search(c, s, child_alpha(a, p), child_beta(b, p))
+cdef inline int64_t leaf_value(Ctx* c, ChanceSearch* x, State* s, int me, int past) noexcept nogil:
+    """The value for ``me`` (margin ``past``) of a position with no chance left: its final
+    result, or +-WIN_RAW for a game won.  The double-dummy future of such a position does
+    not depend on the margin, so it is searched once, exactly (MTD(f) from the engine's
+    guess), and kept: the windows of the chance nodes above would search it again and
+    again, and the reference's memo showed how often the same leaf comes back."""
+    cdef int t = s.turn, p = past if t == me else -past, f, v
+    cdef uint64_t k1, k2
+    cdef LeafEntry* e
+    make_key(c, s, &k1, &k2)
+    k2 ^= (<uint64_t>(s.trick + 1)) << 56
+    e = &x.leaves_table[mix64(k1 ^ (k2 * 0x9E3779B97F4A7C15ULL)) & x.mask]
+    if e.gen == x.gen and e.k1 == k1 and e.k2 == k2:
+        f = e.value
+    else:
+        f = guessed_mtdf(c, s)
+        if c.budget.aborted:
+            return 0
+        e.k1 = k1
+        e.k2 = k2
+        e.value = f
+        e.gen = x.gen
     v = same_mover(p, f)
     return v if t == me else -v
 
@@ -127,7 +148,7 @@ cdef inline int64_t child_result(Ctx* c, ChanceSearch* x, State* child, int me, 
         return past * x.fact[n]
     if n < 2:
         x.leaves += 1
-        return leaf_value(c, child, me, past, alpha, beta)
+        return leaf_value(c, x, child, me, past)
     if child.turn == me:
         return chance_search(c, x, child, past, alpha, beta)
     return -chance_search(c, x, child, -past, -beta, -alpha)

@@ -43,7 +43,7 @@ cdef extern from "pythread.h":
     unsigned long PyThread_get_thread_ident()
 
 from bounds cimport horizon_features, horizon_level
-from chance cimport (CHANCE_INF, CHANCE_TABLE_BITS, MAX_CHANCE_CARDS, ChanceEntry, chance_search,
+from chance cimport (CHANCE_INF, CHANCE_TABLE_BITS, MAX_CHANCE_CARDS, ChanceEntry, LeafEntry, chance_search,
                     face_down, move_result, result_bound)
 from network cimport NET_MAX_ON, network_inputs, network_outputs
 from context cimport (NET_CACHE_ENTRIES, HORIZON_LEVELS, SCRATCH_GEN, N_HFEATURES, FINAL_TABLE_BITS, INF, MAX_PV, MAX_TALON, MAX_THREADS, MAXMOVES, PLAIN_TABLE_BITS, SHORT_TABLE_BITS, Ctx, EngineRules,
@@ -153,6 +153,7 @@ cdef class Engine:
 
     def __cinit__(self):
         self.x.table = NULL
+        self.x.leaves_table = NULL
         self.c.tables.table = NULL
         self.c.tables.ftable = NULL
         self.c.tables.ptable = NULL
@@ -257,6 +258,8 @@ cdef class Engine:
         self.c.horizon.cache = NULL
         free(self.x.table)
         self.x.table = NULL
+        free(self.x.leaves_table)
+        self.x.leaves_table = NULL
         for i in range(MAX_THREADS - 1):
             free(self.c.tables.helper_ftable[i])
             free(self.c.tables.helper_ptable[i])
@@ -584,8 +587,9 @@ cdef class Engine:
                 f"at most {MAX_CHANCE_CARDS}")
         if self.x.table == NULL:
             self.x.table = <ChanceEntry*> calloc((<size_t>1) << CHANCE_TABLE_BITS, sizeof(ChanceEntry))
-            if self.x.table == NULL:
-                raise MemoryError("cannot allocate the chance search's table")
+            self.x.leaves_table = <LeafEntry*> calloc((<size_t>1) << CHANCE_TABLE_BITS, sizeof(LeafEntry))
+            if self.x.table == NULL or self.x.leaves_table == NULL:
+                raise MemoryError("cannot allocate the chance search's tables")
             self.x.mask = ((<uint64_t>1) << CHANCE_TABLE_BITS) - 1
         self.c.budget.depth_limit = -1
         return 0
@@ -626,6 +630,7 @@ cdef class Engine:
         self.x.gen = self.x.gen + 1 if self.x.gen < 0xFFFF else 1
         if self.x.gen == 1 and self.x.table != NULL:
             memset(self.x.table, 0, ((<size_t>1) << CHANCE_TABLE_BITS) * sizeof(ChanceEntry))
+            memset(self.x.leaves_table, 0, ((<size_t>1) << CHANCE_TABLE_BITS) * sizeof(LeafEntry))
 
     def chance_move(self, int move, int past, alpha=None, beta=None):
         """The value of the root move ``move`` with every draw a chance event, for the

@@ -36,13 +36,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import permutations
 
-from solver.engine.reference import state_key
+from solver.engine.reference import future, state_key
 from solver.engine.results import current_margin
 from solver.engine.seam import engine_root, new_engine
 from solver.errors import ArgumentError, HiddenInformationError
 from solver.model.moves import Move
 from solver.model.position import Position
 from solver.model.rules import Rules
+from solver.model.value import is_raw_game_win
 from solver.native.constants import WIN_RAW, WIN_THRESHOLD
 from solver.native.engine import Engine
 
@@ -98,13 +99,21 @@ class _Expectimax:
         # a solve() each cost its checks and its answer many times the search
         self.engine = new_engine(rules, LEAF_TABLE_BITS) if leaves == "engine" else None
         self.memo: dict[tuple[object, ...], Chance] = {}
+        # leaves="reference": the plain reference solver's memo of raw futures, which do not
+        # depend on the margin (keyed by it, the whole final phase would be searched again
+        # for every score that reaches it)
+        self.dd_memo: dict[tuple[object, ...], int] = {}
 
     def value(self, p: Position) -> Chance:
         """The value of ``p`` for its player to move, best play by both, draws by chance."""
         key = (*state_key(p, talon_as_set=not self.fixed_order), current_margin(p))
         if key not in self.memo:
-            if self.engine is not None and p.talon_count <= 1:
-                self.memo[key] = _double_dummy(self.engine, p)
+            if p.talon_count <= 1:  # (no chance left: a double-dummy leaf)
+                self.memo[key] = (
+                    _double_dummy(self.engine, p)
+                    if self.engine is not None
+                    else _reference_leaf(p, self.dd_memo)
+                )
             else:
                 self.memo[key] = max((self.move(p, m) for m in p.legal_moves()), key=lambda c: c.raw)
         return self.memo[key]
@@ -152,6 +161,14 @@ def _double_dummy(engine: Engine, p: Position) -> Chance:
     engine.load(engine_root(p))
     v = engine.value()  # (the future's raw value for the player to move; a game win beyond the threshold)
     if abs(v) >= WIN_THRESHOLD:
+        return Chance(win=Fraction(v > 0), loss=Fraction(v < 0))
+    return Chance(margin=Fraction(current_margin(p) + v))
+
+
+def _reference_leaf(p: Position, memo: dict[tuple[object, ...], int]) -> Chance:
+    """The value of a position with no chance left, by the plain Python reference solver."""
+    v = future(p, memo)  # (the future's raw value for the player to move)
+    if is_raw_game_win(v):
         return Chance(win=Fraction(v > 0), loss=Fraction(v < 0))
     return Chance(margin=Fraction(current_margin(p) + v))
 

@@ -20,7 +20,7 @@ from bounds cimport decl_bound, sure_points
 from cards cimport __builtin_popcount, points_of
 from constants cimport G_BRISCAN, WIN_RAW
 from context cimport INF, MAXMOVES, MAX_TALON, Ctx, State
-from moves cimport apply_move, gen_moves
+from moves cimport apply_move, gen_moves, move_to_front
 from search cimport guessed_mtdf, out_of_budget, same_mover
 from tables cimport make_key, mix64
 
@@ -403,7 +403,7 @@ cdef inline int64_t chance_search(Ctx* c, ChanceSearch* x, State* s, int past,
     Returns 0 at once when the budget is spent (c.budget.aborted): callers must then
     discard the result."""
     cdef int moves[MAXMOVES]
-    cdef int n, i, j, tmp, best_move = -1
+    cdef int n, i, best_move = -1
     cdef int64_t best = -CHANCE_INF, v, a
     cdef uint64_t k1, k2
     cdef ChanceEntry* e
@@ -420,15 +420,7 @@ cdef inline int64_t chance_search(Ctx* c, ChanceSearch* x, State* s, int past,
             return e.hi
         if e.lo == e.hi:
             return e.lo
-        for i in range(n):          # the stored best move first
-            if moves[i] == e.move:
-                tmp = moves[i]
-                j = i
-                while j > 0:
-                    moves[j] = moves[j - 1]
-                    j -= 1
-                moves[0] = tmp
-                break
+        move_to_front(moves, n, e.move)      # the stored best move first
     for i in range(n):
         a = alpha if alpha > best else best
         v = move_result(c, x, s, past, moves[i], a, beta, 0)

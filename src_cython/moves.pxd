@@ -96,6 +96,19 @@ cdef inline int meld_ok(Ctx* c, State* s, int i) noexcept nogil:
     return (cards & s.used_sm[me]) == 0
 
 
+cdef inline void move_to_front(int* moves, int n, int m) noexcept nogil:
+    """Put move m (a table's best move) first, the others in their order; nothing if absent."""
+    cdef int i, j
+    for i in range(1, n):
+        if moves[i] == m:
+            j = i
+            while j > 0:
+                moves[j] = moves[j - 1]
+                j -= 1
+            moves[0] = m
+            return
+
+
 cdef inline int gen_moves(Ctx* c, State* s, int* moves, int prune) noexcept nogil:
     """Legal moves in search order: declarations, exchange/pass, then cards.
 

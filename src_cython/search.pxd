@@ -12,7 +12,7 @@ from constants cimport WIN_RAW, WIN_THRESHOLD
 from context cimport (ABDADA_MIN_TALON, ETC_MIN_TALON, EXACT_DEPTH, INF, KILLER_PLIES, MAXMOVES, SCRATCH_GEN, SIGNAL_INTERVAL, STOP_INTERVAL, Ctx, Entry,
                      State, brisque_clear_busy, brisque_flag, brisque_is_busy, brisque_set_busy,
                      monotonic_seconds)
-from moves cimport apply_move, gen_moves, is_last_trick_plain, last_trick
+from moves cimport apply_move, gen_moves, is_last_trick_plain, last_trick, move_to_front
 from plain cimport plain_marriages, plain_play
 from tables cimport bucket_of, make_key, merge_result, mix64, node_key, probe, store, victim, weight
 
@@ -164,7 +164,7 @@ cdef inline int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     Returns 0 at once when the budget is spent (c.budget.aborted): callers must then
     discard the result."""
     cdef int moves[MAXMOVES]
-    cdef int n, i, j, v, d, best = -INF, best_move = -1, tmp, me = s.turn, alpha0
+    cdef int n, i, v, d, best = -INF, best_move = -1, me = s.turn, alpha0
     cdef int rem = EXACT_DEPTH, usable = 0, ply
     cdef uint64_t k1 = 0, k2 = 0, taint0
     cdef Entry* e = NULL
@@ -224,15 +224,7 @@ cdef inline int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     if c.features.talon_ordering and c.rules.draws and s.turnup >= 0 and n > 2:
         promote_killers(c, s, moves, n)
     if hit and ent.move >= 0:
-        for i in range(1, n):
-            if moves[i] == ent.move:
-                tmp = moves[i]
-                j = i
-                while j > 0:
-                    moves[j] = moves[j - 1]
-                    j -= 1
-                moves[0] = tmp
-                break
+        move_to_front(moves, n, ent.move)
     # A parallel solve's threads share out the moves by Simplified ABDADA: a move (other
     # than the first) that another thread is searching now waits to the end of the list,
     # by when the shared table may hold its result.
